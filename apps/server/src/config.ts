@@ -1,0 +1,93 @@
+import path from "node:path";
+import { z } from "zod";
+
+const optionalSecret = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const hexKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+const urlWithProtocol = (protocols: string[]) =>
+  z
+    .string()
+    .url("must be a URL")
+    .refine((u) => protocols.some((p) => u.startsWith(`${p}:`)), `must start with ${protocols.join(": or ")}:`);
+
+const boolFlag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+/** Every environment variable the server reads. Names are shared with docs and tests (see .env.example). */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int("must be an integer").min(0).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./.data"),
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v === "" ? undefined : v))
+      .pipe(urlWithProtocol(["postgres", "postgresql"]).optional()),
+    PUBLIC_URL: urlWithProtocol(["http", "https"]).optional(),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    CHAIN_RPC_URL: urlWithProtocol(["http", "https", "ws", "wss"]).optional(),
+    CHAIN_ID: z.coerce.number().int().positive().optional(),
+    /** Set to 1 to run without any chain (tests of areas that do not need one). */
+    CHAIN_DISABLED: boolFlag,
+    DEPLOYER_PRIVATE_KEY: hexKey,
+    MINTER_PRIVATE_KEY: hexKey,
+    SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
+    MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
+    STRIPE_SECRET_KEY: optionalSecret,
+    STRIPE_WEBHOOK_SECRET: optionalSecret,
+    CASHFREE_CLIENT_ID: optionalSecret,
+    CASHFREE_CLIENT_SECRET: optionalSecret,
+    CASHFREE_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+    GOOGLE_CLIENT_ID: optionalSecret,
+    GOOGLE_CLIENT_SECRET: optionalSecret,
+    /** OIDC issuer for Google sign-in; tests point it at a local provider. */
+    GOOGLE_ISSUER_URL: urlWithProtocol(["http", "https"]).default("https://accounts.google.com"),
+    WALLETCONNECT_PROJECT_ID: optionalSecret,
+    /** Serve the built web app from this directory (default apps/web/dist). */
+    WEB_DIST_DIR: z.string().optional(),
+    /** Seed the catalogue on first start (default on). */
+    SEED_ON_START: z
+      .enum(["0", "1", "true", "false"])
+      .default("1")
+      .transform((v) => v === "1" || v === "true"),
+  })
+  .transform((env) => ({
+    ...env,
+    DATA_DIR: path.resolve(env.DATA_DIR),
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+  }));
+
+export type Config = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
+  }
+  if (result.data.NODE_ENV === "production" && !result.data.SESSION_SECRET) {
+    throw new ConfigError(["SESSION_SECRET: is required when NODE_ENV=production"]);
+  }
+  return result.data;
+}

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
+
+/** The Drizzle handle every repository uses; the same type on PGlite and on a PostgreSQL server. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs a multi-statement SQL script (migrations). */
+  exec(script: string): Promise<void>;
+  /** Runs one parameterised query and returns its rows (raw access for the migrator and LISTEN-free tools). */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `fn` on one dedicated connection (session-level locks, explicit transactions). */
+  exclusive<T>(fn: (conn: Pick<Database, "exec" | "query">) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `memory://` (or undefined) keeps it in memory. */
+  dataDir?: string;
+  /** node-postgres pool size. */
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
+    // Bigints (count(*), int8) come back as strings from pg; numeric columns we use are int4/int8 within 2^53.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    pool.on("error", () => {
+      /* idle client errors are reported on next use */
+    });
+    const db = drizzlePg(pool) as unknown as Db;
+    return {
+      db,
+      kind: "postgres",
+      exec: async (script) => {
+        await pool.query(script);
+      },
+      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      exclusive: async (fn) => {
+        const client = await pool.connect();
+        try {
+          return await fn({
+            exec: async (script) => {
+              await client.query(script);
+            },
+            query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+          });
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  const dir = opts.dataDir && opts.dataDir !== "memory://" ? opts.dataDir : undefined;
+  if (dir) fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: await pgliteExtensions() });
+  const db = drizzlePglite(client) as unknown as Db;
+  const conn: Pick<Database, "exec" | "query"> = {
+    exec: async (script) => {
+      await client.exec(script);
+    },
+    query: async (text, params) => (await client.query(text, params)).rows as never,
+  };
+  // PGlite is one connection already.
+  return { db, kind: "pglite", ...conn, exclusive: (fn) => fn(conn), close: () => client.close() };
+}
+
+async function pgliteExtensions() {
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  return { pg_trgm };
+}

@@ -1,0 +1,47 @@
+import path from "node:path";
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import type { AppContext } from "./context.ts";
+import { openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: path.join(config.DATA_DIR, "pglite"),
+  });
+  const applied = await migrate(database);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+
+  const ctx: AppContext = { config, database, db: database.db };
+  const app = await buildApp(ctx);
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = config.DATABASE_URL ? "PostgreSQL server" : `embedded PGlite in ${config.DATA_DIR}`;
+  console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where})\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

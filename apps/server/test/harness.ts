@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import type { AppContext } from "../src/context.ts";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+
+export interface TestDatabase {
+  database: Database;
+  /** Drops the per-file database (PostgreSQL server) or closes PGlite. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite by default, or a new database
+ * on the server named by DATABASE_URL (created here, dropped by dispose()).
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    await migrate(database);
+    return { database, dispose: () => database.close() };
+  }
+  const name = `diginoor_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  const database = await openDatabase({ url: dbUrl.toString(), poolSize: 10 });
+  await migrate(database);
+  return {
+    database,
+    dispose: async () => {
+      await database.close();
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A full server on a fresh database, for app.inject() tests. `env` overrides configuration. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, dispose } = await createTestDatabase();
+  const dataDir = `/tmp/diginoor-test-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: "http://localhost:3000",
+    CHAIN_DISABLED: "1",
+    SESSION_SECRET: "test-secret-test-secret-test-secret-123",
+    ...env,
+  });
+  const ctx: AppContext = { config, database, db: database.db };
+  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    close: async () => {
+      await app.close();
+      await dispose();
+    },
+  };
+}

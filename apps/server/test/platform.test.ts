@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { hitRateLimit } from "../src/lib/rate-limit.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+
+describe("configuration", () => {
+  it("names every bad variable at once", () => {
+    try {
+      loadConfig({ PORT: "abc", DATABASE_URL: "mysql://x", SMTP_URL: "nope" });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as Error).message;
+      expect(msg).toContain("PORT");
+      expect(msg).toContain("DATABASE_URL");
+      expect(msg).toContain("SMTP_URL");
+    }
+  });
+  it("has working defaults", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.PUBLIC_URL).toBe("http://localhost:3000");
+  });
+  it("requires a session secret in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET/);
+  });
+});
+
+describe("platform routes", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("answers health and readiness", async () => {
+    expect((await t.app.inject("/healthz")).json()).toEqual({ status: "ok" });
+    expect((await t.app.inject("/readyz")).json()).toEqual({ status: "ready" });
+  });
+
+  it("answers unknown API paths with the JSON error shape", async () => {
+    const res = await t.app.inject("/api/v1/nope");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: { code: "not_found", message: "No route GET /api/v1/nope" } });
+  });
+
+  it("refuses cross-origin state changes", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/anything",
+      headers: { origin: "https://evil.example" },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe("forbidden");
+  });
+
+  it("serves an OpenAPI document and a docs page", async () => {
+    const doc = (await t.app.inject("/api/openapi.json")).json();
+    expect(doc.openapi).toBe("3.0.3");
+    const page = await t.app.inject("/api/docs");
+    expect(page.headers["content-type"]).toContain("text/html");
+  });
+
+  it("shares rate-limit counters through the database", async () => {
+    const rule = { name: "t", limit: 3, windowSeconds: 60 };
+    for (let i = 0; i < 3; i++) await hitRateLimit(t.ctx.db, rule, "a");
+    await expect(hitRateLimit(t.ctx.db, rule, "a")).rejects.toMatchObject({ status: 429 });
+    await expect(hitRateLimit(t.ctx.db, rule, "b")).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,184 @@
+import { z } from "zod";
+
+/** Rarity tiers, lowest to highest. */
+export const tiers = ["common", "rare", "ultimate", "legendary"] as const;
+export const tierSchema = z.enum(tiers);
+export type Tier = z.infer<typeof tierSchema>;
+export const tierLabels: Record<Tier, string> = {
+  common: "Common",
+  rare: "Rare",
+  ultimate: "Ultimate",
+  legendary: "Legendary",
+};
+
+export const saleTypeSchema = z.enum(["fixed", "auction"]);
+export type SaleType = z.infer<typeof saleTypeSchema>;
+
+export const nftSortSchema = z.enum(["newest", "price_asc", "price_desc", "title"]);
+export type NftSort = z.infer<typeof nftSortSchema>;
+
+const slug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(/^[a-z0-9-]+$/i, "must be a slug (letters, digits and dashes)")
+  .transform((s) => s.toLowerCase());
+
+/** Integer query parameter: digits only, so "1e3", "-1", "1.5" and "abc" are rejected with a clear message. */
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+/** Query string of GET /api/v1/nfts. */
+export const listNftsQuerySchema = z
+  .object({
+    tier: tierSchema.optional(),
+    film: slug.optional(),
+    celebrity: slug.optional(),
+    saleType: saleTypeSchema.optional(),
+    minPriceCents: intParam(0, 1_000_000_000_00).optional(),
+    maxPriceCents: intParam(0, 1_000_000_000_00).optional(),
+    q: z.string().trim().max(100, "at most 100 characters").optional(),
+    sort: nftSortSchema.default("newest"),
+    limit: intParam(1, 100).default(24),
+    cursor: z.string().max(200).optional(),
+  })
+  .strict()
+  .refine((v) => v.minPriceCents === undefined || v.maxPriceCents === undefined || v.minPriceCents <= v.maxPriceCents, {
+    message: "minPriceCents must not exceed maxPriceCents",
+    path: ["minPriceCents"],
+  });
+export type ListNftsQuery = z.input<typeof listNftsQuerySchema>;
+export type ListNftsParsed = z.output<typeof listNftsQuerySchema>;
+
+export const namedRefSchema = z.object({ slug: z.string(), name: z.string() });
+
+/** An NFT as shown on a card in any grid. Money is integer USD cents. */
+export const nftSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  tier: tierSchema,
+  film: namedRefSchema,
+  celebrity: namedRefSchema,
+  priceUsdCents: z.number().int().nonnegative(),
+  saleType: saleTypeSchema,
+  /** For auctions: when bidding ends (ISO 8601), or null when no auction clock runs yet. */
+  auctionEndsAt: z.string().nullable(),
+  thumbnailUrl: z.string(),
+  editionsAvailable: z.number().int().nonnegative(),
+  editionSize: z.number().int().positive(),
+  createdAt: z.string(),
+});
+export type NftSummary = z.infer<typeof nftSummarySchema>;
+
+export const nftListResponseSchema = z.object({
+  items: z.array(nftSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+export type NftListResponse = z.infer<typeof nftListResponseSchema>;
+
+export const nftPropertySchema = z.object({ label: z.string(), value: z.string() });
+
+/** GET /api/v1/nfts/:id */
+export const nftDetailSchema = nftSummarySchema.extend({
+  description: z.string(),
+  about: z.string(),
+  category: z.string(),
+  productionHouse: namedRefSchema,
+  collection: namedRefSchema.nullable(),
+  imageUrl: z.string(),
+  videoUrl: z.string().nullable(),
+  exclusiveRewards: z.string(),
+  royaltyBps: z.number().int(),
+  blockchain: z.string(),
+  properties: z.array(nftPropertySchema),
+  related: z.array(nftSummarySchema),
+});
+export type NftDetail = z.infer<typeof nftDetailSchema>;
+
+export const filmSummarySchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  tagline: z.string(),
+  description: z.string(),
+  posterUrl: z.string(),
+  bannerUrl: z.string(),
+  thumbnailUrl: z.string(),
+  releaseYear: z.number().int().nullable(),
+  nftCount: z.number().int(),
+  /** Extra note shown on the film page, e.g. the sapling for holders of the late-actor collection. */
+  note: z.string().nullable(),
+});
+export type FilmSummary = z.infer<typeof filmSummarySchema>;
+
+export const filmListResponseSchema = z.object({ items: z.array(filmSummarySchema) });
+
+/** GET /api/v1/films/:slug */
+export const filmDetailSchema = filmSummarySchema.extend({
+  celebrities: z.array(namedRefSchema),
+  productionHouse: namedRefSchema.nullable(),
+  nfts: z.array(nftSummarySchema),
+});
+export type FilmDetail = z.infer<typeof filmDetailSchema>;
+
+export const collectionCardSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  bannerUrl: z.string(),
+  thumbnailUrl: z.string(),
+  /** The route of the film page, e.g. "/kabali"; null for "Coming soon". */
+  href: z.string().nullable(),
+  nftCount: z.number().int(),
+  comingSoon: z.boolean(),
+});
+export type CollectionCard = z.infer<typeof collectionCardSchema>;
+
+/** GET /api/v1/collections: what the collections page needs. */
+export const collectionsResponseSchema = z.object({
+  featured: z.array(collectionCardSchema),
+  hot: z.array(collectionCardSchema),
+  topSellers: z.array(nftSummarySchema),
+  /** Price bounds and filter values derived from the data, for filter dropdowns. */
+  filters: z.object({
+    films: z.array(namedRefSchema),
+    celebrities: z.array(namedRefSchema),
+    minPriceUsdCents: z.number().int(),
+    maxPriceUsdCents: z.number().int(),
+  }),
+});
+export type CollectionsResponse = z.infer<typeof collectionsResponseSchema>;
+
+export const teamMemberSchema = z.object({ name: z.string(), role: z.string(), avatarUrl: z.string() });
+export const partnerSchema = z.object({ slug: z.string(), name: z.string(), logoUrl: z.string() });
+/** GET /api/v1/about: partners and team for the about page. */
+export const aboutResponseSchema = z.object({
+  partners: z.array(partnerSchema),
+  team: z.array(teamMemberSchema),
+});
+export type AboutResponse = z.infer<typeof aboutResponseSchema>;
+
+const email = z
+  .string()
+  .trim()
+  .max(254, "at most 254 characters")
+  .pipe(z.email("must be a valid email address"))
+  .transform((e) => e.toLowerCase());
+
+export const contactRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, "is required").max(100, "at most 100 characters"),
+    email,
+    message: z.string().trim().min(1, "is required").max(5000, "at most 5000 characters"),
+  })
+  .strict();
+export type ContactRequest = z.input<typeof contactRequestSchema>;
+
+export const newsletterRequestSchema = z.object({ email }).strict();
+export type NewsletterRequest = z.input<typeof newsletterRequestSchema>;
+
+export const createdResponseSchema = z.object({ ok: z.literal(true) });
