@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
+import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+
+/**
+ * @title DiginoorCollectible
+ * @notice The platform's ERC-721 collectible. Every token records the catalogue NFT and edition it
+ * represents and its own ERC-2981 royalty receiver (the production house) and rate, all in ONE
+ * packed storage slot.
+ *
+ * Token ids are the order ids: `tokenId == uint256(orderId)`. Minting an order id twice is
+ * impossible because the token already exists, so "one mint per order id" costs no extra storage
+ * (see docs/decisions/103-token-id-is-order-id.md). The server therefore knows the token id of an
+ * order before the transaction is mined.
+ *
+ * `tokenURI(id)` is `baseURI ++ decimal(id)`; the base URI is `{PUBLIC_URL}/api/v1/metadata/`.
+ */
+contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuardTransient {
+    /// @notice Role allowed to mint (the marketplace for primary sales, the server for card/INR orders).
+    bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
+    /// @notice Royalty rates can never be set above 15%.
+    uint16 public constant MAX_ROYALTY_BPS = 1_500;
+    uint256 private constant BPS_DENOMINATOR = 10_000;
+
+    /// @dev One slot: 160 + 16 + 64 + 16 = 256 bits.
+    struct TokenData {
+        address royaltyReceiver;
+        uint16 royaltyBps;
+        uint64 catalogueNftId;
+        uint16 edition;
+    }
+
+    /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
+    uint16 public immutable defaultRoyaltyBps;
+
+    mapping(uint256 tokenId => TokenData) private _tokenData;
+    string private _baseTokenURI;
+
+    error InvalidOrderId();
+    error OrderAlreadyMinted(bytes32 orderId);
+    error InvalidRoyaltyReceiver(address receiver);
+    error RoyaltyTooHigh(uint256 bps, uint256 maxBps);
+    error InvalidAdmin();
+
+    /// @notice A token was minted for an order (primary voucher sale or card/INR order).
+    event CollectibleMinted(
+        uint256 indexed tokenId,
+        address indexed to,
+        uint64 indexed catalogueNftId,
+        uint16 edition,
+        address royaltyReceiver,
+        uint16 royaltyBps,
+        bytes32 orderId
+    );
+    /// @notice The royalty of a token changed.
+    event TokenRoyaltyUpdated(uint256 indexed tokenId, address indexed receiver, uint16 royaltyBps);
+    /// @notice The metadata base URI changed.
+    event BaseURIUpdated(string baseURI);
+    /// @notice ERC-4906: metadata of a range of tokens changed.
+    event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
+
+    constructor(address admin, string memory baseURI_, uint16 defaultRoyaltyBps_) ERC721("Diginoor Collectible", "DGNR") {
+        if (admin == address(0)) revert InvalidAdmin();
+        if (defaultRoyaltyBps_ > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(defaultRoyaltyBps_, MAX_ROYALTY_BPS);
+        defaultRoyaltyBps = defaultRoyaltyBps_;
+        _baseTokenURI = baseURI_;
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        emit BaseURIUpdated(baseURI_);
+    }
+
+    // ------------------------------------------------------------------ minting
+
+    /**
+     * @notice Mint the token of `orderId` to `to`. Only MINTER_ROLE. Each order id mints at most once.
+     * @return tokenId `uint256(orderId)`.
+     */
+    function mintForOrder(address to, uint64 catalogueNftId, uint16 edition, address royaltyReceiver, bytes32 orderId)
+        external
+        onlyRole(MINTER_ROLE)
+        nonReentrant
+        returns (uint256 tokenId)
+    {
+        if (orderId == bytes32(0)) revert InvalidOrderId();
+        if (royaltyReceiver == address(0)) revert InvalidRoyaltyReceiver(address(0));
+        tokenId = uint256(orderId);
+        if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
+        uint16 bps = defaultRoyaltyBps;
+        _tokenData[tokenId] = TokenData(royaltyReceiver, bps, catalogueNftId, edition);
+        emit CollectibleMinted(tokenId, to, catalogueNftId, edition, royaltyReceiver, bps, orderId);
+        // Interaction last: _safeMint calls onERC721Received on contract receivers.
+        _safeMint(to, tokenId);
+    }
+
+    // ------------------------------------------------------------------ admin
+
+    /// @notice Set the metadata base URI (`{PUBLIC_URL}/api/v1/metadata/`). Admin only.
+    function setBaseURI(string calldata baseURI_) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        _baseTokenURI = baseURI_;
+        emit BaseURIUpdated(baseURI_);
+        emit BatchMetadataUpdate(0, type(uint256).max);
+    }
+
+    /// @notice Change a token's royalty receiver and rate (capped at MAX_ROYALTY_BPS). Admin only.
+    function setTokenRoyalty(uint256 tokenId, address receiver, uint16 royaltyBps)
+        external
+        onlyRole(DEFAULT_ADMIN_ROLE)
+        nonReentrant
+    {
+        _requireOwned(tokenId);
+        if (receiver == address(0)) revert InvalidRoyaltyReceiver(address(0));
+        if (royaltyBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(royaltyBps, MAX_ROYALTY_BPS);
+        TokenData storage d = _tokenData[tokenId];
+        d.royaltyReceiver = receiver;
+        d.royaltyBps = royaltyBps;
+        emit TokenRoyaltyUpdated(tokenId, receiver, royaltyBps);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /// @notice Catalogue data and royalty of an existing token (reverts for unknown tokens).
+    function tokenInfo(uint256 tokenId) external view returns (TokenData memory) {
+        _requireOwned(tokenId);
+        return _tokenData[tokenId];
+    }
+
+    /// @notice Whether the token of `orderId` has been minted.
+    function isOrderMinted(bytes32 orderId) external view returns (bool) {
+        return _ownerOf(uint256(orderId)) != address(0);
+    }
+
+    /// @notice Whether `tokenId` exists.
+    function exists(uint256 tokenId) external view returns (bool) {
+        return _ownerOf(tokenId) != address(0);
+    }
+
+    /// @inheritdoc IERC2981
+    function royaltyInfo(uint256 tokenId, uint256 salePrice)
+        external
+        view
+        override
+        returns (address receiver, uint256 royaltyAmount)
+    {
+        TokenData storage d = _tokenData[tokenId];
+        receiver = d.royaltyReceiver;
+        royaltyAmount = (salePrice * d.royaltyBps) / BPS_DENOMINATOR;
+    }
+
+    function supportsInterface(bytes4 interfaceId)
+        public
+        view
+        override(ERC721, AccessControl, IERC165)
+        returns (bool)
+    {
+        return interfaceId == type(IERC2981).interfaceId || interfaceId == bytes4(0x49064906)
+            || super.supportsInterface(interfaceId);
+    }
+
+    function _baseURI() internal view override returns (string memory) {
+        return _baseTokenURI;
+    }
+}
