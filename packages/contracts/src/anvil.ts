@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** Options of {@link startAnvil}. */
+export interface StartAnvilOptions {
+  /** Port to listen on (127.0.0.1). A free port is picked when omitted. */
+  port?: number;
+  /** Chain id (anvil's default 31337 when omitted). */
+  chainId?: number;
+  /** Seconds between blocks; omitted = automine (a block per transaction). */
+  blockTime?: number;
+}
+
+/** A running anvil started by {@link startAnvil}. */
+export interface AnvilInstance {
+  /** `http://127.0.0.1:<port>` */
+  rpcUrl: string;
+  port: number;
+  chainId: number;
+  /** Kill the process and wait for it to exit. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/** Path of the platform anvil binary shipped by the npm package `@foundry-rs/anvil`. */
+export function anvilBinaryPath(): string {
+  const os = process.platform === 'win32' ? 'win32' : process.platform;
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
+  const pkg = `@foundry-rs/anvil-${os}-${arch}`;
+  try {
+    const candidate = join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', exe);
+    if (existsSync(candidate)) return candidate;
+  } catch {
+    // fall through
+  }
+  throw new Error(`anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil)`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpcChainId(rpcUrl: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    const body = (await res.json()) as { result?: string };
+    return body.result ? Number(BigInt(body.result)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Spawn the npm anvil binary on `opts.port` (or a free port), wait until it answers JSON-RPC
+ * (`eth_chainId`), and return its URL. The process is killed by `stop()` or when this process exits.
+ */
+export async function startAnvil(
+  opts: StartAnvilOptions = {},
+): Promise<{ rpcUrl: string; port: number; chainId: number; stop(): Promise<void> }> {
+  const bin = anvilBinaryPath();
+  installExitHook();
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = opts.port ?? (await freePort());
+    const args = ['--host', '127.0.0.1', '--port', String(port), '--silent'];
+    if (opts.chainId !== undefined) args.push('--chain-id', String(opts.chainId));
+    if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.add(child);
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    let exited = false;
+    const exitPromise = new Promise<void>((resolve) => {
+      child.once('exit', () => {
+        exited = true;
+        running.delete(child);
+        resolve();
+      });
+    });
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 20_000;
+    let chainId: number | undefined;
+    while (!exited && Date.now() < deadline) {
+      chainId = await rpcChainId(rpcUrl);
+      if (chainId !== undefined) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (chainId !== undefined && !exited) {
+      if (opts.chainId !== undefined && chainId !== opts.chainId) {
+        // Something else answered on this port.
+        child.kill('SIGKILL');
+        await exitPromise;
+        lastError = new Error(`port ${port} answered with chain id ${chainId}`);
+        if (opts.port !== undefined) break;
+        continue;
+      }
+      child.stderr?.removeAllListeners('data');
+      child.stderr?.resume();
+      const id = chainId;
+      return {
+        rpcUrl,
+        port,
+        chainId: id,
+        async stop() {
+          if (!exited) child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+          await exitPromise;
+          clearTimeout(timer);
+        },
+      };
+    }
+    child.kill('SIGKILL');
+    await exitPromise;
+    lastError = new Error(`anvil did not start on port ${port}: ${stderr.trim() || 'timeout'}`);
+    if (opts.port !== undefined) break;
+  }
+  throw lastError;
+}
