@@ -54,7 +54,10 @@ export const nameSchema = z
   .trim()
   .min(1, "Name is required")
   .max(NAME_MAX, `Name must be at most ${NAME_MAX} characters`)
-  .refine((s) => !/[\u0000-\u001f\u007f<>]/.test(s), "Name must not contain control characters or < >");
+  .refine(
+    (s) => ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 || c === "<" || c === ">"),
+    "Name must not contain control characters or < >",
+  );
 
 /**
  * Phone in E.164 (`+` country code and number, 8–15 digits). Spaces, dashes, dots and brackets are
