@@ -1,0 +1,235 @@
+/**
+ * Shared test/gas fixture: one anvil per test file (so one per vitest worker at a time), contracts deployed
+ * with deployAll, wallet clients for anvil's dev accounts, and helpers for sending transactions, expecting
+ * custom-error reverts and snapshotting.
+ */
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  type Chain,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  decodeErrorResult,
+  defineChain,
+  type Hex,
+  http,
+  type PublicClient,
+  type TransactionReceipt,
+  type WalletClient,
+  type Account,
+  type Transport,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { diginoorCollectibleAbi } from '../generated/diginoorCollectible.js';
+import { diginoorMarketplaceAbi } from '../generated/diginoorMarketplace.js';
+import { attackerWalletAbi, attackerWalletBytecode } from '../generated/testHelpers.js';
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from '../src/anvil-accounts.js';
+import { type AnvilInstance, startAnvil } from '../src/anvil.js';
+import { deployAll, type Deployment } from '../src/deploy.js';
+import { type PurchaseVoucher, signPurchaseVoucher, toOrderId } from '../src/voucher.js';
+
+export const BASE_URI = 'https://diginoor.test/api/v1/metadata/';
+export const ETH = 10n ** 18n;
+
+/** Every custom error the contracts can raise (bubbled ones included), for decoding revert data. */
+export const allErrorsAbi = [
+  ...diginoorMarketplaceAbi.filter((x) => x.type === 'error'),
+  ...diginoorCollectibleAbi.filter((x) => x.type === 'error'),
+] as Abi;
+
+export type Wallet = WalletClient<Transport, Chain, Account>;
+
+export interface Fixture {
+  anvil: AnvilInstance;
+  chain: Chain;
+  publicClient: PublicClient<Transport, Chain>;
+  testClient: ReturnType<typeof makeTestClient>;
+  deployment: Deployment;
+  collectible: Address;
+  marketplace: Address;
+  /** wallets[i] = anvil dev account i. 0 admin/deployer, 1 minter+voucher signer, 2 production house, 9 treasury. */
+  wallets: Wallet[];
+  admin: Wallet;
+  minter: Wallet;
+  productionHouse: Address;
+  treasury: Address;
+  stop(): Promise<void>;
+}
+
+function makeTestClient(chain: Chain, rpcUrl: string) {
+  return createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl) });
+}
+
+export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
+  const anvil = await startAnvil({ chainId: opts.chainId });
+  const chain = defineChain({
+    id: anvil.chainId,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.rpcUrl] } },
+  });
+  const transport = http(anvil.rpcUrl);
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const testClient = makeTestClient(chain, anvil.rpcUrl);
+  const wallets = ANVIL_PRIVATE_KEYS.map((pk) =>
+    createWalletClient({ account: privateKeyToAccount(pk), chain, transport }),
+  );
+  const deployment = await deployAll({
+    rpcUrl: anvil.rpcUrl,
+    metadataBaseUri: BASE_URI,
+    minterAddress: ANVIL_ADDRESSES[1],
+    treasury: ANVIL_ADDRESSES[9],
+  });
+  return {
+    anvil,
+    chain,
+    publicClient,
+    testClient,
+    deployment,
+    collectible: deployment.collectible,
+    marketplace: deployment.marketplace,
+    wallets,
+    admin: wallets[0] as Wallet,
+    minter: wallets[1] as Wallet,
+    productionHouse: ANVIL_ADDRESSES[2],
+    treasury: ANVIL_ADDRESSES[9],
+    stop: () => anvil.stop(),
+  };
+}
+
+/** Send a transaction and wait for a successful receipt. */
+export async function send(
+  f: Fixture,
+  wallet: Wallet,
+  call: { address: Address; abi: Abi | readonly unknown[]; functionName: string; args?: readonly unknown[]; value?: bigint; gas?: bigint },
+): Promise<TransactionReceipt> {
+  // biome-ignore lint/suspicious/noExplicitAny: generic helper over several ABIs
+  const hash = await wallet.writeContract(call as any);
+  const receipt = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  if (receipt.status !== 'success') throw new Error(`transaction ${call.functionName} reverted`);
+  return receipt;
+}
+
+/** Name of the custom error in a viem error (decoded with every contract's errors), or undefined. */
+export function revertName(err: unknown): string | undefined {
+  if (!(err instanceof BaseError)) return undefined;
+  const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError) {
+    if (reverted.data?.errorName) return reverted.data.errorName;
+    if (reverted.raw) {
+      try {
+        return decodeErrorResult({ abi: allErrorsAbi, data: reverted.raw }).errorName;
+      } catch {
+        return `raw:${reverted.raw.slice(0, 10)}`;
+      }
+    }
+    return reverted.reason ?? 'reverted';
+  }
+  const withData = err.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: Hex } | null;
+  if (withData?.data) {
+    try {
+      return decodeErrorResult({ abi: allErrorsAbi, data: withData.data }).errorName;
+    } catch {
+      return `raw:${withData.data.slice(0, 10)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Assert that `p` rejects with the custom error `name` (optionally check decoded args). */
+export async function expectRevert(p: Promise<unknown>, name: string): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    const got = revertName(err);
+    if (got !== name) {
+      throw new Error(`expected revert ${name}, got ${got ?? 'unknown'}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+    return;
+  }
+  throw new Error(`expected revert ${name}, but the call succeeded`);
+}
+
+export async function snapshot(f: Fixture): Promise<Hex> {
+  return f.testClient.snapshot();
+}
+
+export async function revertTo(f: Fixture, id: Hex): Promise<void> {
+  await f.testClient.revert({ id });
+}
+
+export async function now(f: Fixture): Promise<bigint> {
+  return (await f.publicClient.getBlock()).timestamp;
+}
+
+let orderCounter = 1000n;
+/** A fresh order id (small numbers, so token ids stay readable). */
+export function nextOrderId(): Hex {
+  orderCounter += 1n;
+  return toOrderId(orderCounter);
+}
+
+/** Mint a token to `to` through the minter role (card/INR path). Returns the token id. */
+export async function minterMint(
+  f: Fixture,
+  to: Address,
+  o: { catalogueNftId?: bigint; edition?: number; orderId?: Hex; royaltyReceiver?: Address } = {},
+): Promise<{ tokenId: bigint; receipt: TransactionReceipt; orderId: Hex }> {
+  const orderId = o.orderId ?? nextOrderId();
+  const receipt = await send(f, f.minter, {
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: 'mintForOrder',
+    args: [to, o.catalogueNftId ?? 7n, o.edition ?? 1, o.royaltyReceiver ?? f.productionHouse, orderId],
+  });
+  return { tokenId: BigInt(orderId), receipt, orderId };
+}
+
+/** Build and sign a voucher (signed by the minter = SIGNER_ROLE holder unless `signerKey` is given). */
+export async function makeVoucher(
+  f: Fixture,
+  buyer: Address,
+  o: Partial<PurchaseVoucher> & { signerKey?: Hex; chainId?: number; marketplace?: Address } = {},
+): Promise<{ voucher: PurchaseVoucher; signature: Hex }> {
+  const voucher: PurchaseVoucher = {
+    catalogueNftId: o.catalogueNftId ?? 42n,
+    edition: o.edition ?? 3,
+    priceWei: o.priceWei ?? ETH / 10n,
+    buyer,
+    productionHouse: o.productionHouse ?? f.productionHouse,
+    orderId: o.orderId ?? nextOrderId(),
+    expiry: o.expiry ?? (await now(f)) + 3600n,
+  };
+  const signature = await signPurchaseVoucher({
+    privateKey: o.signerKey ?? ANVIL_PRIVATE_KEYS[1],
+    chainId: o.chainId ?? f.chain.id,
+    marketplace: o.marketplace ?? f.marketplace,
+    voucher,
+  });
+  return { voucher, signature };
+}
+
+/** Approve the marketplace for all tokens of `wallet`. */
+export async function approveMarketplace(f: Fixture, wallet: Wallet): Promise<void> {
+  await send(f, wallet, {
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: 'setApprovalForAll',
+    args: [f.marketplace, true],
+  });
+}
+
+/** Deploy an AttackerWallet (test helper contract) from `wallet`. */
+export async function deployAttacker(f: Fixture, wallet: Wallet): Promise<Address> {
+  const hash = await wallet.deployContract({ abi: attackerWalletAbi, bytecode: attackerWalletBytecode });
+  const receipt = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  return receipt.contractAddress as Address;
+}
+
+/** ETH spent on gas by a receipt. */
+export function gasCost(r: TransactionReceipt): bigint {
+  return r.gasUsed * r.effectiveGasPrice;
+}
