@@ -14,6 +14,8 @@ export interface StartAnvilOptions {
   chainId?: number;
   /** Seconds between blocks; omitted = automine (a block per transaction). */
   blockTime?: number;
+  /** Load chain state from this file at start and dump it there periodically and on exit (`--state`). */
+  statePath?: string;
 }
 
 /** A running anvil started by {@link startAnvil}. */
@@ -95,6 +97,7 @@ export async function startAnvil(
     const args = ['--host', '127.0.0.1', '--port', String(port), '--silent'];
     if (opts.chainId !== undefined) args.push('--chain-id', String(opts.chainId));
     if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+    if (opts.statePath !== undefined) args.push('--state', opts.statePath, '--state-interval', '5');
     const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     running.add(child);
     let stderr = '';
