@@ -13,6 +13,7 @@ import {
   createTestClient,
   createWalletClient,
   decodeErrorResult,
+  parseEventLogs,
   defineChain,
   type Hex,
   http,
@@ -233,3 +234,59 @@ export async function deployAttacker(f: Fixture, wallet: Wallet): Promise<Addres
 export function gasCost(r: TransactionReceipt): bigint {
   return r.gasUsed * r.effectiveGasPrice;
 }
+
+// ---------------------------------------------------------------- terse call helpers for tests
+
+/** Send a marketplace transaction from `wallet`. */
+export function mp(f: Fixture, wallet: Wallet, functionName: string, args: readonly unknown[] = [], value?: bigint) {
+  return send(f, wallet, { address: f.marketplace, abi: diginoorMarketplaceAbi, functionName, args, value });
+}
+
+/** Send a collectible transaction from `wallet`. */
+export function col(f: Fixture, wallet: Wallet, functionName: string, args: readonly unknown[] = []) {
+  return send(f, wallet, { address: f.collectible, abi: diginoorCollectibleAbi, functionName, args });
+}
+
+/** Read a marketplace view. */
+export function readMp<T = unknown>(f: Fixture, functionName: string, args: readonly unknown[] = []): Promise<T> {
+  // biome-ignore lint/suspicious/noExplicitAny: generic helper
+  return f.publicClient.readContract({ address: f.marketplace, abi: diginoorMarketplaceAbi, functionName, args } as any) as Promise<T>;
+}
+
+/** Read a collectible view. */
+export function readCol<T = unknown>(f: Fixture, functionName: string, args: readonly unknown[] = []): Promise<T> {
+  // biome-ignore lint/suspicious/noExplicitAny: generic helper
+  return f.publicClient.readContract({ address: f.collectible, abi: diginoorCollectibleAbi, functionName, args } as any) as Promise<T>;
+}
+
+/** Decoded marketplace + collectible + attacker events of a receipt. */
+export function events(r: TransactionReceipt) {
+  return parseEventLogs({
+    abi: [...diginoorMarketplaceAbi, ...diginoorCollectibleAbi, ...attackerWalletAbi],
+    logs: r.logs,
+  }) as unknown as { eventName: string; args: Record<string, unknown>; address: Address }[];
+}
+
+/** The single event `name` of a receipt (throws when absent). */
+export function eventOf(r: TransactionReceipt, name: string): Record<string, unknown> {
+  const e = events(r).filter((x) => x.eventName === name);
+  if (e.length !== 1) throw new Error(`expected one ${name} event, got ${e.length}`);
+  return (e[0] as { args: Record<string, unknown> }).args;
+}
+
+export function balance(f: Fixture, address: Address): Promise<bigint> {
+  return f.publicClient.getBalance({ address });
+}
+
+/** Move chain time forward by `seconds` and mine a block. */
+export async function advance(f: Fixture, seconds: number | bigint): Promise<void> {
+  await f.testClient.increaseTime({ seconds: Number(seconds) });
+  await f.testClient.mine({ blocks: 1 });
+}
+
+/** Attacker call helper. */
+export function attack(f: Fixture, wallet: Wallet, attacker: Address, functionName: string, args: readonly unknown[] = [], value?: bigint) {
+  return send(f, wallet, { address: attacker, abi: attackerWalletAbi, functionName, args, value });
+}
+
+export { encodeFunctionData, zeroAddress } from 'viem';
