@@ -13,6 +13,7 @@ import {
   createTestClient,
   createWalletClient,
   decodeErrorResult,
+  getAddress,
   parseEventLogs,
   defineChain,
   type Hex,
@@ -227,7 +228,7 @@ export async function approveMarketplace(f: Fixture, wallet: Wallet): Promise<vo
 export async function deployAttacker(f: Fixture, wallet: Wallet): Promise<Address> {
   const hash = await wallet.deployContract({ abi: attackerWalletAbi, bytecode: attackerWalletBytecode });
   const receipt = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  return receipt.contractAddress as Address;
+  return getAddress(receipt.contractAddress as Address);
 }
 
 /** ETH spent on gas by a receipt. */
