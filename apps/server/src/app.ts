@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { registerChain } from "./chain/routes.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
 import { AppError } from "./http/errors.ts";
@@ -50,7 +51,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     } catch {
       throw AppError.forbidden("Cross-site request refused");
     }
-    if (origin !== publicOrigin && host !== req.headers.host) throw AppError.forbidden("Cross-site request refused");
+    if (origin !== publicOrigin && host !== req.headers.host)
+      throw AppError.forbidden("Cross-site request refused");
   });
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -59,11 +61,15 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
         const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
         if (retry) reply.header("retry-after", String(retry));
       }
-      return reply.code(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
+      return reply
+        .code(err.status)
+        .send({ error: { code: err.code, message: err.message, details: err.details } });
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send({ error: { code: "payload_too_large", message: "Request body is too large" } });
+      return reply
+        .code(413)
+        .send({ error: { code: "payload_too_large", message: "Request body is too large" } });
     }
     if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || status === 415) {
       return reply
@@ -94,6 +100,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   await registerCatalogue(app, ctx);
+  await registerChain(app, ctx);
 
   app.get("/api/openapi.json", async () =>
     openApiDocument({ title: "Diginoor API", version: "1.0.0", serverUrl: config.PUBLIC_URL }),
@@ -116,7 +123,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, prefix: "/", wildcard: false, index: false });
-    app.get("/assets/*", async (req, reply) => reply.sendFile((req.params as { "*": string })["*"], path.join(webDist, "assets"), { maxAge: "365d", immutable: true }));
+    app.get("/assets/*", async (req, reply) =>
+      reply.sendFile((req.params as { "*": string })["*"], path.join(webDist, "assets"), {
+        maxAge: "365d",
+        immutable: true,
+      }),
+    );
   }
 
   app.setNotFoundHandler(async (req, reply) => {

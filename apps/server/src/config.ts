@@ -17,7 +17,10 @@ const urlWithProtocol = (protocols: string[]) =>
   z
     .string()
     .url("must be a URL")
-    .refine((u) => protocols.some((p) => u.startsWith(`${p}:`)), `must start with ${protocols.join(": or ")}:`);
+    .refine(
+      (u) => protocols.some((p) => u.startsWith(`${p}:`)),
+      `must start with ${protocols.join(": or ")}:`,
+    );
 
 const boolFlag = z
   .enum(["0", "1", "true", "false", ""])

@@ -1,3 +1,4 @@
+import type { ChainRuntime } from "./chain/runtime.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 
@@ -6,4 +7,6 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
+  /** The chain and our contracts; absent when CHAIN_DISABLED=1 (tests of off-chain areas). */
+  chain?: ChainRuntime;
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { buildApp } from "./app.ts";
+import { startChain } from "./chain/runtime.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
@@ -24,12 +25,14 @@ async function main() {
   const applied = await migrate(database);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
-  const ctx: AppContext = { config, database, db: database.db };
+  const chain = await startChain(config, database.db, (m) => console.log(m));
+  const ctx: AppContext = { config, database, db: database.db, chain };
   const app = await buildApp(ctx);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");
     await app.close();
+    await chain?.stop();
     await database.close();
     process.exit(0);
   };
@@ -38,7 +41,8 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? "PostgreSQL server" : `embedded PGlite in ${config.DATA_DIR}`;
-  console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where})\n`);
+  const onChain = chain ? `, chain ${chain.chainId}${chain.local ? " (local anvil)" : ""}` : "";
+  console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where}${onChain})\n`);
 }
 
 main().catch((err) => {

@@ -64,7 +64,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   const dir = opts.dataDir && opts.dataDir !== "memory://" ? opts.dataDir : undefined;
   if (dir) fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: await pgliteExtensions() });
+  const client = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    extensions: await pgliteExtensions(),
+  });
   const db = drizzlePglite(client) as unknown as Db;
   const conn: Pick<Database, "exec" | "query"> = {
     exec: async (script) => {

@@ -29,7 +29,9 @@ export async function migrate(database: Database, dir = migrationsDir): Promise<
         if (done.has(file)) continue;
         const script = fs.readFileSync(`${dir}/${file}`, "utf8");
         try {
-          await conn.exec(`BEGIN;\n${script}\n;\nINSERT INTO schema_migrations (name) VALUES ('${file}');\nCOMMIT;`);
+          await conn.exec(
+            `BEGIN;\n${script}\n;\nINSERT INTO schema_migrations (name) VALUES ('${file}');\nCOMMIT;`,
+          );
         } catch (err) {
           await conn.exec("ROLLBACK").catch(() => {});
           throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });

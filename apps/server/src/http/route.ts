@@ -65,9 +65,9 @@ export function defineRoute<
     url: def.url,
     bodyLimit: def.bodyLimit,
     handler: async (req, reply) => {
-      const params = parsePart(def.params, req.params, "path parameter");
-      const query = parsePart(def.query, req.query, "query parameter");
-      const body = parsePart(def.body, req.body, "body");
+      const params = parsePart(def.params as P, req.params, "path parameter");
+      const query = parsePart(def.query as Q, req.query, "query parameter");
+      const body = parsePart(def.body as B, req.body, "body");
       const result = await def.handler({ params, query, body, req, reply });
       if (reply.sent) return reply;
       reply.code(def.status ?? 200);
@@ -75,7 +75,9 @@ export function defineRoute<
       if (checkResponses) {
         const check = def.response.safeParse(result);
         if (!check.success) {
-          throw new Error(`Response of ${def.method} ${def.url} does not match its schema: ${check.error.message}`);
+          throw new Error(
+            `Response of ${def.method} ${def.url} does not match its schema: ${check.error.message}`,
+          );
         }
       }
       return reply.send(result);
@@ -103,7 +105,10 @@ const errorResponse = {
 };
 
 function jsonSchema(schema: AnySchema, io: "input" | "output") {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as Record<
+    string,
+    unknown
+  >;
 }
 
 function queryParameters(schema: AnySchema, location: "query" | "path") {
@@ -142,7 +147,12 @@ export function openApiDocument(info: { title: string; version: string; serverUr
         ...(def.query ? queryParameters(def.query, "query") : []),
       ],
       ...(def.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(def.body, "input") } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: jsonSchema(def.body, "input") } },
+            },
+          }
         : {}),
       responses,
       ...(def.auth ? { security: [{ sessionCookie: [] }] } : {}),
@@ -152,7 +162,9 @@ export function openApiDocument(info: { title: string; version: string; serverUr
     openapi: "3.0.3",
     info: { title: info.title, version: info.version },
     servers: [{ url: info.serverUrl }],
-    components: { securitySchemes: { sessionCookie: { type: "apiKey", in: "cookie", name: "diginoor_session" } } },
+    components: {
+      securitySchemes: { sessionCookie: { type: "apiKey", in: "cookie", name: "diginoor_session" } },
+    },
     paths,
   };
 }

@@ -26,7 +26,7 @@ export async function hitRateLimit(db: Db, rule: RateLimitRule, subject: string)
                    THEN rate_limit_buckets.count + 1 ELSE 1 END,
       window_start = EXCLUDED.window_start
     RETURNING count`);
-  const count = Number(rowsOf(rows)[0]?.count ?? 0);
+  const count = Number(rowsOf<{ count: number }>(rows)[0]?.count ?? 0);
   if (count > rule.limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000));
     throw AppError.rateLimited(retryAfter);

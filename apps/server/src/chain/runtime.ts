@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { startAnvil } from "@diginoor/contracts/anvil";
+import { deployAll } from "@diginoor/contracts/deploy";
+import { type Address, createPublicClient, getAddress, http, isAddress, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { type ChainDeployment, latestDeployment, recordDeployment } from "./deployments.ts";
+
+/** The chain the server talks to, with our contracts' addresses. */
+export interface ChainRuntime {
+  chainId: number;
+  rpcUrl: string;
+  /** True when the server started its own anvil. */
+  local: boolean;
+  deployment: ChainDeployment;
+  publicClient: PublicClient;
+  stop(): Promise<void>;
+}
+
+const LOCAL_CHAIN_ID = 31337;
+const PREFERRED_LOCAL_PORT = 8545;
+
+const address = z
+  .string()
+  .refine(isAddress, "must be an address")
+  .transform((a) => getAddress(a) as Address);
+/** The JSON line printed by `npm run deploy -w packages/contracts`, accepted in CHAIN_DEPLOYMENT. */
+const deploymentLine = z.object({
+  chainId: z.number().int().positive(),
+  collectible: address,
+  marketplace: address,
+  deployer: address,
+  minter: address,
+  treasury: address,
+  blockNumber: z.union([z.string(), z.number()]).transform((b) => BigInt(b)),
+});
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+async function hasCode(client: PublicClient, a: Address): Promise<boolean> {
+  const code = await client.getCode({ address: a }).catch(() => undefined);
+  return !!code && code !== "0x";
+}
+
+/**
+ * Connects to the configured chain, or starts anvil (state persisted under DATA_DIR) and deploys
+ * our contracts once, recording the deployment in the database so later starts reuse it.
+ */
+export async function startChain(
+  config: Config,
+  db: Db,
+  log: (msg: string) => void,
+): Promise<ChainRuntime | undefined> {
+  if (config.CHAIN_DISABLED) return undefined;
+  const local = !config.CHAIN_RPC_URL;
+  let rpcUrl = config.CHAIN_RPC_URL ?? "";
+  let stop = async () => {};
+  if (local) {
+    fs.mkdirSync(config.DATA_DIR, { recursive: true });
+    const statePath = path.join(config.DATA_DIR, "anvil-state.json");
+    const anvil = await startAnvil({ port: PREFERRED_LOCAL_PORT, chainId: LOCAL_CHAIN_ID, statePath }).catch(
+      () => startAnvil({ chainId: LOCAL_CHAIN_ID, statePath }),
+    );
+    rpcUrl = anvil.rpcUrl;
+    stop = anvil.stop;
+    log(`Local chain (anvil) at ${rpcUrl}, chain id ${anvil.chainId}`);
+  }
+  const publicClient = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
+  try {
+    const chainId = await publicClient.getChainId();
+    if (config.CHAIN_ID && config.CHAIN_ID !== chainId) {
+      throw new Error(`CHAIN_ID is ${config.CHAIN_ID} but ${rpcUrl} is chain ${chainId}`);
+    }
+    let deployment: ChainDeployment | undefined;
+    if (process.env.CHAIN_DEPLOYMENT) {
+      deployment = deploymentLine.parse(JSON.parse(process.env.CHAIN_DEPLOYMENT));
+      if (deployment.chainId !== chainId) throw new Error("CHAIN_DEPLOYMENT is for another chain id");
+      await recordDeployment(db, deployment);
+    } else {
+      deployment = await latestDeployment(db, chainId);
+    }
+    if (deployment && !(await hasCode(publicClient, deployment.collectible))) {
+      if (!local) throw new Error(`No contract code at ${deployment.collectible} on chain ${chainId}`);
+      log("Recorded contracts are missing on the local chain (its state was reset); deploying again");
+      deployment = undefined;
+    }
+    if (!deployment) {
+      if (!local && !config.DEPLOYER_PRIVATE_KEY) {
+        throw new Error(
+          "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY",
+        );
+      }
+      const minterAddress = config.MINTER_PRIVATE_KEY
+        ? privateKeyToAccount(config.MINTER_PRIVATE_KEY as `0x${string}`).address
+        : undefined;
+      const deployed = await deployAll({
+        rpcUrl,
+        deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as `0x${string}` | undefined,
+        minterAddress,
+        metadataBaseUri: `${config.PUBLIC_URL}/api/v1/metadata/`,
+      });
+      deployment = deployed;
+      await recordDeployment(db, deployment);
+      log(`Deployed contracts: collectible ${deployment.collectible}, marketplace ${deployment.marketplace}`);
+    }
+    return { chainId, rpcUrl, local, deployment, publicClient, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
