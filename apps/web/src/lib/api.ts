@@ -1,0 +1,114 @@
+/** Error thrown by apiFetch: the server's `{ error: { code, message, details } }`, or status 0 on network failure. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details?: unknown;
+
+  constructor(status: number, code: string, message: string, details?: unknown) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+
+  /** Field errors from a validation error's details, keyed by field name (first message per field). */
+  fieldErrors(): Record<string, string> {
+    return fieldErrorsOf(this.details);
+  }
+}
+
+export interface ApiFetchInit {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Calls the Diginoor API on the same origin with the session cookie and JSON in and out.
+ * Resolves with the parsed body (undefined for 204); throws ApiError otherwise.
+ */
+export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", ...init.headers };
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(init.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      body,
+      signal: init.signal,
+      credentials: "same-origin",
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "network_error", "Network error, please retry");
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let data: unknown;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  if (!response.ok) {
+    const error = (data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
+      ?.error;
+    const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
+    const message =
+      typeof error?.message === "string" && error.message
+        ? error.message
+        : response.status >= 500
+          ? "Something went wrong on our side, please retry"
+          : `Request failed (${response.status})`;
+    throw new ApiError(response.status, code, message, error?.details);
+  }
+  return data as T;
+}
+
+/**
+ * Turns an error's details into `{ field: message }`. Accepts the shapes the server uses:
+ * an array of `{ path, message }` issues, or an object of `field: message | message[]`.
+ */
+export function fieldErrorsOf(details: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!details) return out;
+  const issues = Array.isArray(details)
+    ? details
+    : typeof details === "object" && Array.isArray((details as { issues?: unknown }).issues)
+      ? (details as { issues: unknown[] }).issues
+      : null;
+  if (issues) {
+    for (const issue of issues) {
+      if (!issue || typeof issue !== "object") continue;
+      const { path, field, message } = issue as { path?: unknown; field?: unknown; message?: unknown };
+      const key = Array.isArray(path)
+        ? path.map(String).join(".")
+        : typeof path === "string"
+          ? path
+          : typeof field === "string"
+            ? field
+            : "";
+      if (key && typeof message === "string" && !(key in out)) out[key] = message;
+    }
+    return out;
+  }
+  if (typeof details === "object") {
+    const fields = (details as { fields?: unknown }).fields;
+    const source = fields && typeof fields === "object" ? fields : details;
+    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+      if (typeof value === "string") out[key] = value;
+      else if (Array.isArray(value) && typeof value[0] === "string") out[key] = value[0];
+    }
+  }
+  return out;
+}

@@ -1,0 +1,16 @@
+import type { CollectionsResponse } from "@diginoor/api/catalogue";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../api.ts";
+
+/** GET /api/v1/collections: featured, hot, top sellers and the filter values. */
+export function getCollections(signal?: AbortSignal): Promise<CollectionsResponse> {
+  return apiFetch<CollectionsResponse>("/api/v1/collections", { signal });
+}
+
+export function useCollections() {
+  return useQuery({
+    queryKey: ["collections"],
+    queryFn: ({ signal }) => getCollections(signal),
+    staleTime: 5 * 60_000,
+  });
+}

@@ -1,0 +1,12 @@
+import type { FilmDetail } from "@diginoor/api/catalogue";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../api.ts";
+
+/** GET /api/v1/films/:slug (slugs are lowercase). */
+export function getFilm(slug: string, signal?: AbortSignal): Promise<FilmDetail> {
+  return apiFetch<FilmDetail>(`/api/v1/films/${encodeURIComponent(slug.toLowerCase())}`, { signal });
+}
+
+export function useFilm(slug: string) {
+  return useQuery({ queryKey: ["film", slug.toLowerCase()], queryFn: ({ signal }) => getFilm(slug, signal) });
+}

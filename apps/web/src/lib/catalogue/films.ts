@@ -1,0 +1,12 @@
+import type { FilmSummary } from "@diginoor/api/catalogue";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../api.ts";
+
+/** GET /api/v1/films */
+export function getFilms(signal?: AbortSignal): Promise<{ items: FilmSummary[] }> {
+  return apiFetch<{ items: FilmSummary[] }>("/api/v1/films", { signal });
+}
+
+export function useFilms() {
+  return useQuery({ queryKey: ["films"], queryFn: ({ signal }) => getFilms(signal), staleTime: 5 * 60_000 });
+}
