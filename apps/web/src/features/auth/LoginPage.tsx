@@ -1,0 +1,163 @@
+import { authMessages, loginRequestSchema } from "@diginoor/api/auth";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { ApiError } from "../../lib/api.ts";
+import { sessionQueryKey, useCurrentUser } from "../../lib/session.ts";
+import { Button } from "../../ui/Button.tsx";
+import { TextField } from "../../ui/TextField.tsx";
+import { useToast } from "../../ui/Toast.tsx";
+import { messageOf, resendVerification, serverFieldErrors, signIn } from "./api.ts";
+import { AuthCard, GoogleSignIn, Notice } from "./components.tsx";
+import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
+import { type FieldErrors, fieldErrors, focusFirstError, hasErrors } from "./validation.ts";
+
+type FormProblem = { kind: "unverified"; email: string } | { kind: "message"; text: string };
+
+export function Component() {
+  const [params] = useSearchParams();
+  const nextParam = params.get("next");
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const { user, isLoading } = useCurrentUser();
+
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const signingIn = useRef(false);
+
+  useEffect(() => {
+    document.title = "Sign in · Diginoor";
+  }, []);
+
+  // Someone already signed in has nothing to do here.
+  useEffect(() => {
+    if (!isLoading && user && !signingIn.current)
+      navigate(destinationAfterSignIn(nextParam), { replace: true });
+  }, [isLoading, user, nextParam, navigate]);
+
+  // Back from a failed Google sign-in.
+  const googleError = params.get("error") === "google";
+  useEffect(() => {
+    if (googleError) toast.error("Google sign-in did not complete. Please try again or use your email.");
+  }, [googleError, toast]);
+
+  useEffect(() => {
+    if (problem) noticeRef.current?.focus();
+  }, [problem]);
+
+  const login = useMutation({
+    mutationFn: signIn,
+    onMutate: () => {
+      signingIn.current = true;
+    },
+    onSuccess: async ({ user: signedIn }) => {
+      queryClient.setQueryData(sessionQueryKey, signedIn);
+      navigate(destinationAfterSignIn(nextParam), { replace: true });
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    },
+    onError: (err) => {
+      signingIn.current = false;
+      const fields = serverFieldErrors(err);
+      if (hasErrors(fields)) {
+        setErrors(fields);
+        focusFirstError(formRef.current, fields);
+        return;
+      }
+      if (err instanceof ApiError && err.code === "email_unverified") {
+        setProblem({ kind: "unverified", email: email.trim() });
+        return;
+      }
+      setProblem({ kind: "message", text: messageOf(err, "Something went wrong. Please try again") });
+    },
+  });
+
+  const resend = useMutation({
+    mutationFn: resendVerification,
+    onSuccess: () => toast.success(authMessages.verificationSent),
+    onError: (err) => toast.error(messageOf(err, authMessages.verificationSendFailed)),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setProblem(null);
+    const found = fieldErrors(loginRequestSchema, { email, password });
+    setErrors(found);
+    if (hasErrors(found)) {
+      focusFirstError(formRef.current, found);
+      return;
+    }
+    login.mutate({ email: email.trim(), password });
+  }
+
+  const next = safeNextPath(nextParam);
+  const signupHref = next ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
+
+  return (
+    <AuthCard eyebrow="Welcome back" title="Sign in" lead="Your collection, bids and showcase." closeToHome>
+      <GoogleSignIn next={next} />
+      {problem?.kind === "unverified" ? (
+        <Notice ref={noticeRef} tone="warning">
+          <p>{authMessages.emailUnverified}</p>
+          <p>Open the link we emailed you, or ask for a new one.</p>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="auth-notice__action"
+            loading={resend.isPending}
+            onClick={() => resend.mutate(problem.email)}
+          >
+            Send a new link
+          </Button>
+        </Notice>
+      ) : problem ? (
+        <Notice ref={noticeRef} tone="error">
+          <p>{problem.text}</p>
+        </Notice>
+      ) : null}
+      <form ref={formRef} className="auth-form" noValidate onSubmit={onSubmit} aria-label="Sign in">
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          required
+        />
+        <div className="auth-form__row">
+          <Link to="/resetpass" className="auth-link auth-link--quiet">
+            Forgot password?
+          </Link>
+        </div>
+        <div className="auth-form__actions">
+          <Button type="submit" block size="lg" loading={login.isPending}>
+            SIGN IN
+          </Button>
+        </div>
+      </form>
+      <p className="auth-footer">
+        New to Diginoor?{" "}
+        <Link to={signupHref} className="auth-link">
+          Signup
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

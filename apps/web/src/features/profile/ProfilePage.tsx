@@ -1,0 +1,242 @@
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { ButtonLink, Button } from "../../ui/Button.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { ErrorState } from "../../ui/ErrorState.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { useToast } from "../../ui/Toast.tsx";
+import { ProfileImage } from "./ProfileImage.tsx";
+import { useRequiredAccount } from "./use-account.ts";
+import "./profile.css";
+
+const TABS = [
+  {
+    id: "bids",
+    label: "Bids",
+    title: "No bids yet",
+    body: "Bids you place in auctions will be listed here with their status.",
+  },
+  {
+    id: "showcase",
+    label: "Showcase",
+    title: "Your showcase is empty",
+    body: "NFTs you buy appear here, so fans can see your collection.",
+  },
+  {
+    id: "on-sale",
+    label: "On Sale",
+    title: "Nothing on sale",
+    body: "NFTs you list for a fixed price or put up for auction will appear here.",
+  },
+  {
+    id: "activity",
+    label: "Activity",
+    title: "No activity yet",
+    body: "Your likes, bids, auctions and sales will be listed here as they happen.",
+  },
+] as const;
+type TabId = (typeof TABS)[number]["id"];
+
+export function Component() {
+  const { user, isLoading, error, refetch, isRefetching } = useRequiredAccount();
+  const toast = useToast();
+
+  useEffect(() => {
+    document.title = user ? `${user.name} · Diginoor` : "Profile · Diginoor";
+  }, [user]);
+
+  if (isLoading || (!user && !error)) return <ProfileSkeleton />;
+  if (!user) {
+    return (
+      <main className="profile-page" id="main">
+        <div className="profile-shell">
+          <ErrorState
+            title="We couldn't load your profile"
+            error={error}
+            onRetry={() => refetch()}
+            retrying={isRefetching}
+          />
+        </div>
+      </main>
+    );
+  }
+
+  async function share() {
+    const data = {
+      title: "Diginoor",
+      text: `${user?.name} collects Indian cinema on Diginoor`,
+      url: window.location.origin,
+    };
+    try {
+      if (navigator.share) {
+        await navigator.share(data);
+        return;
+      }
+      await navigator.clipboard.writeText(data.url);
+      toast.success("Link copied");
+    } catch (err) {
+      if (err instanceof DOMException && err.name === "AbortError") return; // the user closed the share sheet
+      toast.error("Sharing is not available in this browser");
+    }
+  }
+
+  const joined = new Date(user.createdAt);
+
+  return (
+    <main className="profile-page" id="main">
+      <div className="profile-shell">
+        <ProfileImage kind="cover" url={user.coverUrl} name={user.name} />
+        <div className="profile-head">
+          <ProfileImage kind="avatar" url={user.avatarUrl} name={user.name} />
+          <div className="profile-head__text">
+            <h1 className="profile-head__name">{user.name}</h1>
+            <p className="profile-head__wallet">
+              <WalletIcon />
+              <span>No wallet connected</span>
+            </p>
+            {Number.isNaN(joined.getTime()) ? null : (
+              <p className="profile-head__meta">
+                Member since {joined.toLocaleDateString(undefined, { month: "long", year: "numeric" })}
+              </p>
+            )}
+          </div>
+          <div className="profile-head__actions">
+            <ButtonLink to="/profile/edit_profile" variant="primary">
+              Edit Profile
+            </ButtonLink>
+            <Button variant="secondary" onClick={share} aria-label="Share">
+              <ShareIcon />
+              Share
+            </Button>
+          </div>
+        </div>
+        <ProfileTabs />
+      </div>
+    </main>
+  );
+}
+
+/** Tabs with the WAI-ARIA pattern: arrow keys, Home and End move between tabs. */
+function ProfileTabs() {
+  const [active, setActive] = useState<TabId>("bids");
+  const tabRefs = useRef(new Map<TabId, HTMLButtonElement>());
+  const base = useId();
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const index = TABS.findIndex((t) => t.id === active);
+    let next = index;
+    if (event.key === "ArrowRight") next = (index + 1) % TABS.length;
+    else if (event.key === "ArrowLeft") next = (index - 1 + TABS.length) % TABS.length;
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = TABS.length - 1;
+    else return;
+    event.preventDefault();
+    const tab = TABS[next];
+    if (!tab) return;
+    setActive(tab.id);
+    tabRefs.current.get(tab.id)?.focus();
+  }
+
+  return (
+    <section className="profile-tabs" aria-label="Your collection">
+      <div
+        className="profile-tabs__list"
+        role="tablist"
+        aria-label="Profile sections"
+        onKeyDown={onKeyDown}
+        tabIndex={-1}
+      >
+        {TABS.map((tab) => (
+          <button
+            key={tab.id}
+            ref={(el) => {
+              if (el) tabRefs.current.set(tab.id, el);
+            }}
+            type="button"
+            role="tab"
+            id={`${base}-tab-${tab.id}`}
+            aria-controls={`${base}-panel-${tab.id}`}
+            aria-selected={active === tab.id}
+            tabIndex={active === tab.id ? 0 : -1}
+            className="profile-tabs__tab"
+            onClick={() => setActive(tab.id)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((tab) => (
+        <div
+          key={tab.id}
+          role="tabpanel"
+          id={`${base}-panel-${tab.id}`}
+          aria-labelledby={`${base}-tab-${tab.id}`}
+          hidden={active !== tab.id}
+          className="profile-tabs__panel"
+        >
+          <EmptyState
+            title={tab.title}
+            action={
+              <ButtonLink to="/collections" variant="secondary">
+                Explore collections
+              </ButtonLink>
+            }
+          >
+            {tab.body}
+          </EmptyState>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function ProfileSkeleton() {
+  return (
+    <main className="profile-page" id="main" aria-busy="true">
+      <div className="profile-shell">
+        <Skeleton className="profile-skeleton__cover" height="auto" radius="var(--radius-lg)" />
+        <div className="profile-head">
+          <Skeleton
+            className="profile-skeleton__avatar"
+            width="var(--avatar-size)"
+            height="var(--avatar-size)"
+            radius="50%"
+          />
+          <div className="profile-head__text">
+            <Skeleton height="2rem" width="min(280px, 70%)" />
+            <Skeleton height="1rem" width="min(180px, 50%)" />
+          </div>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function WalletIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M3 7h15a3 3 0 0 1 3 3v7a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V7zm0 0 12-3v3M16 13.5h2"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function ShareIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M12 3v12M7 8l5-5 5 5M5 13v6a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

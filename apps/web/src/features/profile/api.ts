@@ -1,0 +1,49 @@
+import { ApiError, apiFetch } from "../../lib/api.ts";
+import type { AccountUser } from "../auth/api.ts";
+
+export const updateProfile = (input: { name?: string; phone?: string | null }) =>
+  apiFetch<{ user: AccountUser }>("/api/v1/me", { method: "PATCH", body: input });
+
+export const requestEmailChange = (input: { email: string; currentPassword: string }) =>
+  apiFetch<{ ok: true }>("/api/v1/me/email", { method: "POST", body: input });
+
+export const changePassword = (input: {
+  currentPassword: string;
+  password: string;
+  confirmPassword: string;
+}) => apiFetch<{ ok: true }>("/api/v1/me/password", { method: "POST", body: input });
+
+export type ProfileImageKind = "avatar" | "cover";
+
+/**
+ * POST /api/v1/me/avatar or /api/v1/me/cover as multipart/form-data with one field `file`.
+ * (apiFetch speaks JSON only; this is its multipart sibling with the same error handling.)
+ */
+export async function uploadProfileImage(kind: ProfileImageKind, file: File): Promise<AccountUser> {
+  const form = new FormData();
+  form.append("file", file, file.name || `${kind}.png`);
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/me/${kind}`, {
+      method: "POST",
+      body: form,
+      credentials: "same-origin",
+      headers: { accept: "application/json" },
+    });
+  } catch {
+    throw new ApiError(0, "network_error", "Network error, please retry");
+  }
+  const data = (await response.json().catch(() => undefined)) as
+    | { user?: AccountUser; error?: { code?: string; message?: string; details?: unknown } }
+    | undefined;
+  if (!response.ok || !data?.user) {
+    const error = data?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? `http_${response.status}`,
+      error?.message || (response.status === 413 ? "The image must be at most 5 MB" : "Something Went Wrong"),
+      error?.details,
+    );
+  }
+  return data.user;
+}

@@ -1,0 +1,47 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { fetchCurrentUser, sessionQueryKey } from "../../lib/session.ts";
+import { useToast } from "../../ui/Toast.tsx";
+import type { AccountUser } from "../auth/api.ts";
+import { saveCurrentUrl } from "../auth/safe-next.ts";
+
+/**
+ * The signed-in user for a page that needs one. Visitors are told 'Please Login to Continue' and sent
+ * to /login; the page they wanted is kept (as `next` and as the saved current URL) so sign-in brings
+ * them back. Uses the same query as the header, so both always agree.
+ */
+export function useRequiredAccount() {
+  const query = useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: ({ signal }) => fetchCurrentUser(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toast = useToast();
+  const leaving = useRef(false);
+
+  const signedOut = query.isSuccess && query.data === null;
+  useEffect(() => {
+    if (!signedOut || leaving.current) return;
+    leaving.current = true;
+    const here = `${location.pathname}${location.search}${location.hash}`;
+    saveCurrentUrl(here);
+    toast.warning("Please Login to Continue");
+    navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+  }, [signedOut, location, navigate, toast]);
+
+  return {
+    user: (query.data ?? null) as AccountUser | null,
+    isLoading: query.isPending,
+    error: query.error,
+    refetch: query.refetch,
+    isRefetching: query.isRefetching,
+    /** Call before deliberately signing the user out, so no 'Please Login' redirect follows. */
+    markLeaving: () => {
+      leaving.current = true;
+    },
+  };
+}
