@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { registerTokenMetadata } from "./chain/metadata.ts";
 import { registerChain } from "./chain/routes.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
@@ -101,6 +102,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   await registerCatalogue(app, ctx);
   await registerChain(app, ctx);
+  await registerTokenMetadata(app, ctx);
 
   app.get("/api/openapi.json", async () =>
     openApiDocument({ title: "Diginoor API", version: "1.0.0", serverUrl: config.PUBLIC_URL }),
