@@ -19,7 +19,7 @@ export function AuthCard({
   children: ReactNode;
 }) {
   return (
-    <main className="auth-page" id="main">
+    <div className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">
         {closeToHome ? (
           <Link to="/" className="auth-card__close" aria-label="Close and go to the home page">
@@ -35,7 +35,7 @@ export function AuthCard({
         {lead ? <p className="auth-card__lead">{lead}</p> : null}
         {children}
       </section>
-    </main>
+    </div>
   );
 }
 

@@ -14,7 +14,7 @@ import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { type AccountUser, serverFieldErrors } from "../auth/api.ts";
+import { type AccountUser, messageOf, serverFieldErrors } from "../auth/api.ts";
 import {
   type FieldErrors,
   fieldErrors,
@@ -39,7 +39,7 @@ export function Component() {
   }, []);
 
   return (
-    <main className="profile-page" id="main">
+    <div className="profile-page">
       <div className="profile-shell profile-shell--narrow">
         <p className="profile-back">
           <Link to="/profile" className="auth-link auth-link--quiet">
@@ -78,7 +78,7 @@ export function Component() {
           </>
         )}
       </div>
-    </main>
+    </div>
   );
 }
 
@@ -101,8 +101,10 @@ function PersonalInfoForm({ user }: { user: AccountUser }) {
       if (hasErrors(fields)) {
         setErrors(fields);
         focusFirstError(formRef.current, fields);
+        toast.error(SOMETHING_WRONG);
+        return;
       }
-      toast.error(SOMETHING_WRONG);
+      toast.error(messageOf(err, SOMETHING_WRONG));
     },
   });
 
@@ -186,7 +188,9 @@ function EmailForm({ user }: { user: AccountUser }) {
         setErrors(fields);
         focusFirstError(formRef.current, fields);
       }
-      toast.error(hasErrors(fields) ? (Object.values(fields)[0] ?? SOMETHING_WRONG) : SOMETHING_WRONG);
+      toast.error(
+        hasErrors(fields) ? (Object.values(fields)[0] ?? SOMETHING_WRONG) : messageOf(err, SOMETHING_WRONG),
+      );
     },
   });
 
@@ -281,7 +285,9 @@ function SecurityForm({ onSignedOut }: { onSignedOut: () => void }) {
         setErrors(fields);
         focusFirstError(formRef.current, fields);
       }
-      toast.error(hasErrors(fields) ? (Object.values(fields)[0] ?? SOMETHING_WRONG) : SOMETHING_WRONG);
+      toast.error(
+        hasErrors(fields) ? (Object.values(fields)[0] ?? SOMETHING_WRONG) : messageOf(err, SOMETHING_WRONG),
+      );
     },
   });
 

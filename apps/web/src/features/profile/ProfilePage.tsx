@@ -47,7 +47,7 @@ export function Component() {
   if (isLoading || (!user && !error)) return <ProfileSkeleton />;
   if (!user) {
     return (
-      <main className="profile-page" id="main">
+      <div className="profile-page">
         <div className="profile-shell">
           <ErrorState
             title="We couldn't load your profile"
@@ -56,7 +56,7 @@ export function Component() {
             retrying={isRefetching}
           />
         </div>
-      </main>
+      </div>
     );
   }
 
@@ -82,7 +82,7 @@ export function Component() {
   const joined = new Date(user.createdAt);
 
   return (
-    <main className="profile-page" id="main">
+    <div className="profile-page">
       <div className="profile-shell">
         <ProfileImage kind="cover" url={user.coverUrl} name={user.name} />
         <div className="profile-head">
@@ -111,7 +111,7 @@ export function Component() {
         </div>
         <ProfileTabs />
       </div>
-    </main>
+    </div>
   );
 }
 
@@ -191,7 +191,7 @@ function ProfileTabs() {
 
 function ProfileSkeleton() {
   return (
-    <main className="profile-page" id="main" aria-busy="true">
+    <div className="profile-page" aria-busy="true">
       <div className="profile-shell">
         <Skeleton className="profile-skeleton__cover" height="auto" radius="var(--radius-lg)" />
         <div className="profile-head">
@@ -207,7 +207,7 @@ function ProfileSkeleton() {
           </div>
         </div>
       </div>
-    </main>
+    </div>
   );
 }
 
