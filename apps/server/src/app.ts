@@ -7,6 +7,11 @@ import { registerTokenMetadata } from "./chain/metadata.ts";
 import { registerChain } from "./chain/routes.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
+import fastifyCookie from "@fastify/cookie";
+import { randomBytes } from "node:crypto";
+import { registerAuth } from "./modules/auth/routes.ts";
+import { registerMail } from "./modules/mail/routes.ts";
+import { registerUsers } from "./modules/users/routes.ts";
 import { AppError } from "./http/errors.ts";
 import { openApiDocument } from "./http/route.ts";
 import { apiDocsPage } from "./http/docs-page.ts";
@@ -100,6 +105,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     }
   });
 
+  // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
+  await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
+  await registerMail(app, ctx);
+  await registerAuth(app, ctx);
+  await registerUsers(app, ctx);
   await registerCatalogue(app, ctx);
   await registerChain(app, ctx);
   await registerTokenMetadata(app, ctx);

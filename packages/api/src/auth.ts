@@ -117,6 +117,13 @@ export const signupRequestSchema = z
   .refine(confirmMatches, confirmIssue);
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 
+/**
+ * Response of POST /api/v1/auth/signup. `verificationEmailSent: false` means the account exists but
+ * the mail could not be sent: show 'Error Sending Verification Email' (resend is possible).
+ */
+export const signupResponseSchema = z.object({ user: userSchema, verificationEmailSent: z.boolean() });
+export type SignupResponse = z.infer<typeof signupResponseSchema>;
+
 /** POST /api/v1/auth/verify-email → 200 UserResponse; 400 invalid_token. */
 export const verifyEmailRequestSchema = z.object({ token: tokenSchema }).strict();
 export type VerifyEmailRequest = z.input<typeof verifyEmailRequestSchema>;

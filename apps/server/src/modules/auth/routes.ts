@@ -1,0 +1,349 @@
+import {
+  authMessages,
+  googleStartQuerySchema,
+  loginRequestSchema,
+  okResponseSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  providersResponseSchema,
+  resendVerificationRequestSchema,
+  signupRequestSchema,
+  signupResponseSchema,
+  userResponseSchema,
+  verifyEmailRequestSchema,
+} from "@diginoor/api/auth";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { type UserRow, users } from "../../db/schema/accounts.ts";
+import { AppError } from "../../http/errors.ts";
+import { defineRoute } from "../../http/route.ts";
+import { hitRateLimit } from "../../lib/rate-limit.ts";
+import {
+  consumeToken,
+  findUserByEmail,
+  findUserById,
+  inBackground,
+  revokeTokens,
+  sendPasswordReset,
+  sendVerification,
+  settleBackgroundJobs,
+} from "./accounts.ts";
+import {
+  type GoogleFlow,
+  googleAuthorizationUrl,
+  googleCallback,
+  googleEnabled,
+  newFlow,
+  safeNext,
+} from "./google.ts";
+import { limits, useFriendlyValidationMessages } from "./http.ts";
+import { hashPassword, verifyPassword } from "./password.ts";
+import { endAllSessions, endCurrentSession, startSession, toApiUser } from "./session.ts";
+
+const OIDC_COOKIE = "diginoor_oidc";
+const OIDC_COOKIE_PATH = "/api/v1/auth/google";
+
+/** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
+export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.decorate("accountsCtx", ctx);
+  app.addHook("onClose", async () => {
+    await settleBackgroundJobs();
+  });
+
+  await app.register(async (scope) => {
+    useFriendlyValidationMessages(scope);
+    registerPasswordRoutes(scope, ctx);
+    registerGoogleRoutes(scope, ctx);
+  });
+}
+
+function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const tags = ["accounts"];
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/signup",
+    summary: "Create an account and send a verification email",
+    tags,
+    body: signupRequestSchema,
+    status: 201,
+    errors: [409],
+    response: signupResponseSchema,
+    handler: async ({ body, req }) => {
+      await hitRateLimit(ctx.db, limits.signupPerIp, req.ip);
+      const passwordHash = await hashPassword(body.password);
+      const inserted = await ctx.db
+        .insert(users)
+        .values({ name: body.name, email: body.email, phone: body.phone ?? null, passwordHash })
+        .onConflictDoNothing()
+        .returning();
+      const user = inserted[0];
+      if (!user) throw new AppError(409, "email_taken", authMessages.emailTaken);
+      let verificationEmailSent = true;
+      try {
+        await sendVerification(ctx, app.mailer, user, user.email);
+      } catch (err) {
+        req.log.error({ err }, "verification email failed");
+        verificationEmailSent = false;
+      }
+      return { user: toApiUser(user), verificationEmailSent };
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/verify-email",
+    summary: "Use an email verification link (sign-up or email change)",
+    tags,
+    body: verifyEmailRequestSchema,
+    errors: [409],
+    response: userResponseSchema,
+    handler: async ({ body, req }) => {
+      await hitRateLimit(ctx.db, limits.verifyPerIp, req.ip);
+      const token = await consumeToken(ctx, body.token, "verify_email");
+      if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+      const user = await findUserById(ctx, token.userId);
+      if (!user) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+      if (token.email !== user.email) {
+        // An email change: the address moves only now, when its owner has proved it.
+        const taken = await ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(sql`lower(${users.email}) = ${token.email}`, ne(users.id, user.id)))
+          .limit(1);
+        if (taken.length) throw new AppError(409, "email_taken", authMessages.emailTaken);
+        const updated = await ctx.db
+          .update(users)
+          .set({ email: token.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(eq(users.id, user.id))
+          .returning();
+        await revokeTokens(ctx, user.id, "password_reset");
+        return { user: toApiUser(updated[0] ?? user) };
+      }
+      const updated = await ctx.db
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
+        .where(eq(users.id, user.id))
+        .returning();
+      return { user: toApiUser(updated[0] ?? user) };
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/resend-verification",
+    summary: "Send a new verification link (always answers 202)",
+    tags,
+    body: resendVerificationRequestSchema,
+    status: 202,
+    response: okResponseSchema,
+    handler: async ({ body, req }) => {
+      await hitRateLimit(ctx.db, limits.resendPerIp, req.ip);
+      await hitRateLimit(ctx.db, limits.resendPerEmail, body.email);
+      inBackground(req.log, "resend verification", async () => {
+        const user = await findUserByEmail(ctx, body.email);
+        if (!user || user.emailVerifiedAt || user.suspendedAt || !user.passwordHash) return;
+        await sendVerification(ctx, app.mailer, user, user.email);
+      });
+      return { ok: true as const };
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/login",
+    summary: "Sign in with email and password (sets the session cookie)",
+    tags,
+    body: loginRequestSchema,
+    errors: [401, 403],
+    response: userResponseSchema,
+    handler: async ({ body, req, reply }) => {
+      await hitRateLimit(ctx.db, limits.loginPerIp, req.ip);
+      await hitRateLimit(ctx.db, limits.loginPerAccount, body.email);
+      const user = await findUserByEmail(ctx, body.email);
+      const ok = await verifyPassword(user?.passwordHash, body.password);
+      if (!user || !ok) throw new AppError(401, "invalid_credentials", authMessages.invalidCredentials);
+      if (user.suspendedAt) throw new AppError(403, "account_suspended", authMessages.accountSuspended);
+      if (!user.emailVerifiedAt) throw new AppError(403, "email_unverified", authMessages.emailUnverified);
+      await startSession(ctx, req, reply, user.id);
+      return { user: toApiUser(user) };
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/logout",
+    summary: "Sign out (ends this session)",
+    tags,
+    status: 204,
+    response: z.undefined(),
+    handler: async ({ req, reply }) => {
+      await endCurrentSession(ctx, req, reply);
+      return undefined;
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/password-reset",
+    summary: "Email a password reset link (always answers 202)",
+    tags,
+    body: passwordResetRequestSchema,
+    status: 202,
+    response: okResponseSchema,
+    handler: async ({ body, req }) => {
+      await hitRateLimit(ctx.db, limits.resetPerIp, req.ip);
+      await hitRateLimit(ctx.db, limits.resetPerEmail, body.email);
+      inBackground(req.log, "password reset mail", async () => {
+        const user = await findUserByEmail(ctx, body.email);
+        if (!user || user.suspendedAt) return;
+        await sendPasswordReset(ctx, app.mailer, user);
+      });
+      return { ok: true as const };
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: "/api/v1/auth/password-reset/confirm",
+    summary: "Set a new password with a reset link; ends every session of the user",
+    tags,
+    body: passwordResetConfirmSchema,
+    response: okResponseSchema,
+    handler: async ({ body, req, reply }) => {
+      await hitRateLimit(ctx.db, limits.resetConfirmPerIp, req.ip);
+      const token = await consumeToken(ctx, body.token, "password_reset");
+      if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+      const passwordHash = await hashPassword(body.password);
+      // The reset link reached this address, which proves it belongs to the user.
+      await ctx.db
+        .update(users)
+        .set({
+          passwordHash,
+          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(users.id, token.userId), eq(users.email, token.email)));
+      await revokeTokens(ctx, token.userId, "password_reset");
+      await endAllSessions(ctx.db, token.userId);
+      await endCurrentSession(ctx, req, reply);
+      return { ok: true as const };
+    },
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/auth/providers",
+    summary: "Which external sign-in providers are enabled",
+    tags,
+    response: providersResponseSchema,
+    handler: async () => ({ google: googleEnabled(ctx.config) }),
+  });
+}
+
+function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
+  const failTo = (reason: string) => `/login?error=${reason}`;
+
+  const readFlow = (req: FastifyRequest): GoogleFlow | null => {
+    const raw = req.cookies[OIDC_COOKIE];
+    if (!raw) return null;
+    const unsigned = req.unsignCookie(raw);
+    if (!unsigned.valid || !unsigned.value) return null;
+    try {
+      const flow = JSON.parse(unsigned.value) as GoogleFlow;
+      if (typeof flow.v !== "string" || typeof flow.state !== "string" || typeof flow.nonce !== "string")
+        return null;
+      return { ...flow, next: safeNext(flow.next) };
+    } catch {
+      return null;
+    }
+  };
+  const clearFlow = (reply: FastifyReply) => reply.clearCookie(OIDC_COOKIE, { path: OIDC_COOKIE_PATH });
+
+  app.get("/api/v1/auth/google/start", async (req, reply) => {
+    if (!googleEnabled(config)) return reply.redirect(failTo("google_disabled"), 302);
+    await hitRateLimit(ctx.db, limits.googlePerIp, req.ip);
+    const parsed = googleStartQuerySchema.safeParse(req.query);
+    const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
+    let url: URL;
+    try {
+      url = await googleAuthorizationUrl(config, flow);
+    } catch (err) {
+      req.log.error({ err }, "Google discovery failed");
+      return reply.redirect(failTo("google"), 302);
+    }
+    reply.setCookie(OIDC_COOKIE, JSON.stringify(flow), {
+      path: OIDC_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.PUBLIC_URL.startsWith("https:"),
+      signed: true,
+      maxAge: 600,
+    });
+    return reply.header("cache-control", "no-store").redirect(url.href, 302);
+  });
+
+  app.get("/api/v1/auth/google/callback", async (req, reply) => {
+    reply.header("cache-control", "no-store");
+    const flow = readFlow(req);
+    clearFlow(reply);
+    if (!flow || !googleEnabled(config)) return reply.redirect(failTo("google"), 302);
+    const currentUrl = new URL(req.url, config.PUBLIC_URL);
+    let identity: Awaited<ReturnType<typeof googleCallback>>;
+    try {
+      identity = await googleCallback(config, currentUrl, flow);
+    } catch (err) {
+      req.log.warn({ err }, "Google sign-in failed");
+      return reply.redirect(failTo("google"), 302);
+    }
+    const user = await userForGoogle(ctx, identity);
+    if (user === "unverified") return reply.redirect(failTo("google_unverified"), 302);
+    if (user.suspendedAt) return reply.redirect(failTo("suspended"), 302);
+    await startSession(ctx, req, reply, user.id);
+    return reply.redirect(flow.next, 302);
+  });
+}
+
+/**
+ * The account a Google identity signs into: the one already linked to its subject; else the
+ * account with the same email when Google says the email is verified (linked now); else a new
+ * account. An unverified Google email is never linked to or used for an account.
+ */
+async function userForGoogle(
+  ctx: AppContext,
+  id: { sub: string; email: string | null; emailVerified: boolean; name: string | null },
+): Promise<UserRow | "unverified"> {
+  const linked = await ctx.db.select().from(users).where(eq(users.googleSub, id.sub)).limit(1);
+  if (linked[0]) return linked[0];
+  if (!id.email || !id.emailVerified) return "unverified";
+  const existing = await findUserByEmail(ctx, id.email);
+  if (existing) {
+    // Google has proved the address. If the local account never verified it, whoever created it
+    // could not prove ownership: its password is dropped so only the address owner gets in.
+    const unverifiedLocal = !existing.emailVerifiedAt;
+    const updated = await ctx.db
+      .update(users)
+      .set({
+        googleSub: id.sub,
+        emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+        ...(unverifiedLocal ? { passwordHash: null } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(users.id, existing.id), isNull(users.googleSub)))
+      .returning();
+    if (unverifiedLocal) await endAllSessions(ctx.db, existing.id);
+    return updated[0] ?? existing;
+  }
+  const name = (id.name ?? id.email.split("@")[0] ?? "Diginoor fan").trim().slice(0, 100) || "Diginoor fan";
+  const created = await ctx.db
+    .insert(users)
+    .values({ name, email: id.email, googleSub: id.sub, emailVerifiedAt: new Date() })
+    .onConflictDoNothing()
+    .returning();
+  if (created[0]) return created[0];
+  // Lost a race with a concurrent sign-up of the same address: link to that account instead.
+  return userForGoogle(ctx, id);
+}

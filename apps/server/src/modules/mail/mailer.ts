@@ -1,0 +1,78 @@
+import { desc } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { devMail } from "../../db/schema/accounts.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends mail: through SMTP when SMTP_URL is set, otherwise into the dev mailbox table. */
+export interface Mailer {
+  readonly kind: "smtp" | "dev";
+  send(message: MailMessage): Promise<void>;
+}
+
+/** How long one SMTP delivery may take before it counts as failed. */
+const SEND_TIMEOUT_MS = 20_000;
+
+/** Every http(s) link in a text body, in order, without duplicates. */
+export function extractLinks(text: string): string[] {
+  const found = text.match(/https?:\/\/[^\s<>"')]+/g) ?? [];
+  return [...new Set(found)];
+}
+
+export function createMailer(config: Config, db: Db): Mailer {
+  if (config.SMTP_URL) {
+    const transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 15_000,
+    } as Parameters<typeof nodemailer.createTransport>[0]);
+    return {
+      kind: "smtp",
+      async send(message) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("SMTP send timed out")), SEND_TIMEOUT_MS);
+        });
+        try {
+          await Promise.race([
+            transport.sendMail({
+              from: config.MAIL_FROM,
+              to: message.to,
+              subject: message.subject,
+              text: message.text,
+              html: message.html,
+            }),
+            timeout,
+          ]);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    };
+  }
+  return {
+    kind: "dev",
+    async send(message) {
+      await db.insert(devMail).values({
+        toAddress: message.to,
+        subject: message.subject,
+        textBody: message.text,
+        htmlBody: message.html,
+        links: extractLinks(message.text),
+      });
+    },
+  };
+}
+
+/** Newest first; the dev mailbox keeps at most `limit` messages on screen. */
+export async function listDevMail(db: Db, limit = 200) {
+  return db.select().from(devMail).orderBy(desc(devMail.createdAt)).limit(limit);
+}

@@ -1,0 +1,60 @@
+/** Mail bodies, each with an HTML and a plain-text version. Links are absolute, built from PUBLIC_URL. */
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#7b2ff7;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#555">If the button does not work, open this link: <a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>`
+    : "";
+  return `<!doctype html><html><body style="font-family:Inter,Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-family:'Playfair Display',Georgia,serif;font-size:24px">${escapeHtml(title)}</h1>
+${body}
+${button}
+<p style="margin-top:32px;font-size:12px;color:#777">Diginoor — licensed NFTs of Indian cinema.</p>
+</body></html>`;
+}
+
+export function verificationMail(name: string, url: string, isEmailChange: boolean): RenderedMail {
+  const subject = isEmailChange
+    ? "Confirm your new Diginoor email address"
+    : "Verify your Diginoor email address";
+  const lines = [
+    `Hello ${name},`,
+    isEmailChange
+      ? "Please confirm that this is your new email address for Diginoor."
+      : "Welcome to Diginoor! Please verify your email address to finish creating your account.",
+    "This link works once and expires in 24 hours. If you did not ask for this, you can ignore this email.",
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nVerify: ${url}\n`,
+    html: layout(subject, lines, { label: "Verify email", url }),
+  };
+}
+
+export function passwordResetMail(name: string, url: string): RenderedMail {
+  const subject = "Reset your Diginoor password";
+  const lines = [
+    `Hello ${name},`,
+    "Someone asked to reset the password of your Diginoor account. Use the link below to choose a new one.",
+    "This link works once and expires in 1 hour. Resetting signs you out everywhere. If you did not ask for this, ignore this email: your password stays the same.",
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nReset password: ${url}\n`,
+    html: layout(subject, lines, { label: "Reset password", url }),
+  };
+}
