@@ -225,7 +225,8 @@ describe('marketplace fuzzing', () => {
             const i = addr ? [...eoas.map((w) => w.account.address), rejecter].indexOf(addr) : -1;
             return i >= 0 ? i : fallback;
           };
-          for (const act of actions) {
+          for (const generated of actions) {
+            const act = { ...generated }; // never mutate generated values (shrinking replays them)
             if (act.self) {
               if (act.t === 'list' || act.t === 'create') act.a = indexOf(m.owner[act.k], act.a);
               else if (act.t === 'update' || act.t === 'cancel') act.a = indexOf(m.listing[act.k]?.seller, act.a);
