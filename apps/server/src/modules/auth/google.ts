@@ -1,3 +1,4 @@
+import { emailSchema } from "@diginoor/api/auth";
 import * as oidc from "openid-client";
 import type { Config } from "../../config.ts";
 
@@ -53,8 +54,19 @@ export async function googleAuthorizationUrl(config: Config, flow: GoogleFlow): 
     code_challenge_method: "S256",
     state: flow.state,
     nonce: flow.nonce,
-    prompt: "select_account",
+    // Google shows its account chooser (the spec's "prompting account selection"); other issuers
+    // get the prompt only when they advertise it.
+    ...(supportsSelectAccount(client) ? { prompt: "select_account" } : {}),
   });
+}
+
+function supportsSelectAccount(client: oidc.Configuration): boolean {
+  const meta = client.serverMetadata();
+  const prompts = (meta as { prompt_values_supported?: unknown }).prompt_values_supported;
+  return (
+    meta.issuer === "https://accounts.google.com" ||
+    (Array.isArray(prompts) && prompts.includes("select_account"))
+  );
 }
 
 export interface GoogleIdentity {
@@ -77,9 +89,15 @@ export async function googleCallback(
     expectedNonce: flow.nonce,
     idTokenExpected: true,
   });
-  const claims = tokens.claims();
-  if (!claims) throw new Error("No ID token in the token response");
-  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : null;
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new Error("No ID token in the token response");
+  let claims: Record<string, unknown> = idClaims;
+  // Providers that keep profile claims out of the ID token serve them from the userinfo endpoint.
+  if (typeof claims.email !== "string" && client.serverMetadata().userinfo_endpoint) {
+    claims = { ...(await oidc.fetchUserInfo(client, tokens.access_token, idClaims.sub)), sub: idClaims.sub };
+  }
+  const parsedEmail = emailSchema.safeParse(claims.email);
+  const email = parsedEmail.success ? parsedEmail.data : null;
   return {
     sub: String(claims.sub),
     email,
