@@ -6,6 +6,7 @@ import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
 
 /**
  * @title DiginoorCollectible
@@ -118,6 +119,45 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
         d.royaltyReceiver = receiver;
         d.royaltyBps = royaltyBps;
         emit TokenRoyaltyUpdated(tokenId, receiver, royaltyBps);
+    }
+
+    // ------------------------------------------------------------------ guarded standard entry points
+    // Every state-changing external entry point is nonReentrant (transient-storage guard, ~300 gas). OZ's
+    // ERC-721 already updates state before the receiver callback; the guard additionally stops a receiver
+    // from calling back into the collectible during onERC721Received.
+
+    function transferFrom(address from, address to, uint256 tokenId) public override nonReentrant {
+        super.transferFrom(from, to, tokenId);
+    }
+
+    /// @dev Re-implemented (instead of calling the guarded transferFrom) so the guard is taken once.
+    function safeTransferFrom(address from, address to, uint256 tokenId, bytes memory data)
+        public
+        override
+        nonReentrant
+    {
+        super.transferFrom(from, to, tokenId);
+        ERC721Utils.checkOnERC721Received(_msgSender(), from, to, tokenId, data);
+    }
+
+    function approve(address to, uint256 tokenId) public override nonReentrant {
+        super.approve(to, tokenId);
+    }
+
+    function setApprovalForAll(address operator, bool approved) public override nonReentrant {
+        super.setApprovalForAll(operator, approved);
+    }
+
+    function grantRole(bytes32 role, address account) public override nonReentrant {
+        super.grantRole(role, account);
+    }
+
+    function revokeRole(bytes32 role, address account) public override nonReentrant {
+        super.revokeRole(role, account);
+    }
+
+    function renounceRole(bytes32 role, address callerConfirmation) public override nonReentrant {
+        super.renounceRole(role, callerConfirmation);
     }
 
     // ------------------------------------------------------------------ views

@@ -502,6 +502,18 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         _config.minIncrementBps = bps;
     }
 
+    function grantRole(bytes32 role, address account) public override nonReentrant {
+        super.grantRole(role, account);
+    }
+
+    function revokeRole(bytes32 role, address account) public override nonReentrant {
+        super.revokeRole(role, account);
+    }
+
+    function renounceRole(bytes32 role, address callerConfirmation) public override nonReentrant {
+        super.renounceRole(role, callerConfirmation);
+    }
+
     // ================================================================== views
 
     function paused() external view returns (bool) {

@@ -189,3 +189,23 @@ describe('re-entrant seller and royalty receiver', () => {
     expect(await balance(f, f.marketplace)).toBe(credited);
   });
 });
+
+describe('collectible entry points are non-reentrant', () => {
+  it('a receiver cannot call back into the collectible from onERC721Received', async () => {
+    const { diginoorCollectibleAbi } = await import('../generated/diginoorCollectible.js');
+    const w = await deployAttacker(f, eve);
+    const other = (await minterMint(f, w)).tokenId;
+    const back = encodeFunctionData({
+      abi: diginoorCollectibleAbi,
+      functionName: 'transferFrom',
+      args: [w, bob.account.address, other],
+    });
+    await attack(f, eve, w, 'configure', [false, false, f.collectible, 0n, back]);
+    const t = (await minterMint(f, seller.account.address)).tokenId;
+    const { col } = await import('./fixture.js');
+    const r = await col(f, seller, 'safeTransferFrom', [seller.account.address, w, t]);
+    expect(reentries(r)).toEqual([{ success: false, error: 'ReentrancyGuardReentrantCall' }]);
+    expect(await readCol(f, 'ownerOf', [t])).toBe(w);
+    expect(await readCol(f, 'ownerOf', [other])).toBe(w);
+  });
+});
