@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { seedCatalogue } from "./db/seed.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -24,6 +25,10 @@ async function main() {
   });
   const applied = await migrate(database);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  if (config.SEED_ON_START) {
+    const seed = await seedCatalogue(database.db, { mediaDir: path.join(config.DATA_DIR, "media") });
+    if (seed.seeded) console.log(`Seeded the catalogue: ${seed.counts.nfts} NFTs in ${seed.counts.films} films`);
+  }
 
   const chain = await startChain(config, database.db, (m) => console.log(m));
   const ctx: AppContext = { config, database, db: database.db, chain };

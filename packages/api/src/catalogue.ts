@@ -45,7 +45,7 @@ export const listNftsQuerySchema = z
     q: z.string().trim().max(100, "at most 100 characters").optional(),
     sort: nftSortSchema.default("newest"),
     limit: intParam(1, 100).default(24),
-    cursor: z.string().max(200).optional(),
+    cursor: z.string().max(1200, "is not a valid cursor").optional(),
   })
   .strict()
   .refine((v) => v.minPriceCents === undefined || v.maxPriceCents === undefined || v.minPriceCents <= v.maxPriceCents, {

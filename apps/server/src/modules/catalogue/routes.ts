@@ -1,5 +1,139 @@
+import {
+  aboutResponseSchema,
+  collectionsResponseSchema,
+  contactRequestSchema,
+  createdResponseSchema,
+  filmDetailSchema,
+  filmListResponseSchema,
+  listNftsQuerySchema,
+  newsletterRequestSchema,
+  nftDetailSchema,
+  nftListResponseSchema,
+} from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import { defineRoute } from "../../http/route.ts";
+import { hitRateLimit } from "../../lib/rate-limit.ts";
+import { createCatalogueService } from "./service.ts";
 
-/** Catalogue routes: NFTs, films, collections, contact, newsletter. */
-export async function registerCatalogue(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+const nftIdParams = z.object({ id: z.string().min(1).max(64) }).strict();
+const filmSlugParams = z
+  .object({
+    slug: z
+      .string()
+      .min(1)
+      .max(80)
+      .transform((s) => s.toLowerCase()),
+  })
+  .strict();
+
+/** Contact and newsletter forms: per client address, per minute. */
+const FORM_RATE_LIMIT = { limit: 10, windowSeconds: 60 };
+/** Forms are small; anything larger is refused with 413 before it is read. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** Catalogue routes: NFTs, films, collections, about, contact, newsletter. */
+export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = createCatalogueService(ctx.db, { cacheTtlMs: ctx.config.NODE_ENV === "test" ? 0 : 10_000 });
+  const tags = ["catalogue"];
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/nfts",
+    summary: "List NFTs with filters, text search, sorting and cursor pagination",
+    tags,
+    query: listNftsQuerySchema,
+    response: nftListResponseSchema,
+    handler: ({ query }) => service.listNfts(query),
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/nfts/:id",
+    summary: "One NFT with its properties and related NFTs",
+    tags,
+    params: nftIdParams,
+    response: nftDetailSchema,
+    errors: [404],
+    handler: ({ params }) => service.getNft(params.id),
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/films",
+    summary: "Films and featured collections with their NFT counts",
+    tags,
+    response: filmListResponseSchema,
+    handler: () => service.listFilms(),
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/films/:slug",
+    summary: "A film with its cast, studio and NFTs (the newest 60; page the rest with /api/v1/nfts?film=)",
+    tags,
+    params: filmSlugParams,
+    response: filmDetailSchema,
+    errors: [404],
+    handler: ({ params }) => service.getFilm(params.slug),
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/collections",
+    summary: "Featured and hot collections, top sellers and filter values",
+    tags,
+    response: collectionsResponseSchema,
+    handler: () => service.getCollections(),
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/about",
+    summary: "Official partners and team",
+    tags,
+    response: aboutResponseSchema,
+    handler: () => service.getAbout(),
+  });
+
+  // The form routes accept JSON only: without Fastify's default text/plain parser a text body is a
+  // 415 instead of a confusing validation error. Content-type parsers are scoped to this plugin.
+  await app.register(async (forms) => {
+    forms.removeContentTypeParser("text/plain");
+
+    defineRoute(forms, {
+      method: "POST",
+      url: "/api/v1/contact",
+      summary: "Send a message to the team",
+      tags,
+      body: contactRequestSchema,
+      status: 201,
+      bodyLimit: FORM_BODY_LIMIT,
+      response: createdResponseSchema,
+      errors: [413, 415],
+      handler: async ({ body, req }) => {
+        await hitRateLimit(ctx.db, { name: "contact:ip", ...FORM_RATE_LIMIT }, req.ip);
+        await service.submitContact(body, req.ip ?? null);
+        return { ok: true as const };
+      },
+    });
+
+    defineRoute(forms, {
+      method: "POST",
+      url: "/api/v1/newsletter",
+      summary: "Subscribe an email address to the newsletter (subscribing twice is fine)",
+      tags,
+      body: newsletterRequestSchema,
+      status: 201,
+      bodyLimit: FORM_BODY_LIMIT,
+      response: createdResponseSchema,
+      errors: [413, 415],
+      handler: async ({ body, req }) => {
+        await hitRateLimit(ctx.db, { name: "newsletter:ip", ...FORM_RATE_LIMIT }, req.ip);
+        await service.subscribe(body.email);
+        return { ok: true as const };
+      },
+    });
+  });
+}

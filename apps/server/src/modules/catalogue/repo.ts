@@ -1,0 +1,321 @@
+// Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
+// (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
+import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
+import { and, asc, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import {
+  celebrities,
+  collections,
+  contactMessages,
+  filmCelebrities,
+  films,
+  newsletterSubscribers,
+  nfts,
+  productionHouses,
+  teamMembers,
+} from "../../db/schema/catalogue.ts";
+import { rowsOf } from "../../lib/rate-limit.ts";
+import type { NftCursor } from "./cursor.ts";
+
+export interface NftFilter {
+  tier?: Tier;
+  film?: string;
+  celebrity?: string;
+  saleType?: SaleType;
+  minPriceCents?: number;
+  maxPriceCents?: number;
+  q?: string;
+}
+
+/** The columns of an NFT card, plus the sort keys needed to build a cursor from the last row. */
+const summaryColumns = {
+  id: nfts.id,
+  title: nfts.title,
+  tier: nfts.tier,
+  filmSlug: films.slug,
+  filmName: films.name,
+  celebritySlug: celebrities.slug,
+  celebrityName: celebrities.name,
+  priceUsdCents: nfts.priceUsdCents,
+  saleType: nfts.saleType,
+  auctionEndsAt: nfts.auctionEndsAt,
+  thumbnailUrl: nfts.thumbnailUrl,
+  editionsAvailable: nfts.editionsAvailable,
+  editionSize: nfts.editionSize,
+  createdAt: nfts.createdAt,
+  sortTitle: sql<string>`${nfts.sortTitle}`.as("sort_title"),
+  // Exact microseconds (a JS Date keeps only milliseconds) so the "newest" cursor is exact.
+  createdAtMicros: sql<string>`(extract(epoch from ${nfts.createdAt}) * 1000000)::bigint::text`.as(
+    "created_us",
+  ),
+};
+
+export type NftSummaryRow = {
+  id: string;
+  title: string;
+  tier: Tier;
+  filmSlug: string;
+  filmName: string;
+  celebritySlug: string;
+  celebrityName: string;
+  priceUsdCents: number;
+  saleType: SaleType;
+  auctionEndsAt: Date | null;
+  thumbnailUrl: string;
+  editionsAvailable: number;
+  editionSize: number;
+  createdAt: Date;
+  sortTitle: string;
+  createdAtMicros: string;
+};
+
+/** Escapes LIKE wildcards so user text matches literally (`%`, `_` and the escape character `\`). */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function filterConditions(f: NftFilter): SQL[] {
+  const where: SQL[] = [];
+  if (f.tier) where.push(eq(nfts.tier, f.tier));
+  if (f.saleType) where.push(eq(nfts.saleType, f.saleType));
+  // Sub-selects on the unique slugs, so the planner can use the (film_id, …) and (celebrity_id, …) indexes.
+  if (f.film) where.push(sql`${nfts.filmId} = (SELECT id FROM films WHERE slug = ${f.film})`);
+  if (f.celebrity)
+    where.push(sql`${nfts.celebrityId} = (SELECT id FROM celebrities WHERE slug = ${f.celebrity})`);
+  if (f.minPriceCents !== undefined) where.push(gte(nfts.priceUsdCents, f.minPriceCents));
+  if (f.maxPriceCents !== undefined) where.push(lte(nfts.priceUsdCents, f.maxPriceCents));
+  if (f.q) where.push(sql`${nfts.searchText} LIKE ${`%${escapeLike(f.q.toLowerCase())}%`}`);
+  return where;
+}
+
+function keysetCondition(c: NftCursor): SQL {
+  switch (c.sort) {
+    case "newest":
+      return sql`(${nfts.createdAt}, ${nfts.id}) < ('epoch'::timestamptz + ${c.createdAtMicros}::bigint * interval '1 microsecond', ${c.id})`;
+    case "price_asc":
+      return sql`(${nfts.priceUsdCents}, ${nfts.id}) > (${c.priceUsdCents}::bigint, ${c.id})`;
+    case "price_desc":
+      return sql`(${nfts.priceUsdCents}, ${nfts.id}) < (${c.priceUsdCents}::bigint, ${c.id})`;
+    case "title":
+      return sql`(${nfts.sortTitle}, ${nfts.id}) > (${c.sortTitle}::text, ${c.id})`;
+  }
+}
+
+function orderBy(sort: NftSort): SQL[] {
+  switch (sort) {
+    case "newest":
+      return [desc(nfts.createdAt), desc(nfts.id)];
+    case "price_asc":
+      return [asc(nfts.priceUsdCents), asc(nfts.id)];
+    case "price_desc":
+      return [desc(nfts.priceUsdCents), desc(nfts.id)];
+    case "title":
+      return [asc(nfts.sortTitle), asc(nfts.id)];
+  }
+}
+
+function summaries(db: Db) {
+  return db
+    .select(summaryColumns)
+    .from(nfts)
+    .innerJoin(films, eq(films.id, nfts.filmId))
+    .innerJoin(celebrities, eq(celebrities.id, nfts.celebrityId));
+}
+
+/** One page of NFTs: `limit + 1` rows are read so the caller knows whether another page exists. */
+export async function listNfts(
+  db: Db,
+  args: { filter: NftFilter; sort: NftSort; limit: number; after?: NftCursor },
+): Promise<NftSummaryRow[]> {
+  const where = filterConditions(args.filter);
+  if (args.after) where.push(keysetCondition(args.after));
+  const rows = await summaries(db)
+    .where(and(...where))
+    .orderBy(...orderBy(args.sort))
+    .limit(args.limit + 1);
+  return rows as NftSummaryRow[];
+}
+
+export async function findNft(db: Db, id: string) {
+  const rows = await db
+    .select({
+      summary: summaryColumns,
+      description: nfts.description,
+      about: nfts.about,
+      category: nfts.category,
+      filmId: nfts.filmId,
+      celebrityId: nfts.celebrityId,
+      studioSlug: productionHouses.slug,
+      studioName: productionHouses.name,
+      collectionSlug: collections.slug,
+      collectionName: collections.name,
+      imageUrl: nfts.imageUrl,
+      videoUrl: nfts.videoUrl,
+      exclusiveRewards: nfts.exclusiveRewards,
+      royaltyBps: nfts.royaltyBps,
+      blockchain: nfts.blockchain,
+      auctionDurationDays: nfts.auctionDurationDays,
+    })
+    .from(nfts)
+    .innerJoin(films, eq(films.id, nfts.filmId))
+    .innerJoin(celebrities, eq(celebrities.id, nfts.celebrityId))
+    .innerJoin(productionHouses, eq(productionHouses.id, nfts.productionHouseId))
+    .leftJoin(collections, eq(collections.id, nfts.collectionId))
+    .where(eq(nfts.id, id))
+    .limit(1);
+  const row = rows[0];
+  return row ? { ...row, summary: row.summary as NftSummaryRow } : undefined;
+}
+
+/** "More NFTs you might like": newest of the same film, then of the same star. */
+export async function relatedNfts(
+  db: Db,
+  nft: { id: string; filmId: number; celebrityId: number },
+  limit: number,
+): Promise<NftSummaryRow[]> {
+  const sameFilm = (await summaries(db)
+    .where(and(eq(nfts.filmId, nft.filmId), ne(nfts.id, nft.id)))
+    .orderBy(desc(nfts.createdAt), desc(nfts.id))
+    .limit(limit)) as NftSummaryRow[];
+  if (sameFilm.length >= limit) return sameFilm;
+  const sameStar = (await summaries(db)
+    .where(and(eq(nfts.celebrityId, nft.celebrityId), ne(nfts.id, nft.id), ne(nfts.filmId, nft.filmId)))
+    .orderBy(desc(nfts.createdAt), desc(nfts.id))
+    .limit(limit - sameFilm.length)) as NftSummaryRow[];
+  return [...sameFilm, ...sameStar];
+}
+
+const filmColumns = {
+  id: films.id,
+  slug: films.slug,
+  name: films.name,
+  tagline: films.tagline,
+  description: films.description,
+  posterUrl: films.posterUrl,
+  bannerUrl: films.bannerUrl,
+  thumbnailUrl: films.thumbnailUrl,
+  releaseYear: films.releaseYear,
+  note: films.note,
+  productionHouseId: films.productionHouseId,
+};
+
+/** NFT counts per film id. */
+export async function nftCountsByFilm(db: Db): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ filmId: nfts.filmId, n: sql<number>`count(*)::int` })
+    .from(nfts)
+    .groupBy(nfts.filmId);
+  return new Map(rows.map((r) => [r.filmId, Number(r.n)]));
+}
+
+export async function listFilms(db: Db) {
+  return db.select(filmColumns).from(films).orderBy(asc(films.displayOrder), asc(films.id));
+}
+
+export async function findFilm(db: Db, slug: string) {
+  const rows = await db
+    .select({
+      ...filmColumns,
+      studioSlug: productionHouses.slug,
+      studioName: productionHouses.name,
+      nftCount: sql<number>`(SELECT count(*)::int FROM nfts WHERE nfts.film_id = ${films.id})`,
+    })
+    .from(films)
+    .leftJoin(productionHouses, eq(productionHouses.id, films.productionHouseId))
+    .where(eq(films.slug, slug))
+    .limit(1);
+  return rows[0];
+}
+
+export async function filmCast(db: Db, filmId: number) {
+  return db
+    .select({ slug: celebrities.slug, name: celebrities.name })
+    .from(filmCelebrities)
+    .innerJoin(celebrities, eq(celebrities.id, filmCelebrities.celebrityId))
+    .where(eq(filmCelebrities.filmId, filmId))
+    .orderBy(asc(filmCelebrities.billingOrder), asc(celebrities.slug));
+}
+
+export async function filmNfts(db: Db, filmId: number, limit: number): Promise<NftSummaryRow[]> {
+  return (await summaries(db)
+    .where(eq(nfts.filmId, filmId))
+    .orderBy(desc(nfts.createdAt), desc(nfts.id))
+    .limit(limit)) as NftSummaryRow[];
+}
+
+export async function listCollections(db: Db) {
+  return db
+    .select({
+      slug: collections.slug,
+      name: collections.name,
+      description: collections.description,
+      filmId: collections.filmId,
+      bannerUrl: collections.bannerUrl,
+      thumbnailUrl: collections.thumbnailUrl,
+      href: collections.href,
+      isFeatured: collections.isFeatured,
+      isHot: collections.isHot,
+      comingSoon: collections.comingSoon,
+      displayOrder: collections.displayOrder,
+      hotOrder: collections.hotOrder,
+    })
+    .from(collections)
+    .where(sql`${collections.isFeatured} OR ${collections.isHot}`);
+}
+
+/** Best sellers: most editions sold, then most recent. */
+export async function topSellers(db: Db, limit: number): Promise<NftSummaryRow[]> {
+  return (await summaries(db)
+    .orderBy(sql`(${nfts.editionSize} - ${nfts.editionsAvailable}) DESC`, desc(nfts.createdAt), desc(nfts.id))
+    .limit(limit)) as NftSummaryRow[];
+}
+
+/** Films and stars that have NFTs, and the price range, for the filter controls. */
+export async function filterValues(db: Db) {
+  const filmRows = await db
+    .select({ slug: films.slug, name: films.name })
+    .from(films)
+    .where(sql`EXISTS (SELECT 1 FROM nfts WHERE nfts.film_id = ${films.id})`)
+    .orderBy(asc(films.displayOrder), asc(films.id));
+  const celebRows = await db
+    .select({ slug: celebrities.slug, name: celebrities.name })
+    .from(celebrities)
+    .where(sql`EXISTS (SELECT 1 FROM nfts WHERE nfts.celebrity_id = ${celebrities.id})`)
+    .orderBy(asc(celebrities.name));
+  const range = rowsOf<{ min: number | string | null; max: number | string | null }>(
+    await db.execute(sql`SELECT min(price_usd_cents) AS min, max(price_usd_cents) AS max FROM nfts`),
+  )[0];
+  return {
+    films: filmRows,
+    celebrities: celebRows,
+    minPriceUsdCents: Number(range?.min ?? 0),
+    maxPriceUsdCents: Number(range?.max ?? 0),
+  };
+}
+
+export async function listPartners(db: Db) {
+  return db
+    .select({ slug: productionHouses.slug, name: productionHouses.name, logoUrl: productionHouses.logoUrl })
+    .from(productionHouses)
+    .where(eq(productionHouses.isPartner, true))
+    .orderBy(asc(productionHouses.displayOrder), asc(productionHouses.id));
+}
+
+export async function listTeam(db: Db) {
+  return db
+    .select({ name: teamMembers.name, role: teamMembers.role, avatarUrl: teamMembers.avatarUrl })
+    .from(teamMembers)
+    .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
+}
+
+export async function insertContactMessage(
+  db: Db,
+  msg: { name: string; email: string; message: string; ip: string | null },
+): Promise<void> {
+  await db.insert(contactMessages).values(msg);
+}
+
+/** Subscribes an address; an address already subscribed (in any letter case) is left as it is. */
+export async function subscribeNewsletter(db: Db, email: string): Promise<void> {
+  await db.insert(newsletterSubscribers).values({ email }).onConflictDoNothing();
+}

@@ -1,0 +1,234 @@
+import type {
+  AboutResponse,
+  CollectionCard,
+  CollectionsResponse,
+  FilmDetail,
+  FilmSummary,
+  ListNftsParsed,
+  NftDetail,
+  NftListResponse,
+  NftSummary,
+} from "@diginoor/api/catalogue";
+import { tierLabels } from "@diginoor/api/catalogue";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
+import * as repo from "./repo.ts";
+
+/** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
+export const FILM_PAGE_NFTS = 60;
+const TOP_SELLERS = 8;
+const RELATED = 6;
+
+export function toSummary(r: repo.NftSummaryRow): NftSummary {
+  return {
+    id: r.id,
+    title: r.title,
+    tier: r.tier,
+    film: { slug: r.filmSlug, name: r.filmName },
+    celebrity: { slug: r.celebritySlug, name: r.celebrityName },
+    priceUsdCents: Number(r.priceUsdCents),
+    saleType: r.saleType,
+    auctionEndsAt: r.auctionEndsAt ? new Date(r.auctionEndsAt).toISOString() : null,
+    thumbnailUrl: r.thumbnailUrl,
+    editionsAvailable: r.editionsAvailable,
+    editionSize: r.editionSize,
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCursor {
+  switch (sort) {
+    case "newest":
+      return { sort, createdAtMicros: String(r.createdAtMicros), id: r.id };
+    case "price_asc":
+    case "price_desc":
+      return { sort, priceUsdCents: Number(r.priceUsdCents), id: r.id };
+    case "title":
+      return { sort, sortTitle: r.sortTitle, id: r.id };
+  }
+}
+
+/** A tiny time-based cache for the mostly static collection and film overviews (per process). */
+class TtlCache<T> {
+  private value: { at: number; data: Promise<T> } | undefined;
+  constructor(private readonly ttlMs: number) {}
+  get(load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
+    const data = load();
+    this.value = { at: now, data };
+    // A failed load is not cached.
+    data.catch(() => {
+      if (this.value?.data === data) this.value = undefined;
+    });
+    return data;
+  }
+}
+
+export interface CatalogueServiceOptions {
+  /** Lifetime of cached /collections, /films and /about answers (0 disables caching). */
+  cacheTtlMs?: number;
+}
+
+export function createCatalogueService(db: Db, opts: CatalogueServiceOptions = {}) {
+  const ttl = opts.cacheTtlMs ?? 10_000;
+  const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
+  const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
+  const aboutCache = new TtlCache<AboutResponse>(ttl);
+
+  async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
+    const after = query.cursor ? decodeCursor(query.cursor, query.sort) : undefined;
+    const q = query.q?.trim();
+    const rows = await repo.listNfts(db, {
+      filter: {
+        tier: query.tier,
+        film: query.film,
+        celebrity: query.celebrity,
+        saleType: query.saleType,
+        minPriceCents: query.minPriceCents,
+        maxPriceCents: query.maxPriceCents,
+        q: q ? q : undefined,
+      },
+      sort: query.sort,
+      limit: query.limit,
+      after,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toSummary),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAfter(last, query.sort)) : null,
+    };
+  }
+
+  async function getNft(id: string): Promise<NftDetail> {
+    const nft = await repo.findNft(db, id);
+    if (!nft) throw AppError.notFound("NFT");
+    const s = nft.summary;
+    const related = await repo.relatedNfts(
+      db,
+      { id: s.id, filmId: nft.filmId, celebrityId: nft.celebrityId },
+      RELATED,
+    );
+    const edition = s.editionSize === 1 ? "1 of 1" : `${s.editionsAvailable} of ${s.editionSize} remaining`;
+    return {
+      ...toSummary(s),
+      description: nft.description,
+      about: nft.about,
+      category: nft.category,
+      productionHouse: { slug: nft.studioSlug, name: nft.studioName },
+      collection:
+        nft.collectionSlug && nft.collectionName
+          ? { slug: nft.collectionSlug, name: nft.collectionName }
+          : null,
+      imageUrl: nft.imageUrl,
+      videoUrl: nft.videoUrl,
+      exclusiveRewards: nft.exclusiveRewards,
+      royaltyBps: nft.royaltyBps,
+      blockchain: nft.blockchain,
+      properties: [
+        { label: "Category", value: nft.category },
+        { label: "Movie", value: s.filmName },
+        { label: "Celebrity", value: s.celebrityName },
+        { label: "Production house", value: nft.studioName },
+        { label: "Rarity", value: tierLabels[s.tier] },
+        { label: "Edition", value: edition },
+        ...(s.saleType === "auction" && nft.auctionDurationDays
+          ? [{ label: "Auction length", value: `${nft.auctionDurationDays} days` }]
+          : []),
+      ],
+      related: related.map(toSummary),
+    };
+  }
+
+  function filmSummary(f: Awaited<ReturnType<typeof repo.listFilms>>[number], nftCount: number): FilmSummary {
+    return {
+      slug: f.slug,
+      name: f.name,
+      tagline: f.tagline,
+      description: f.description,
+      posterUrl: f.posterUrl,
+      bannerUrl: f.bannerUrl,
+      thumbnailUrl: f.thumbnailUrl,
+      releaseYear: f.releaseYear,
+      nftCount,
+      note: f.note,
+    };
+  }
+
+  function listFilms(): Promise<{ items: FilmSummary[] }> {
+    return filmsCache.get(async () => {
+      const [rows, counts] = await Promise.all([repo.listFilms(db), repo.nftCountsByFilm(db)]);
+      return { items: rows.map((f) => filmSummary(f, counts.get(f.id) ?? 0)) };
+    });
+  }
+
+  async function getFilm(slug: string): Promise<FilmDetail> {
+    const film = await repo.findFilm(db, slug);
+    if (!film) throw AppError.notFound("Film");
+    const [cast, items] = await Promise.all([
+      repo.filmCast(db, film.id),
+      repo.filmNfts(db, film.id, FILM_PAGE_NFTS),
+    ]);
+    return {
+      ...filmSummary(film, Number(film.nftCount)),
+      celebrities: cast,
+      productionHouse:
+        film.studioSlug && film.studioName ? { slug: film.studioSlug, name: film.studioName } : null,
+      nfts: items.map(toSummary),
+    };
+  }
+
+  function getCollections(): Promise<CollectionsResponse> {
+    return collectionsCache.get(async () => {
+      const [rows, counts, top, filters] = await Promise.all([
+        repo.listCollections(db),
+        repo.nftCountsByFilm(db),
+        repo.topSellers(db, TOP_SELLERS),
+        repo.filterValues(db),
+      ]);
+      const card = (c: (typeof rows)[number]): CollectionCard => ({
+        slug: c.slug,
+        name: c.name,
+        description: c.description,
+        bannerUrl: c.bannerUrl,
+        thumbnailUrl: c.thumbnailUrl,
+        href: c.comingSoon ? null : c.href,
+        nftCount: c.filmId ? (counts.get(c.filmId) ?? 0) : 0,
+        comingSoon: c.comingSoon,
+      });
+      return {
+        featured: rows
+          .filter((c) => c.isFeatured)
+          .sort((a, b) => a.displayOrder - b.displayOrder)
+          .map(card),
+        hot: rows
+          .filter((c) => c.isHot)
+          .sort((a, b) => a.hotOrder - b.hotOrder)
+          .map(card),
+        topSellers: top.map(toSummary),
+        filters,
+      };
+    });
+  }
+
+  function getAbout(): Promise<AboutResponse> {
+    return aboutCache.get(async () => {
+      const [partners, team] = await Promise.all([repo.listPartners(db), repo.listTeam(db)]);
+      return { partners, team };
+    });
+  }
+
+  async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
+    await repo.insertContactMessage(db, { ...msg, ip });
+  }
+
+  async function subscribe(email: string) {
+    await repo.subscribeNewsletter(db, email);
+  }
+
+  return { listNfts, getNft, listFilms, getFilm, getCollections, getAbout, submitContact, subscribe };
+}
+
+export type CatalogueService = ReturnType<typeof createCatalogueService>;
