@@ -1,0 +1,50 @@
+// npm run admin:create -- <email>             make <email> an administrator (creating the account if needed)
+// npm run admin:create -- --suspend <email>   suspend an account (sign-in refused, sessions ended)
+// npm run admin:create -- --unsuspend <email> reinstate a suspended account
+import path from "node:path";
+import { ConfigError, loadConfig } from "../../config.ts";
+import type { AppContext } from "../../context.ts";
+import { openDatabase } from "../../db/client.ts";
+import { migrate } from "../../db/migrate.ts";
+import { promoteToAdmin, setSuspended } from "./admin.ts";
+
+async function main() {
+  const args = process.argv.slice(2).filter((a) => a !== "--");
+  const flag = args.find((a) => a.startsWith("--"));
+  const email = args.find((a) => !a.startsWith("--"));
+  if (!email || (flag && flag !== "--suspend" && flag !== "--unsuspend")) {
+    console.error("Usage: npm run admin:create -- [--suspend | --unsuspend] <email>");
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: path.join(config.DATA_DIR, "pglite"),
+  });
+  try {
+    await migrate(database);
+    const ctx: AppContext = { config, database, db: database.db };
+    if (flag) {
+      await setSuspended(ctx, email, flag === "--suspend");
+      console.log(
+        flag === "--suspend" ? `Suspended ${email}; its sessions are ended.` : `Reinstated ${email}.`,
+      );
+      return;
+    }
+    const result = await promoteToAdmin(ctx, email);
+    if (result.created) {
+      console.log(`Created administrator ${email}.`);
+      console.log(`Choose its password within one hour at:\n  ${result.setPasswordUrl}`);
+    } else {
+      console.log(`${email} is now an administrator.`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
