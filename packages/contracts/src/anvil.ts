@@ -67,6 +67,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', (e) => reject(new Error(`port ${port} is not available: ${(e as Error).message}`)));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
+  });
+}
+
 async function rpcChainId(rpcUrl: string): Promise<number | undefined> {
   try {
     const res = await fetch(rpcUrl, {
@@ -94,6 +103,14 @@ export async function startAnvil(
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = opts.port ?? (await freePort());
+    // Never mistake another process listening on the port for our anvil.
+    try {
+      await assertPortFree(port);
+    } catch (e) {
+      lastError = e;
+      if (opts.port !== undefined) break;
+      continue;
+    }
     const args = ['--host', '127.0.0.1', '--port', String(port), '--silent'];
     if (opts.chainId !== undefined) args.push('--chain-id', String(opts.chainId));
     if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
