@@ -27,7 +27,9 @@ async function main() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   if (config.SEED_ON_START) {
     const seed = await seedCatalogue(database.db, { mediaDir: path.join(config.DATA_DIR, "media") });
-    if (seed.seeded) console.log(`Seeded the catalogue: ${seed.counts.nfts} NFTs in ${seed.counts.films} films`);
+    if (seed.seeded) {
+      console.log(`Seeded the catalogue: ${seed.counts.nfts} NFTs in ${seed.counts.films} films`);
+    }
   }
 
   const chain = await startChain(config, database.db, (m) => console.log(m));
