@@ -1,0 +1,88 @@
+import type { RouteObject } from "react-router";
+import { authRoutes } from "../features/auth/routes.tsx";
+import { Layout, PageFallback } from "./Layout.tsx";
+import { RouteError } from "./RouteError.tsx";
+
+/** Film pages: React Router matches paths case-insensitively, so /Kabali and /kabali both land here. */
+const filmSlugs = ["kabali", "sivaji", "chandramukhi", "pasumainayaganvivek"] as const;
+
+const filmRoutes: RouteObject[] = filmSlugs.map((slug) => ({
+  path: slug,
+  handle: { filmSlug: slug },
+  lazy: async () => ({ Component: (await import("../features/films/routes/FilmPage.tsx")).FilmRoute }),
+}));
+
+/** Every page is its own chunk; the shell (header, footer) is in the entry. */
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    Component: Layout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: PageFallback,
+    children: [
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import("../features/home/routes/HomePage.tsx")).HomePage }),
+      },
+      {
+        path: "collections",
+        lazy: async () => ({
+          Component: (await import("../features/collections/routes/CollectionsPage.tsx")).CollectionsPage,
+        }),
+      },
+      ...filmRoutes,
+      {
+        path: "nonfungiblespb",
+        lazy: async () => ({
+          Component: (await import("../features/films/routes/FeaturedSongPage.tsx")).FeaturedSongPage,
+        }),
+      },
+      {
+        path: "marketplace",
+        lazy: async () => ({
+          Component: (await import("../features/marketplace/routes/MarketplacePage.tsx")).MarketplacePage,
+        }),
+      },
+      {
+        path: "nftdetail/:id",
+        lazy: async () => ({
+          Component: (await import("../features/nft/routes/NftDetailPage.tsx")).NftDetailPage,
+        }),
+      },
+      {
+        path: "about",
+        lazy: async () => ({ Component: (await import("../features/about/routes/AboutPage.tsx")).AboutPage }),
+      },
+      {
+        // Matches /how%20it%20works (and /how it works as typed).
+        path: "how it works",
+        lazy: async () => ({
+          Component: (await import("../features/help/routes/HowItWorksPage.tsx")).HowItWorksPage,
+        }),
+      },
+      {
+        path: "contact",
+        lazy: async () => ({
+          Component: (await import("../features/contact/routes/ContactPage.tsx")).ContactPage,
+        }),
+      },
+      {
+        path: "Termscondition",
+        lazy: async () => ({ Component: (await import("../features/legal/routes/TermsPage.tsx")).TermsPage }),
+      },
+      {
+        path: "Privacypolicy",
+        lazy: async () => ({
+          Component: (await import("../features/legal/routes/PrivacyPage.tsx")).PrivacyPage,
+        }),
+      },
+      ...authRoutes,
+      {
+        path: "*",
+        lazy: async () => ({
+          Component: (await import("../features/not-found/routes/NotFoundPage.tsx")).NotFoundPage,
+        }),
+      },
+    ],
+  },
+];

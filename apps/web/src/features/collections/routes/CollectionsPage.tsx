@@ -1,0 +1,233 @@
+import type { CollectionCard, Tier } from "@diginoor/api/catalogue";
+import { Link, useSearchParams } from "react-router";
+import { useCollections } from "../../../lib/catalogue/collections.ts";
+import { useInfiniteNfts } from "../../../lib/catalogue/nfts.ts";
+import { tierLabel, tierOrder } from "../../../lib/format.ts";
+import { useDocumentTitle, useIsDesktop } from "../../../lib/hooks.ts";
+import { Button, ButtonLink } from "../../../ui/Button.tsx";
+import { Carousel } from "../../../ui/Carousel.tsx";
+import { EmptyState } from "../../../ui/EmptyState.tsx";
+import { ErrorState } from "../../../ui/ErrorState.tsx";
+import { NftCard, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
+import { Skeleton } from "../../../ui/Skeleton.tsx";
+import "./collections.css";
+
+function FeaturedSlide({ item }: { item: CollectionCard }) {
+  return (
+    <div className="featured-slide">
+      <img src={item.bannerUrl} alt={`${item.name} collection banner`} decoding="async" />
+      <div className="featured-slide-body">
+        <p className="eyebrow">Featured collection</p>
+        <h2>{item.name}</h2>
+        <p>{item.description}</p>
+        {item.href ? (
+          <ButtonLink to={item.href} aria-label={`Check it out: ${item.name}`}>
+            Check it out
+          </ButtonLink>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function HotTile({ item }: { item: CollectionCard }) {
+  if (item.comingSoon || !item.href) {
+    return (
+      <div className="collection-tile collection-tile-soon">
+        <div className="collection-tile-body">
+          <h3>{item.name}</h3>
+          <p>{item.description}</p>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <Link to={item.href} className="collection-tile">
+      <img src={item.thumbnailUrl} alt="" loading="lazy" decoding="async" />
+      <div className="collection-tile-body">
+        <h3>{item.name}</h3>
+        <p>
+          {item.nftCount} collectibles · {item.description}
+        </p>
+      </div>
+    </Link>
+  );
+}
+
+const isTier = (v: string | null): v is Tier => v !== null && (tierOrder as readonly string[]).includes(v);
+
+function ExploreGrid() {
+  const [params, setParams] = useSearchParams();
+  const tierParam = params.get("tier");
+  const tier = isTier(tierParam) ? tierParam : undefined;
+  const nfts = useInfiniteNfts({ tier }, 12);
+  const items = nfts.data?.pages.flatMap((p) => p.items) ?? [];
+
+  function setTier(next: Tier | undefined) {
+    const copy = new URLSearchParams(params);
+    if (next) copy.set("tier", next);
+    else copy.delete("tier");
+    setParams(copy, { replace: true, preventScrollReset: true });
+  }
+
+  return (
+    <>
+      <fieldset className="tier-filter">
+        <legend className="visually-hidden">Filter by rarity</legend>
+        <button type="button" className="chip-button" aria-pressed={!tier} onClick={() => setTier(undefined)}>
+          All
+        </button>
+        {tierOrder.map((t) => (
+          <button
+            key={t}
+            type="button"
+            className={`chip-button tier-${t}`}
+            aria-pressed={tier === t}
+            onClick={() => setTier(t)}
+          >
+            {tierLabel[t]}
+          </button>
+        ))}
+      </fieldset>
+      {nfts.isLoading ? (
+        <NftGridSkeleton count={8} />
+      ) : nfts.isError ? (
+        <ErrorState
+          title="We couldn't load the NFTs"
+          error={nfts.error}
+          onRetry={() => nfts.refetch()}
+          retrying={nfts.isFetching}
+        />
+      ) : items.length === 0 ? (
+        <EmptyState
+          title="Nothing in this tier yet"
+          action={<Button onClick={() => setTier(undefined)}>Show all tiers</Button>}
+        >
+          No {tier ? tierLabel[tier] : ""} NFTs are on sale right now. Try another tier.
+        </EmptyState>
+      ) : (
+        <>
+          <NftGrid items={items} />
+          {nfts.hasNextPage ? (
+            <div className="load-more">
+              <Button
+                variant="secondary"
+                onClick={() => nfts.fetchNextPage()}
+                loading={nfts.isFetchingNextPage}
+              >
+                Load more
+              </Button>
+            </div>
+          ) : null}
+          {nfts.isFetchNextPageError ? (
+            <p className="field-error load-more" role="alert">
+              Couldn't load more. Please retry.
+            </p>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
+export function CollectionsPage() {
+  useDocumentTitle("Collections");
+  const collections = useCollections();
+  const isDesktop = useIsDesktop();
+  const data = collections.data;
+
+  return (
+    <>
+      <section className="container page-head">
+        <p className="eyebrow">Collections</p>
+        <h1>Every film, every star, every moment</h1>
+        <p>Explore officially licensed collections from the films that shaped Tamil cinema.</p>
+      </section>
+
+      <section className="container" aria-label="Featured collections">
+        {collections.isLoading ? (
+          <Skeleton
+            height="auto"
+            style={{ aspectRatio: "21 / 9", minHeight: 320 }}
+            radius="var(--radius-lg)"
+          />
+        ) : collections.isError ? (
+          <ErrorState
+            title="We couldn't load the collections"
+            error={collections.error}
+            onRetry={() => collections.refetch()}
+            retrying={collections.isFetching}
+          />
+        ) : data && data.featured.length > 0 ? (
+          <Carousel
+            items={data.featured}
+            label="Featured collections"
+            getKey={(c) => c.slug}
+            renderItem={(item) => <FeaturedSlide item={item} />}
+          />
+        ) : (
+          <EmptyState title="No featured collections">
+            New collections are on their way. Check back soon.
+          </EmptyState>
+        )}
+      </section>
+
+      <section className="container section" aria-labelledby="hot-title">
+        <div className="section-head">
+          <h2 id="hot-title">Hot collections</h2>
+        </div>
+        {collections.isLoading ? (
+          <div className="grid-3" data-loading="">
+            {[0, 1, 2, 3, 4].map((i) => (
+              <Skeleton key={i} height="auto" style={{ aspectRatio: "16 / 10" }} radius="var(--radius-lg)" />
+            ))}
+          </div>
+        ) : data && data.hot.length > 0 ? (
+          <ul className="grid-3 plain-list">
+            {data.hot.map((item) => (
+              <li key={item.slug}>
+                <HotTile item={item} />
+              </li>
+            ))}
+          </ul>
+        ) : collections.isError ? null : (
+          <EmptyState title="No hot collections yet">Check back when the next drop lands.</EmptyState>
+        )}
+      </section>
+
+      <section className="container section" aria-labelledby="explore-title">
+        <div className="section-head">
+          <h2 id="explore-title">Explore</h2>
+          <Link to="/marketplace" className="text-link">
+            Search and filter in the marketplace →
+          </Link>
+        </div>
+        <ExploreGrid />
+      </section>
+
+      <section className="container section" aria-labelledby="top-title">
+        <div className="section-head">
+          <h2 id="top-title">Top sellers</h2>
+        </div>
+        {collections.isLoading ? (
+          <NftGridSkeleton count={isDesktop ? 8 : 1} />
+        ) : data && data.topSellers.length > 0 ? (
+          isDesktop ? (
+            <NftGrid items={data.topSellers.slice(0, 8)} />
+          ) : (
+            <Carousel
+              items={data.topSellers.slice(0, 8)}
+              label="Top sellers"
+              getKey={(n) => n.id}
+              renderItem={(nft) => <NftCard nft={nft} />}
+            />
+          )
+        ) : collections.isError ? null : (
+          <EmptyState title="No sales yet">
+            Be the first collector: every NFT on sale is in the marketplace.
+          </EmptyState>
+        )}
+      </section>
+    </>
+  );
+}

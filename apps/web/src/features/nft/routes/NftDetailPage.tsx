@@ -1,0 +1,207 @@
+import type { NftDetail } from "@diginoor/api/catalogue";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { ApiError } from "../../../lib/api.ts";
+import { useNft } from "../../../lib/catalogue/nft.ts";
+import { editionsText, royaltyText, tierLabel } from "../../../lib/format.ts";
+import { useDocumentTitle } from "../../../lib/hooks.ts";
+import { useCurrentUser } from "../../../lib/session.ts";
+import { shareLink } from "../../../lib/share.ts";
+import { ErrorState } from "../../../ui/ErrorState.tsx";
+import { ChevronIcon, HeartIcon, ShareIcon } from "../../../ui/icons.tsx";
+import { NftGrid } from "../../../ui/NftCard.tsx";
+import { NotFoundContent } from "../../../ui/NotFound.tsx";
+import { Skeleton } from "../../../ui/Skeleton.tsx";
+import { TierBadge } from "../../../ui/TierBadge.tsx";
+import { useToast } from "../../../ui/Toast.tsx";
+import { NftHistory, NftPurchasePanel } from "../components/NftPurchasePanel.tsx";
+import "./nft.css";
+
+function DetailSkeleton() {
+  return (
+    <div className="container nft-layout" data-loading="">
+      <Skeleton height="auto" style={{ aspectRatio: "4 / 5" }} radius="var(--radius-lg)" />
+      <div>
+        <Skeleton width="30%" height={20} />
+        <Skeleton width="80%" height={44} style={{ marginTop: 16 }} />
+        <Skeleton width="60%" height={16} style={{ marginTop: 12 }} />
+        <Skeleton width="100%" height={180} style={{ marginTop: 24 }} radius="var(--radius-lg)" />
+      </div>
+    </div>
+  );
+}
+
+function Media({ nft }: { nft: NftDetail }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  async function onShare() {
+    const result = await shareLink({ title: nft.title, url: location.pathname });
+    if (result === "copied") toast.success("Link copied to clipboard");
+    else if (result === "failed")
+      toast.error("Couldn't share the link. Copy it from the address bar instead.");
+  }
+  function onLike() {
+    if (!user) navigate(`/login?next=${encodeURIComponent(location.pathname)}`);
+    else toast.info("Likes are coming soon to your profile.");
+  }
+  return (
+    <div className={`nft-media tier-${nft.tier}`}>
+      {nft.videoUrl ? (
+        // biome-ignore lint/a11y/useMediaCaption: studio clips have no dialogue track to caption
+        <video
+          src={nft.videoUrl}
+          poster={nft.imageUrl}
+          controls
+          preload="none"
+          playsInline
+          aria-label={nft.title}
+        />
+      ) : (
+        <img src={nft.imageUrl} alt={`${nft.title}: ${nft.celebrity.name} in ${nft.film.name}`} />
+      )}
+      <div className="nft-media-actions">
+        <button type="button" className="btn btn-secondary btn-sm nft-like" onClick={onLike}>
+          <HeartIcon width={18} height={18} /> Like
+        </button>
+        <button type="button" className="icon-btn" aria-label="Share this NFT" onClick={onShare}>
+          <ShareIcon />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function NftDetailPage() {
+  const { id = "" } = useParams();
+  const query = useNft(id);
+  const { user, isLoading: sessionLoading } = useCurrentUser();
+  const nft = query.data;
+  useDocumentTitle(nft?.title);
+
+  if (query.isError && query.error instanceof ApiError && query.error.status === 404) {
+    return (
+      <NotFoundContent
+        title="We couldn't find that NFT"
+        message="It may have been retired, or the link is mistyped. Browse what's on sale instead:"
+      />
+    );
+  }
+  if (query.isLoading) return <DetailSkeleton />;
+  if (query.isError || !nft) {
+    return (
+      <div className="container section">
+        <ErrorState
+          title="We couldn't load this NFT"
+          error={query.error}
+          onRetry={() => query.refetch()}
+          retrying={query.isFetching}
+        />
+      </div>
+    );
+  }
+
+  const properties = [
+    { label: "Category", value: nft.category },
+    { label: "Movie", value: nft.film.name },
+    { label: "Celebrity", value: nft.celebrity.name },
+    { label: "Production house", value: nft.productionHouse.name },
+    { label: "Rarity", value: tierLabel[nft.tier] },
+    ...nft.properties.filter(
+      (p) =>
+        !["category", "movie", "celebrity", "production house", "rarity"].includes(p.label.toLowerCase()),
+    ),
+  ];
+  const collectionHref = nft.collection ? `/${nft.collection.slug}` : `/${nft.film.slug}`;
+
+  return (
+    <>
+      {!user && !sessionLoading ? (
+        <div className="container">
+          <p className="nft-login-hint" role="note">
+            Please Login for better experience.{" "}
+            <Link to={`/login?next=${encodeURIComponent(`/nftdetail/${id}`)}`}>Login</Link>
+          </p>
+        </div>
+      ) : null}
+      <article className={`container nft-layout nft-layout-${nft.saleType} tier-${nft.tier}`}>
+        <Media nft={nft} />
+        <div className="nft-info">
+          <div className="nft-head">
+            <TierBadge tier={nft.tier} />
+            <span className="chip">{nft.saleType === "auction" ? "Auction" : "Buy now"}</span>
+          </div>
+          <h1 className="nft-title">{nft.title}</h1>
+          <p className="nft-sub">
+            <Link to={`/${nft.film.slug}`}>{nft.film.name}</Link> · {nft.celebrity.name}
+          </p>
+          <NftPurchasePanel nft={nft} />
+          <p className="nft-description">{nft.description}</p>
+          {nft.exclusiveRewards ? (
+            <details className="nft-disclosure">
+              <summary>
+                Exclusive rewards <ChevronIcon width={18} height={18} />
+              </summary>
+              <p>{nft.exclusiveRewards}</p>
+            </details>
+          ) : null}
+          <section className="nft-section" aria-labelledby="nft-details-title">
+            <h2 id="nft-details-title">Details</h2>
+            <dl className="nft-facts">
+              <div>
+                <dt>Editions</dt>
+                <dd className="tabular">{editionsText(nft.editionsAvailable, nft.editionSize)}</dd>
+              </div>
+              <div>
+                <dt>Blockchain</dt>
+                <dd>{nft.blockchain}</dd>
+              </div>
+              <div>
+                <dt>Proof of authenticity</dt>
+                <dd>Explorer link appears once this NFT is minted to its owner</dd>
+              </div>
+            </dl>
+          </section>
+          <section className="nft-section" aria-labelledby="nft-props-title">
+            <h2 id="nft-props-title">Properties</h2>
+            <ul className="nft-props plain-list">
+              {properties.map((p) => (
+                <li key={`${p.label}:${p.value}`}>
+                  <span>{p.label}</span>
+                  <strong>{p.value}</strong>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <div className="nft-blocks">
+            <section className="nft-block" aria-labelledby="nft-creator-title">
+              <h2 id="nft-creator-title">Creator</h2>
+              <p className="nft-block-name">{nft.productionHouse.name}</p>
+              <p className="nft-royalty">{royaltyText(nft.royaltyBps)} Royalties</p>
+            </section>
+            <section className="nft-block" aria-labelledby="nft-collection-title">
+              <h2 id="nft-collection-title">Collection</h2>
+              <p className="nft-block-name">
+                <Link to={collectionHref}>{nft.collection?.name ?? nft.film.name}</Link>
+              </p>
+              <p className="muted">{tierLabel[nft.tier]} tier</p>
+            </section>
+          </div>
+        </div>
+      </article>
+      <div className="container nft-lower">
+        <NftHistory nft={nft} />
+        <section className="nft-section" aria-labelledby="nft-about-title">
+          <h2 id="nft-about-title">About the creators</h2>
+          <p className="muted">{nft.about}</p>
+        </section>
+        {nft.related.length > 0 ? (
+          <section className="nft-section" aria-labelledby="nft-related-title">
+            <h2 id="nft-related-title">More NFTs you might like</h2>
+            <NftGrid items={nft.related.slice(0, 4)} />
+          </section>
+        ) : null}
+      </div>
+    </>
+  );
+}
