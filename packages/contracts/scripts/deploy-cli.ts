@@ -7,23 +7,23 @@
  * minter and voucher-signer roles; the deployer when unset), CHAIN_RPC_URL (when --rpc is absent),
  * PUBLIC_URL (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent), TREASURY_ADDRESS.
  */
-import { parseArgs } from 'node:util';
-import { type Address, getAddress, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { deployAll } from '../src/deploy.js';
+import { parseArgs } from "node:util";
+import { type Address, getAddress, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { deployAll } from "../src/deploy.js";
 
 const { values } = parseArgs({
   options: {
-    rpc: { type: 'string' },
-    'base-uri': { type: 'string' },
-    treasury: { type: 'string' },
+    rpc: { type: "string" },
+    "base-uri": { type: "string" },
+    treasury: { type: "string" },
   },
   allowPositionals: false,
 });
 
-const rpcUrl = values.rpc ?? process.env.CHAIN_RPC_URL ?? 'http://127.0.0.1:8545';
-const publicUrl = (process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-const metadataBaseUri = values['base-uri'] ?? `${publicUrl}/api/v1/metadata/`;
+const rpcUrl = values.rpc ?? process.env.CHAIN_RPC_URL ?? "http://127.0.0.1:8545";
+const publicUrl = (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+const metadataBaseUri = values["base-uri"] ?? `${publicUrl}/api/v1/metadata/`;
 const deployerPrivateKey = (process.env.DEPLOYER_PRIVATE_KEY || undefined) as Hex | undefined;
 const minterKey = (process.env.MINTER_PRIVATE_KEY || undefined) as Hex | undefined;
 const minterAddress = minterKey ? privateKeyToAccount(minterKey).address : undefined;
@@ -32,7 +32,9 @@ const treasury: Address | undefined = treasuryArg ? getAddress(treasuryArg) : un
 
 try {
   const d = await deployAll({ rpcUrl, deployerPrivateKey, minterAddress, treasury, metadataBaseUri });
-  process.stdout.write(`${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`,
+  );
 } catch (err) {
   console.error(`deploy failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

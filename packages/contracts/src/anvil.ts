@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
 
@@ -34,34 +34,36 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
+  process.once("exit", () => {
+    for (const child of running) child.kill("SIGKILL");
   });
 }
 
 /** Path of the platform anvil binary shipped by the npm package `@foundry-rs/anvil`. */
 export function anvilBinaryPath(): string {
-  const os = process.platform === 'win32' ? 'win32' : process.platform;
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
+  const os = process.platform === "win32" ? "win32" : process.platform;
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const exe = process.platform === "win32" ? "anvil.exe" : "anvil";
   const pkg = `@foundry-rs/anvil-${os}-${arch}`;
   try {
-    const candidate = join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', exe);
+    const candidate = join(dirname(require.resolve(`${pkg}/package.json`)), "bin", exe);
     if (existsSync(candidate)) return candidate;
   } catch {
     // fall through
   }
-  throw new Error(`anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil)`);
+  throw new Error(
+    `anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil)`,
+  );
 }
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      const port = typeof addr === "object" && addr ? addr.port : 0;
       srv.close(() => resolve(port));
     });
   });
@@ -71,17 +73,17 @@ async function assertPortFree(port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const srv = createServer();
     srv.unref();
-    srv.once('error', (e) => reject(new Error(`port ${port} is not available: ${(e as Error).message}`)));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
+    srv.once("error", (e) => reject(new Error(`port ${port} is not available: ${(e as Error).message}`)));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve()));
   });
 }
 
 async function rpcChainId(rpcUrl: string): Promise<number | undefined> {
   try {
     const res = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
       signal: AbortSignal.timeout(1000),
     });
     const body = (await res.json()) as { result?: string };
@@ -111,19 +113,19 @@ export async function startAnvil(
       if (opts.port !== undefined) break;
       continue;
     }
-    const args = ['--host', '127.0.0.1', '--port', String(port), '--silent'];
-    if (opts.chainId !== undefined) args.push('--chain-id', String(opts.chainId));
-    if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
-    if (opts.statePath !== undefined) args.push('--state', opts.statePath, '--state-interval', '5');
-    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = ["--host", "127.0.0.1", "--port", String(port), "--silent"];
+    if (opts.chainId !== undefined) args.push("--chain-id", String(opts.chainId));
+    if (opts.blockTime !== undefined) args.push("--block-time", String(opts.blockTime));
+    if (opts.statePath !== undefined) args.push("--state", opts.statePath, "--state-interval", "5");
+    const child = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
     running.add(child);
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => {
       stderr += d.toString();
     });
     let exited = false;
     const exitPromise = new Promise<void>((resolve) => {
-      child.once('exit', () => {
+      child.once("exit", () => {
         exited = true;
         running.delete(child);
         resolve();
@@ -140,13 +142,13 @@ export async function startAnvil(
     if (chainId !== undefined && !exited) {
       if (opts.chainId !== undefined && chainId !== opts.chainId) {
         // Something else answered on this port.
-        child.kill('SIGKILL');
+        child.kill("SIGKILL");
         await exitPromise;
         lastError = new Error(`port ${port} answered with chain id ${chainId}`);
         if (opts.port !== undefined) break;
         continue;
       }
-      child.stderr?.removeAllListeners('data');
+      child.stderr?.removeAllListeners("data");
       child.stderr?.resume();
       const id = chainId;
       return {
@@ -154,16 +156,16 @@ export async function startAnvil(
         port,
         chainId: id,
         async stop() {
-          if (!exited) child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+          if (!exited) child.kill("SIGTERM");
+          const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
           await exitPromise;
           clearTimeout(timer);
         },
       };
     }
-    child.kill('SIGKILL');
+    child.kill("SIGKILL");
     await exitPromise;
-    lastError = new Error(`anvil did not start on port ${port}: ${stderr.trim() || 'timeout'}`);
+    lastError = new Error(`anvil did not start on port ${port}: ${stderr.trim() || "timeout"}`);
     if (opts.port !== undefined) break;
   }
   throw lastError;

@@ -9,16 +9,16 @@ import {
   http,
   keccak256,
   toHex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { diginoorCollectibleAbi, diginoorCollectibleBytecode } from '../generated/diginoorCollectible.js';
-import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from '../generated/diginoorMarketplace.js';
-import { ANVIL_DEPLOYER_PRIVATE_KEY } from './anvil-accounts.js';
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { diginoorCollectibleAbi, diginoorCollectibleBytecode } from "../generated/diginoorCollectible.js";
+import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generated/diginoorMarketplace.js";
+import { ANVIL_DEPLOYER_PRIVATE_KEY } from "./anvil-accounts.js";
 
 /** `keccak256("MINTER_ROLE")` on DiginoorCollectible. */
-export const MINTER_ROLE: Hex = keccak256(toHex('MINTER_ROLE'));
+export const MINTER_ROLE: Hex = keccak256(toHex("MINTER_ROLE"));
 /** `keccak256("SIGNER_ROLE")` on DiginoorMarketplace (voucher signers). */
-export const SIGNER_ROLE: Hex = keccak256(toHex('SIGNER_ROLE'));
+export const SIGNER_ROLE: Hex = keccak256(toHex("SIGNER_ROLE"));
 /** Royalty given to every new token: 10%. */
 export const DEFAULT_ROYALTY_BPS = 1000;
 
@@ -53,7 +53,7 @@ function chainFor(id: number, rpcUrl: string): Chain {
   return defineChain({
     id,
     name: `chain-${id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
 }
@@ -86,11 +86,11 @@ export async function deployAll(opts: {
   const wallet = createWalletClient({ account, chain, transport: http(opts.rpcUrl) });
   const minter = getAddress(opts.minterAddress ?? account.address);
   const treasury = getAddress(opts.treasury ?? account.address);
-  const baseUri = opts.metadataBaseUri.endsWith('/') ? opts.metadataBaseUri : `${opts.metadataBaseUri}/`;
+  const baseUri = opts.metadataBaseUri.endsWith("/") ? opts.metadataBaseUri : `${opts.metadataBaseUri}/`;
 
   const wait = async (hash: Hex) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`deployment transaction ${hash} reverted`);
+    if (receipt.status !== "success") throw new Error(`deployment transaction ${hash} reverted`);
     return receipt;
   };
 
@@ -114,7 +114,7 @@ export async function deployAll(opts: {
     await wallet.writeContract({
       address: collectible,
       abi: diginoorCollectibleAbi,
-      functionName: 'grantRole',
+      functionName: "grantRole",
       args: [MINTER_ROLE, marketplace],
     }),
   );
@@ -122,7 +122,7 @@ export async function deployAll(opts: {
     await wallet.writeContract({
       address: collectible,
       abi: diginoorCollectibleAbi,
-      functionName: 'grantRole',
+      functionName: "grantRole",
       args: [MINTER_ROLE, minter],
     }),
   );

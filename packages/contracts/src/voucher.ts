@@ -1,11 +1,11 @@
-import type { Address, Hex, LocalAccount } from 'viem';
-import { hashTypedData, hexToBigInt, isHex, keccak256, pad, toHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hex, LocalAccount } from "viem";
+import { hashTypedData, hexToBigInt, isHex, keccak256, pad, toHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
 /** EIP-712 domain name of DiginoorMarketplace. */
-export const VOUCHER_DOMAIN_NAME = 'Diginoor Marketplace';
+export const VOUCHER_DOMAIN_NAME = "Diginoor Marketplace";
 /** EIP-712 domain version of DiginoorMarketplace. */
-export const VOUCHER_DOMAIN_VERSION = '1';
+export const VOUCHER_DOMAIN_VERSION = "1";
 
 /**
  * EIP-712 types of the primary-sale voucher, exactly as in DiginoorMarketplace.PURCHASE_VOUCHER_TYPEHASH:
@@ -13,13 +13,13 @@ export const VOUCHER_DOMAIN_VERSION = '1';
  */
 export const purchaseVoucherTypes = {
   PurchaseVoucher: [
-    { name: 'catalogueNftId', type: 'uint64' },
-    { name: 'edition', type: 'uint16' },
-    { name: 'priceWei', type: 'uint256' },
-    { name: 'buyer', type: 'address' },
-    { name: 'productionHouse', type: 'address' },
-    { name: 'orderId', type: 'bytes32' },
-    { name: 'expiry', type: 'uint64' },
+    { name: "catalogueNftId", type: "uint64" },
+    { name: "edition", type: "uint16" },
+    { name: "priceWei", type: "uint256" },
+    { name: "buyer", type: "address" },
+    { name: "productionHouse", type: "address" },
+    { name: "orderId", type: "bytes32" },
+    { name: "expiry", type: "uint64" },
   ],
 } as const;
 
@@ -70,7 +70,7 @@ export async function signPurchaseVoucher(opts: SignPurchaseVoucherOptions): Pro
   return account.signTypedData({
     domain: voucherDomain(opts.chainId, opts.marketplace),
     types: purchaseVoucherTypes,
-    primaryType: 'PurchaseVoucher',
+    primaryType: "PurchaseVoucher",
     message: opts.voucher,
   });
 }
@@ -80,7 +80,7 @@ export function purchaseVoucherDigest(chainId: number, marketplace: Address, vou
   return hashTypedData({
     domain: voucherDomain(chainId, marketplace),
     types: purchaseVoucherTypes,
-    primaryType: 'PurchaseVoucher',
+    primaryType: "PurchaseVoucher",
     message: voucher,
   });
 }
@@ -90,7 +90,7 @@ export function purchaseVoucherDigest(chainId: number, marketplace: Address, vou
  * stay small), a 0x-prefixed 32-byte hex is returned as is, any other string (e.g. a UUID) is keccak256-hashed.
  */
 export function toOrderId(ref: bigint | number | string): Hex {
-  if (typeof ref === 'bigint' || typeof ref === 'number') return pad(toHex(BigInt(ref)), { size: 32 });
+  if (typeof ref === "bigint" || typeof ref === "number") return pad(toHex(BigInt(ref)), { size: 32 });
   if (isHex(ref) && ref.length === 66) return ref;
   return keccak256(toHex(ref));
 }

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Hex } from 'viem';
-import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from '../generated/diginoorMarketplace.js';
-import { ANVIL_ADDRESSES } from '../src/anvil-accounts.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Hex } from "viem";
+import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generated/diginoorMarketplace.js";
+import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
 import {
   approveMarketplace,
   attack,
@@ -20,7 +20,7 @@ import {
   snapshot,
   type Wallet,
   zeroAddress,
-} from './fixture.js';
+} from "./fixture.js";
 
 let f: Fixture;
 let snap: Hex;
@@ -39,104 +39,117 @@ afterEach(async () => {
 
 const stranger = () => f.wallets[6] as Wallet;
 
-describe('marketplace deployment', () => {
-  it('has the defaults: fee 250, primary fee 250, increment 500, treasury, not paused', async () => {
-    expect(await readMp(f, 'feeBps')).toBe(250);
-    expect(await readMp(f, 'primaryFeeBps')).toBe(250);
-    expect(await readMp(f, 'minIncrementBps')).toBe(500);
-    expect(await readMp(f, 'treasury')).toBe(f.treasury);
-    expect(await readMp(f, 'paused')).toBe(false);
-    expect(await readMp(f, 'collectible')).toBe(f.collectible);
-    expect(await readMp(f, 'PAYOUT_GAS')).toBe(10_000n);
+describe("marketplace deployment", () => {
+  it("has the defaults: fee 250, primary fee 250, increment 500, treasury, not paused", async () => {
+    expect(await readMp(f, "feeBps")).toBe(250);
+    expect(await readMp(f, "primaryFeeBps")).toBe(250);
+    expect(await readMp(f, "minIncrementBps")).toBe(500);
+    expect(await readMp(f, "treasury")).toBe(f.treasury);
+    expect(await readMp(f, "paused")).toBe(false);
+    expect(await readMp(f, "collectible")).toBe(f.collectible);
+    expect(await readMp(f, "PAYOUT_GAS")).toBe(10_000n);
   });
 
-  it('constructor rejects zero collectible, admin or treasury', async () => {
+  it("constructor rejects zero collectible, admin or treasury", async () => {
     const deploy = (args: readonly [Hex, Hex, Hex, Hex]) =>
       f.admin.deployContract({ abi: diginoorMarketplaceAbi, bytecode: diginoorMarketplaceBytecode, args });
     const a = ANVIL_ADDRESSES[0];
-    await expectRevert(deploy([zeroAddress, a, a, a]), 'InvalidAddress');
-    await expectRevert(deploy([f.collectible, zeroAddress, a, a]), 'InvalidAddress');
-    await expectRevert(deploy([f.collectible, a, zeroAddress, a]), 'InvalidAddress');
+    await expectRevert(deploy([zeroAddress, a, a, a]), "InvalidAddress");
+    await expectRevert(deploy([f.collectible, zeroAddress, a, a]), "InvalidAddress");
+    await expectRevert(deploy([f.collectible, a, zeroAddress, a]), "InvalidAddress");
   });
 });
 
-describe('admin setters', () => {
-  it('pause / unpause with events; double pause or unpause reverts', async () => {
-    const r = await mp(f, f.admin, 'pause');
-    expect(eventOf(r, 'Paused')).toEqual({ account: f.admin.account.address });
-    expect(await readMp(f, 'paused')).toBe(true);
-    await expectRevert(mp(f, f.admin, 'pause'), 'EnforcedPause');
-    const u = await mp(f, f.admin, 'unpause');
-    expect(eventOf(u, 'Unpaused')).toEqual({ account: f.admin.account.address });
-    await expectRevert(mp(f, f.admin, 'unpause'), 'ExpectedPause');
+describe("admin setters", () => {
+  it("pause / unpause with events; double pause or unpause reverts", async () => {
+    const r = await mp(f, f.admin, "pause");
+    expect(eventOf(r, "Paused")).toEqual({ account: f.admin.account.address });
+    expect(await readMp(f, "paused")).toBe(true);
+    await expectRevert(mp(f, f.admin, "pause"), "EnforcedPause");
+    const u = await mp(f, f.admin, "unpause");
+    expect(eventOf(u, "Unpaused")).toEqual({ account: f.admin.account.address });
+    await expectRevert(mp(f, f.admin, "unpause"), "ExpectedPause");
   });
 
-  it('setTreasury, setFeeBps, setPrimaryFeeBps, setMinIncrementBps with bounds and events', async () => {
+  it("setTreasury, setFeeBps, setPrimaryFeeBps, setMinIncrementBps with bounds and events", async () => {
     const t = ANVIL_ADDRESSES[8];
-    expect(eventOf(await mp(f, f.admin, 'setTreasury', [t]), 'TreasuryUpdated')).toEqual({ previousTreasury: f.treasury, newTreasury: t });
-    expect(await readMp(f, 'treasury')).toBe(t);
-    await expectRevert(mp(f, f.admin, 'setTreasury', [zeroAddress]), 'InvalidAddress');
+    expect(eventOf(await mp(f, f.admin, "setTreasury", [t]), "TreasuryUpdated")).toEqual({
+      previousTreasury: f.treasury,
+      newTreasury: t,
+    });
+    expect(await readMp(f, "treasury")).toBe(t);
+    await expectRevert(mp(f, f.admin, "setTreasury", [zeroAddress]), "InvalidAddress");
 
-    expect(eventOf(await mp(f, f.admin, 'setFeeBps', [1000]), 'FeeUpdated')).toEqual({ previousBps: 250, newBps: 1000 });
-    await expectRevert(mp(f, f.admin, 'setFeeBps', [1001]), 'FeeTooHigh');
-    await mp(f, f.admin, 'setFeeBps', [0]);
-    expect(await readMp(f, 'feeBps')).toBe(0);
+    expect(eventOf(await mp(f, f.admin, "setFeeBps", [1000]), "FeeUpdated")).toEqual({
+      previousBps: 250,
+      newBps: 1000,
+    });
+    await expectRevert(mp(f, f.admin, "setFeeBps", [1001]), "FeeTooHigh");
+    await mp(f, f.admin, "setFeeBps", [0]);
+    expect(await readMp(f, "feeBps")).toBe(0);
 
-    expect(eventOf(await mp(f, f.admin, 'setPrimaryFeeBps', [5000]), 'PrimaryFeeUpdated')).toEqual({ previousBps: 250, newBps: 5000 });
-    await expectRevert(mp(f, f.admin, 'setPrimaryFeeBps', [5001]), 'FeeTooHigh');
+    expect(eventOf(await mp(f, f.admin, "setPrimaryFeeBps", [5000]), "PrimaryFeeUpdated")).toEqual({
+      previousBps: 250,
+      newBps: 5000,
+    });
+    await expectRevert(mp(f, f.admin, "setPrimaryFeeBps", [5001]), "FeeTooHigh");
 
-    expect(eventOf(await mp(f, f.admin, 'setMinIncrementBps', [1000]), 'MinIncrementUpdated')).toEqual({ previousBps: 500, newBps: 1000 });
-    await expectRevert(mp(f, f.admin, 'setMinIncrementBps', [0]), 'InvalidIncrement');
-    await expectRevert(mp(f, f.admin, 'setMinIncrementBps', [5001]), 'InvalidIncrement');
+    expect(eventOf(await mp(f, f.admin, "setMinIncrementBps", [1000]), "MinIncrementUpdated")).toEqual({
+      previousBps: 500,
+      newBps: 1000,
+    });
+    await expectRevert(mp(f, f.admin, "setMinIncrementBps", [0]), "InvalidIncrement");
+    await expectRevert(mp(f, f.admin, "setMinIncrementBps", [5001]), "InvalidIncrement");
   });
 
-  it('every admin function rejects non-admins', async () => {
+  it("every admin function rejects non-admins", async () => {
     const calls: [string, unknown[]][] = [
-      ['pause', []],
-      ['unpause', []],
-      ['setTreasury', [ANVIL_ADDRESSES[8]]],
-      ['setFeeBps', [1]],
-      ['setPrimaryFeeBps', [1]],
-      ['setMinIncrementBps', [1]],
+      ["pause", []],
+      ["unpause", []],
+      ["setTreasury", [ANVIL_ADDRESSES[8]]],
+      ["setFeeBps", [1]],
+      ["setPrimaryFeeBps", [1]],
+      ["setMinIncrementBps", [1]],
     ];
-    for (const [fn, args] of calls) await expectRevert(mp(f, stranger(), fn, args), 'AccessControlUnauthorizedAccount');
+    for (const [fn, args] of calls)
+      await expectRevert(mp(f, stranger(), fn, args), "AccessControlUnauthorizedAccount");
   });
 });
 
-describe('withdrawals', () => {
+describe("withdrawals", () => {
   async function creditRejectingBidder(): Promise<{ w: Hex; owner: Wallet }> {
     const owner = f.wallets[4] as Wallet;
     const seller = f.wallets[3] as Wallet;
     const tokenId = (await minterMint(f, seller.account.address)).tokenId;
     await approveMarketplace(f, seller);
-    await mp(f, seller, 'createAuction', [tokenId, ETH, 1]);
+    await mp(f, seller, "createAuction", [tokenId, ETH, 1]);
     const w = await deployAttacker(f, owner);
-    await attack(f, owner, w, 'configure', [true, false, zeroAddress, 0n, '0x']);
-    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: 'bid', args: [tokenId] });
-    await attack(f, owner, w, 'execute', [f.marketplace, ETH, data], ETH);
-    const r = await mp(f, f.wallets[5] as Wallet, 'bid', [tokenId], 2n * ETH);
-    expect(eventOf(r, 'PaymentDeferred')).toEqual({ payee: w, amount: ETH });
+    await attack(f, owner, w, "configure", [true, false, zeroAddress, 0n, "0x"]);
+    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "bid", args: [tokenId] });
+    await attack(f, owner, w, "execute", [f.marketplace, ETH, data], ETH);
+    const r = await mp(f, f.wallets[5] as Wallet, "bid", [tokenId], 2n * ETH);
+    expect(eventOf(r, "PaymentDeferred")).toEqual({ payee: w, amount: ETH });
     return { w, owner };
   }
 
-  it('withdraw reverts with nothing to withdraw; withdrawTo rejects the zero address', async () => {
-    await expectRevert(mp(f, stranger(), 'withdraw'), 'NothingToWithdraw');
-    await expectRevert(mp(f, stranger(), 'withdrawTo', [zeroAddress]), 'InvalidAddress');
+  it("withdraw reverts with nothing to withdraw; withdrawTo rejects the zero address", async () => {
+    await expectRevert(mp(f, stranger(), "withdraw"), "NothingToWithdraw");
+    await expectRevert(mp(f, stranger(), "withdrawTo", [zeroAddress]), "InvalidAddress");
   });
 
-  it('a credited account withdraws, also while paused; a second withdraw has nothing', async () => {
+  it("a credited account withdraws, also while paused; a second withdraw has nothing", async () => {
     const { w, owner } = await creditRejectingBidder();
-    await mp(f, f.admin, 'pause');
+    await mp(f, f.admin, "pause");
     // While it still rejects ETH, withdraw() to itself fails with WithdrawFailed.
-    const withdraw = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: 'withdraw' });
-    await expectRevert(attack(f, owner, w, 'execute', [f.marketplace, 0n, withdraw]), 'WithdrawFailed');
-    await attack(f, owner, w, 'configure', [false, false, zeroAddress, 0n, '0x']);
+    const withdraw = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "withdraw" });
+    await expectRevert(attack(f, owner, w, "execute", [f.marketplace, 0n, withdraw]), "WithdrawFailed");
+    await attack(f, owner, w, "configure", [false, false, zeroAddress, 0n, "0x"]);
     const b0 = await balance(f, w);
-    const r = await attack(f, owner, w, 'execute', [f.marketplace, 0n, withdraw]);
-    expect(eventOf(r, 'Withdrawal')).toEqual({ account: w, to: w, amount: ETH });
+    const r = await attack(f, owner, w, "execute", [f.marketplace, 0n, withdraw]);
+    expect(eventOf(r, "Withdrawal")).toEqual({ account: w, to: w, amount: ETH });
     expect(await balance(f, w)).toBe(b0 + ETH);
-    expect(await readMp(f, 'pendingWithdrawals', [w])).toBe(0n);
-    await expectRevert(attack(f, owner, w, 'execute', [f.marketplace, 0n, withdraw]), 'NothingToWithdraw');
+    expect(await readMp(f, "pendingWithdrawals", [w])).toBe(0n);
+    await expectRevert(attack(f, owner, w, "execute", [f.marketplace, 0n, withdraw]), "NothingToWithdraw");
     // Escrow: only the highest bid remains.
     expect(await balance(f, f.marketplace)).toBe(2n * ETH);
   });

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Hex } from 'viem';
-import { diginoorMarketplaceAbi } from '../generated/diginoorMarketplace.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Hex } from "viem";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import {
   advance,
   approveMarketplace,
@@ -24,7 +24,7 @@ import {
   snapshot,
   type Wallet,
   zeroAddress,
-} from './fixture.js';
+} from "./fixture.js";
 
 let f: Fixture;
 let snap: Hex;
@@ -52,39 +52,56 @@ afterEach(async () => {
   await revertTo(f, snap);
 });
 
-type Auction = { seller: string; endTime: number; durationDays: number; highestBidder: string; amount: bigint };
-const auction = (id = tokenId) => readMp<Auction>(f, 'getAuction', [id]);
-const create = (reserve = ETH, days = 1) => mp(f, seller, 'createAuction', [tokenId, reserve, days]);
-const bid = (w: Wallet, value: bigint, id = tokenId) => mp(f, w, 'bid', [id], value);
+type Auction = {
+  seller: string;
+  endTime: number;
+  durationDays: number;
+  highestBidder: string;
+  amount: bigint;
+};
+const auction = (id = tokenId) => readMp<Auction>(f, "getAuction", [id]);
+const create = (reserve = ETH, days = 1) => mp(f, seller, "createAuction", [tokenId, reserve, days]);
+const bid = (w: Wallet, value: bigint, id = tokenId) => mp(f, w, "bid", [id], value);
 
-describe('createAuction', () => {
-  it('escrows the token and records the auction', async () => {
+describe("createAuction", () => {
+  it("escrows the token and records the auction", async () => {
     const r = await create(ETH, 3);
-    expect(eventOf(r, 'AuctionCreated')).toEqual({ tokenId, seller: seller.account.address, reservePrice: ETH, durationDays: 3 });
-    expect(await readCol(f, 'ownerOf', [tokenId])).toBe(f.marketplace);
-    expect(await auction()).toEqual({ seller: seller.account.address, endTime: 0, durationDays: 3, highestBidder: zeroAddress, amount: ETH });
-    expect(await readMp(f, 'minimumBid', [tokenId])).toBe(ETH);
+    expect(eventOf(r, "AuctionCreated")).toEqual({
+      tokenId,
+      seller: seller.account.address,
+      reservePrice: ETH,
+      durationDays: 3,
+    });
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(f.marketplace);
+    expect(await auction()).toEqual({
+      seller: seller.account.address,
+      endTime: 0,
+      durationDays: 3,
+      highestBidder: zeroAddress,
+      amount: ETH,
+    });
+    expect(await readMp(f, "minimumBid", [tokenId])).toBe(ETH);
   });
 
-  it('reverts: zero reserve, bad duration, not owner, already listed, on auction, not approved, paused', async () => {
-    await expectRevert(create(0n), 'InvalidPrice');
-    await expectRevert(create(ETH, 0), 'InvalidDuration');
-    await expectRevert(create(ETH, 31), 'InvalidDuration');
-    await expectRevert(mp(f, alice, 'createAuction', [tokenId, ETH, 1]), 'NotTokenOwner');
-    await mp(f, seller, 'list', [tokenId, ETH]);
-    await expectRevert(create(), 'AlreadyListed');
-    await mp(f, seller, 'cancelListing', [tokenId]);
+  it("reverts: zero reserve, bad duration, not owner, already listed, on auction, not approved, paused", async () => {
+    await expectRevert(create(0n), "InvalidPrice");
+    await expectRevert(create(ETH, 0), "InvalidDuration");
+    await expectRevert(create(ETH, 31), "InvalidDuration");
+    await expectRevert(mp(f, alice, "createAuction", [tokenId, ETH, 1]), "NotTokenOwner");
+    await mp(f, seller, "list", [tokenId, ETH]);
+    await expectRevert(create(), "AlreadyListed");
+    await mp(f, seller, "cancelListing", [tokenId]);
     await create();
-    await expectRevert(create(), 'TokenOnAuction');
-    await mp(f, seller, 'cancelAuction', [tokenId]);
-    await col(f, seller, 'setApprovalForAll', [f.marketplace, false]);
-    await expectRevert(create(), 'ERC721InsufficientApproval');
-    await col(f, seller, 'setApprovalForAll', [f.marketplace, true]);
-    await mp(f, f.admin, 'pause');
-    await expectRevert(create(), 'EnforcedPause');
+    await expectRevert(create(), "TokenOnAuction");
+    await mp(f, seller, "cancelAuction", [tokenId]);
+    await col(f, seller, "setApprovalForAll", [f.marketplace, false]);
+    await expectRevert(create(), "ERC721InsufficientApproval");
+    await col(f, seller, "setApprovalForAll", [f.marketplace, true]);
+    await mp(f, f.admin, "pause");
+    await expectRevert(create(), "EnforcedPause");
   });
 
-  it('accepts the maximum duration of 30 days', async () => {
+  it("accepts the maximum duration of 30 days", async () => {
     await create(ETH, 30);
     await bid(alice, ETH);
     const t = await now(f);
@@ -92,13 +109,13 @@ describe('createAuction', () => {
   });
 });
 
-describe('bid', () => {
-  it('first bid at the reserve starts the clock', async () => {
+describe("bid", () => {
+  it("first bid at the reserve starts the clock", async () => {
     await create(ETH, 2);
-    await expectRevert(bid(alice, ETH - 1n), 'BidBelowReserve');
+    await expectRevert(bid(alice, ETH - 1n), "BidBelowReserve");
     const r = await bid(alice, ETH);
     const t = await now(f);
-    expect(eventOf(r, 'BidPlaced')).toEqual({
+    expect(eventOf(r, "BidPlaced")).toEqual({
       tokenId,
       bidder: alice.account.address,
       amount: ETH,
@@ -106,20 +123,29 @@ describe('bid', () => {
       previousBidder: zeroAddress,
       previousBid: 0n,
     });
-    expect(await auction()).toMatchObject({ highestBidder: alice.account.address, amount: ETH, endTime: Number(t + 2n * DAY) });
+    expect(await auction()).toMatchObject({
+      highestBidder: alice.account.address,
+      amount: ETH,
+      endTime: Number(t + 2n * DAY),
+    });
     expect(await balance(f, f.marketplace)).toBe(ETH);
   });
 
-  it('later bids must beat the highest by the minimum increment; the outbid bidder is refunded at once', async () => {
+  it("later bids must beat the highest by the minimum increment; the outbid bidder is refunded at once", async () => {
     await create();
     await bid(alice, ETH);
     const min = ETH + ETH / 20n;
-    expect(await readMp(f, 'minimumBid', [tokenId])).toBe(min);
-    await expectRevert(bid(bob, min - 1n), 'BidTooLow');
+    expect(await readMp(f, "minimumBid", [tokenId])).toBe(min);
+    await expectRevert(bid(bob, min - 1n), "BidTooLow");
     const a0 = await balance(f, alice.account.address);
     const r = await bid(bob, min);
     expect(await balance(f, alice.account.address)).toBe(a0 + ETH);
-    expect(eventOf(r, 'BidPlaced')).toMatchObject({ bidder: bob.account.address, amount: min, previousBidder: alice.account.address, previousBid: ETH });
+    expect(eventOf(r, "BidPlaced")).toMatchObject({
+      bidder: bob.account.address,
+      amount: min,
+      previousBidder: alice.account.address,
+      previousBid: ETH,
+    });
     expect(await balance(f, f.marketplace)).toBe(min);
     // A bidder may raise their own bid; they get their previous bid back.
     const b0 = await balance(f, bob.account.address);
@@ -128,17 +154,17 @@ describe('bid', () => {
     expect(await balance(f, bob.account.address)).toBe(b0 - next + min - gasCost(r2));
   });
 
-  it('the increment is admin-set and is at least 1 wei', async () => {
-    await mp(f, f.admin, 'setMinIncrementBps', [1000]);
-    await mp(f, seller, 'createAuction', [tokenId, 10n, 1]);
+  it("the increment is admin-set and is at least 1 wei", async () => {
+    await mp(f, f.admin, "setMinIncrementBps", [1000]);
+    await mp(f, seller, "createAuction", [tokenId, 10n, 1]);
     await bid(alice, 10n);
-    expect(await readMp(f, 'minimumBid', [tokenId])).toBe(11n);
-    await expectRevert(bid(bob, 10n), 'BidTooLow');
+    expect(await readMp(f, "minimumBid", [tokenId])).toBe(11n);
+    await expectRevert(bid(bob, 10n), "BidTooLow");
     await bid(bob, 11n);
-    expect(await readMp(f, 'minimumBid', [tokenId])).toBe(12n);
+    expect(await readMp(f, "minimumBid", [tokenId])).toBe(12n);
   });
 
-  it('a bid in the last 15 minutes extends the end to 15 minutes after it; bids after the end revert', async () => {
+  it("a bid in the last 15 minutes extends the end to 15 minutes after it; bids after the end revert", async () => {
     await create(ETH, 1);
     await bid(alice, ETH);
     const end = BigInt((await auction()).endTime);
@@ -150,42 +176,46 @@ describe('bid', () => {
     await f.testClient.setNextBlockTimestamp({ timestamp: end - 600n });
     const r = await bid(alice, 3n * ETH);
     expect(BigInt((await auction()).endTime)).toBe(end + 300n);
-    expect(eventOf(r, 'BidPlaced').endTime).toBe(end + 300n);
+    expect(eventOf(r, "BidPlaced").endTime).toBe(end + 300n);
     await f.testClient.setNextBlockTimestamp({ timestamp: end + 300n });
-    await expectRevert(bid(bob, 4n * ETH), 'AuctionEnded');
+    await expectRevert(bid(bob, 4n * ETH), "AuctionEnded");
   });
 
-  it('reverts: no auction, seller bids, paused, amount above uint96', async () => {
-    await expectRevert(bid(alice, ETH), 'AuctionNotFound');
+  it("reverts: no auction, seller bids, paused, amount above uint96", async () => {
+    await expectRevert(bid(alice, ETH), "AuctionNotFound");
     await create();
-    await expectRevert(bid(seller, ETH), 'SellerCannotBid');
+    await expectRevert(bid(seller, ETH), "SellerCannotBid");
     await f.testClient.setBalance({ address: bob.account.address, value: 2n ** 97n });
-    await expectRevert(bid(bob, 2n ** 96n), 'BidTooHigh');
-    await mp(f, f.admin, 'pause');
-    await expectRevert(bid(alice, ETH), 'EnforcedPause');
-    await expectRevert(readMp(f, 'minimumBid', [tokenId + 1n]), 'AuctionNotFound');
+    await expectRevert(bid(bob, 2n ** 96n), "BidTooHigh");
+    await mp(f, f.admin, "pause");
+    await expectRevert(bid(alice, ETH), "EnforcedPause");
+    await expectRevert(readMp(f, "minimumBid", [tokenId + 1n]), "AuctionNotFound");
   });
 });
 
-describe('settle', () => {
-  it('after the end: token to the winner, proceeds split, anyone can call', async () => {
+describe("settle", () => {
+  it("after the end: token to the winner, proceeds split, anyone can call", async () => {
     await create();
     await bid(alice, ETH);
     await bid(bob, 2n * ETH);
-    await expectRevert(mp(f, f.wallets[7] as Wallet, 'settle', [tokenId]), 'AuctionNotEnded');
+    await expectRevert(mp(f, f.wallets[7] as Wallet, "settle", [tokenId]), "AuctionNotEnded");
     const end = BigInt((await auction()).endTime);
     await f.testClient.setNextBlockTimestamp({ timestamp: end });
-    const [s0, ph0, tr0] = await Promise.all([balance(f, seller.account.address), balance(f, f.productionHouse), balance(f, f.treasury)]);
-    const r = await mp(f, f.wallets[7] as Wallet, 'settle', [tokenId]);
+    const [s0, ph0, tr0] = await Promise.all([
+      balance(f, seller.account.address),
+      balance(f, f.productionHouse),
+      balance(f, f.treasury),
+    ]);
+    const r = await mp(f, f.wallets[7] as Wallet, "settle", [tokenId]);
     const price = 2n * ETH;
     const royalty = price / 10n;
     const fee = (price * 250n) / 10_000n;
-    expect(await readCol(f, 'ownerOf', [tokenId])).toBe(bob.account.address);
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(bob.account.address);
     expect(await balance(f, seller.account.address)).toBe(s0 + price - royalty - fee);
     expect(await balance(f, f.productionHouse)).toBe(ph0 + royalty);
     expect(await balance(f, f.treasury)).toBe(tr0 + fee);
     expect(await balance(f, f.marketplace)).toBe(0n);
-    expect(eventOf(r, 'AuctionSettled')).toEqual({
+    expect(eventOf(r, "AuctionSettled")).toEqual({
       tokenId,
       seller: seller.account.address,
       winner: bob.account.address,
@@ -196,48 +226,48 @@ describe('settle', () => {
       sellerProceeds: price - royalty - fee,
     });
     expect((await auction()).seller).toBe(zeroAddress);
-    await expectRevert(mp(f, f.wallets[7] as Wallet, 'settle', [tokenId]), 'AuctionNotFound');
+    await expectRevert(mp(f, f.wallets[7] as Wallet, "settle", [tokenId]), "AuctionNotFound");
   });
 
-  it('reverts: no auction, no bid yet, paused', async () => {
-    await expectRevert(mp(f, alice, 'settle', [tokenId]), 'AuctionNotFound');
+  it("reverts: no auction, no bid yet, paused", async () => {
+    await expectRevert(mp(f, alice, "settle", [tokenId]), "AuctionNotFound");
     await create();
-    await expectRevert(mp(f, alice, 'settle', [tokenId]), 'AuctionNotStarted');
+    await expectRevert(mp(f, alice, "settle", [tokenId]), "AuctionNotStarted");
     await bid(alice, ETH);
     await advance(f, DAY + 1n);
-    await mp(f, f.admin, 'pause');
-    await expectRevert(mp(f, alice, 'settle', [tokenId]), 'EnforcedPause');
-    await mp(f, f.admin, 'unpause');
-    await mp(f, alice, 'settle', [tokenId]);
+    await mp(f, f.admin, "pause");
+    await expectRevert(mp(f, alice, "settle", [tokenId]), "EnforcedPause");
+    await mp(f, f.admin, "unpause");
+    await mp(f, alice, "settle", [tokenId]);
   });
 
-  it('a winner contract that rejects ERC-721 still gets the token (plain transfer)', async () => {
+  it("a winner contract that rejects ERC-721 still gets the token (plain transfer)", async () => {
     await create();
     const w = await deployAttacker(f, alice);
-    await attack(f, alice, w, 'configure', [false, true, zeroAddress, 0n, '0x']);
-    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: 'bid', args: [tokenId] });
-    await attack(f, alice, w, 'execute', [f.marketplace, ETH, data], ETH);
+    await attack(f, alice, w, "configure", [false, true, zeroAddress, 0n, "0x"]);
+    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "bid", args: [tokenId] });
+    await attack(f, alice, w, "execute", [f.marketplace, ETH, data], ETH);
     await advance(f, DAY);
-    await mp(f, bob, 'settle', [tokenId]);
-    expect(await readCol(f, 'ownerOf', [tokenId])).toBe(w);
+    await mp(f, bob, "settle", [tokenId]);
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(w);
   });
 });
 
-describe('cancelAuction', () => {
-  it('the seller cancels before the first bid (also while paused); the token returns', async () => {
+describe("cancelAuction", () => {
+  it("the seller cancels before the first bid (also while paused); the token returns", async () => {
     await create();
-    await mp(f, f.admin, 'pause');
-    const r = await mp(f, seller, 'cancelAuction', [tokenId]);
-    expect(eventOf(r, 'AuctionCancelled')).toEqual({ tokenId, seller: seller.account.address });
-    expect(await readCol(f, 'ownerOf', [tokenId])).toBe(seller.account.address);
+    await mp(f, f.admin, "pause");
+    const r = await mp(f, seller, "cancelAuction", [tokenId]);
+    expect(eventOf(r, "AuctionCancelled")).toEqual({ tokenId, seller: seller.account.address });
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(seller.account.address);
     expect((await auction()).seller).toBe(zeroAddress);
   });
 
-  it('reverts: no auction, not seller, has bids', async () => {
-    await expectRevert(mp(f, seller, 'cancelAuction', [tokenId]), 'AuctionNotFound');
+  it("reverts: no auction, not seller, has bids", async () => {
+    await expectRevert(mp(f, seller, "cancelAuction", [tokenId]), "AuctionNotFound");
     await create();
-    await expectRevert(mp(f, alice, 'cancelAuction', [tokenId]), 'NotAuctionSeller');
+    await expectRevert(mp(f, alice, "cancelAuction", [tokenId]), "NotAuctionSeller");
     await bid(alice, ETH);
-    await expectRevert(mp(f, seller, 'cancelAuction', [tokenId]), 'AuctionHasBids');
+    await expectRevert(mp(f, seller, "cancelAuction", [tokenId]), "AuctionHasBids");
   });
 });

@@ -23,23 +23,23 @@ import {
   type WalletClient,
   type Account,
   type Transport,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { diginoorCollectibleAbi } from '../generated/diginoorCollectible.js';
-import { diginoorMarketplaceAbi } from '../generated/diginoorMarketplace.js';
-import { attackerWalletAbi, attackerWalletBytecode } from '../generated/testHelpers.js';
-import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from '../src/anvil-accounts.js';
-import { type AnvilInstance, startAnvil } from '../src/anvil.js';
-import { deployAll, type Deployment } from '../src/deploy.js';
-import { type PurchaseVoucher, signPurchaseVoucher, toOrderId } from '../src/voucher.js';
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
+import { attackerWalletAbi, attackerWalletBytecode } from "../generated/testHelpers.js";
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
+import { type AnvilInstance, startAnvil } from "../src/anvil.js";
+import { deployAll, type Deployment } from "../src/deploy.js";
+import { type PurchaseVoucher, signPurchaseVoucher, toOrderId } from "../src/voucher.js";
 
-export const BASE_URI = 'https://diginoor.test/api/v1/metadata/';
+export const BASE_URI = "https://diginoor.test/api/v1/metadata/";
 export const ETH = 10n ** 18n;
 
 /** Every custom error the contracts can raise (bubbled ones included), for decoding revert data. */
 export const allErrorsAbi = [
-  ...diginoorMarketplaceAbi.filter((x) => x.type === 'error'),
-  ...diginoorCollectibleAbi.filter((x) => x.type === 'error'),
+  ...diginoorMarketplaceAbi.filter((x) => x.type === "error"),
+  ...diginoorCollectibleAbi.filter((x) => x.type === "error"),
 ] as Abi;
 
 export type Wallet = WalletClient<Transport, Chain, Account>;
@@ -62,15 +62,15 @@ export interface Fixture {
 }
 
 function makeTestClient(chain: Chain, rpcUrl: string) {
-  return createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl) });
+  return createTestClient({ chain, mode: "anvil", transport: http(rpcUrl) });
 }
 
 export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
   const anvil = await startAnvil({ chainId: opts.chainId });
   const chain = defineChain({
     id: anvil.chainId,
-    name: 'anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    name: "anvil",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
   const transport = http(anvil.rpcUrl);
@@ -106,12 +106,18 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
 export async function send(
   f: Fixture,
   wallet: Wallet,
-  call: { address: Address; abi: Abi | readonly unknown[]; functionName: string; args?: readonly unknown[]; value?: bigint; gas?: bigint },
+  call: {
+    address: Address;
+    abi: Abi | readonly unknown[];
+    functionName: string;
+    args?: readonly unknown[];
+    value?: bigint;
+    gas?: bigint;
+  },
 ): Promise<TransactionReceipt> {
-  // biome-ignore lint/suspicious/noExplicitAny: generic helper over several ABIs
-  const hash = await wallet.writeContract(call as any);
+  const hash = await wallet.writeContract(call as never);
   const receipt = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (receipt.status !== 'success') throw new Error(`transaction ${call.functionName} reverted`);
+  if (receipt.status !== "success") throw new Error(`transaction ${call.functionName} reverted`);
   return receipt;
 }
 
@@ -128,9 +134,11 @@ export function revertName(err: unknown): string | undefined {
         return `raw:${reverted.raw.slice(0, 10)}`;
       }
     }
-    return reverted.reason ?? 'reverted';
+    return reverted.reason ?? "reverted";
   }
-  const withData = err.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: Hex } | null;
+  const withData = err.walk((e) => typeof (e as { data?: unknown }).data === "string") as {
+    data?: Hex;
+  } | null;
   if (withData?.data) {
     try {
       return decodeErrorResult({ abi: allErrorsAbi, data: withData.data }).errorName;
@@ -148,7 +156,9 @@ export async function expectRevert(p: Promise<unknown>, name: string): Promise<v
   } catch (err) {
     const got = revertName(err);
     if (got !== name) {
-      throw new Error(`expected revert ${name}, got ${got ?? 'unknown'}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      throw new Error(
+        `expected revert ${name}, got ${got ?? "unknown"}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+      );
     }
     return;
   }
@@ -184,7 +194,7 @@ export async function minterMint(
   const receipt = await send(f, f.minter, {
     address: f.collectible,
     abi: diginoorCollectibleAbi,
-    functionName: 'mintForOrder',
+    functionName: "mintForOrder",
     args: [to, o.catalogueNftId ?? 7n, o.edition ?? 1, o.royaltyReceiver ?? f.productionHouse, orderId],
   });
   return { tokenId: BigInt(orderId), receipt, orderId };
@@ -219,7 +229,7 @@ export async function approveMarketplace(f: Fixture, wallet: Wallet): Promise<vo
   await send(f, wallet, {
     address: f.collectible,
     abi: diginoorCollectibleAbi,
-    functionName: 'setApprovalForAll',
+    functionName: "setApprovalForAll",
     args: [f.marketplace, true],
   });
 }
@@ -239,7 +249,13 @@ export function gasCost(r: TransactionReceipt): bigint {
 // ---------------------------------------------------------------- terse call helpers for tests
 
 /** Send a marketplace transaction from `wallet`. */
-export function mp(f: Fixture, wallet: Wallet, functionName: string, args: readonly unknown[] = [], value?: bigint) {
+export function mp(
+  f: Fixture,
+  wallet: Wallet,
+  functionName: string,
+  args: readonly unknown[] = [],
+  value?: bigint,
+) {
   return send(f, wallet, { address: f.marketplace, abi: diginoorMarketplaceAbi, functionName, args, value });
 }
 
@@ -249,15 +265,31 @@ export function col(f: Fixture, wallet: Wallet, functionName: string, args: read
 }
 
 /** Read a marketplace view. */
-export function readMp<T = unknown>(f: Fixture, functionName: string, args: readonly unknown[] = []): Promise<T> {
-  // biome-ignore lint/suspicious/noExplicitAny: generic helper
-  return f.publicClient.readContract({ address: f.marketplace, abi: diginoorMarketplaceAbi, functionName, args } as any) as Promise<T>;
+export function readMp<T = unknown>(
+  f: Fixture,
+  functionName: string,
+  args: readonly unknown[] = [],
+): Promise<T> {
+  return f.publicClient.readContract({
+    address: f.marketplace,
+    abi: diginoorMarketplaceAbi,
+    functionName,
+    args,
+  } as never) as Promise<T>;
 }
 
 /** Read a collectible view. */
-export function readCol<T = unknown>(f: Fixture, functionName: string, args: readonly unknown[] = []): Promise<T> {
-  // biome-ignore lint/suspicious/noExplicitAny: generic helper
-  return f.publicClient.readContract({ address: f.collectible, abi: diginoorCollectibleAbi, functionName, args } as any) as Promise<T>;
+export function readCol<T = unknown>(
+  f: Fixture,
+  functionName: string,
+  args: readonly unknown[] = [],
+): Promise<T> {
+  return f.publicClient.readContract({
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName,
+    args,
+  } as never) as Promise<T>;
 }
 
 /** Decoded marketplace + collectible + attacker events of a receipt. */
@@ -286,8 +318,15 @@ export async function advance(f: Fixture, seconds: number | bigint): Promise<voi
 }
 
 /** Attacker call helper. */
-export function attack(f: Fixture, wallet: Wallet, attacker: Address, functionName: string, args: readonly unknown[] = [], value?: bigint) {
+export function attack(
+  f: Fixture,
+  wallet: Wallet,
+  attacker: Address,
+  functionName: string,
+  args: readonly unknown[] = [],
+  value?: bigint,
+) {
   return send(f, wallet, { address: attacker, abi: attackerWalletAbi, functionName, args, value });
 }
 
-export { encodeFunctionData, zeroAddress } from 'viem';
+export { encodeFunctionData, zeroAddress } from "viem";

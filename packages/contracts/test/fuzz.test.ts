@@ -11,12 +11,12 @@
  * and their gas is accounted. FUZZ_RUNS (default 25), FUZZ_STEPS (default 40) and FUZZ_SEED
  * (default fixed; `random` for a new one) scale the search.
  */
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Abi, type Address, encodeFunctionData, type Hex } from 'viem';
-import { diginoorCollectibleAbi } from '../generated/diginoorCollectible.js';
-import { diginoorMarketplaceAbi } from '../generated/diginoorMarketplace.js';
-import { attackerWalletAbi } from '../generated/testHelpers.js';
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Abi, type Address, encodeFunctionData } from "viem";
+import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
+import { attackerWalletAbi } from "../generated/testHelpers.js";
 import {
   approveMarketplace,
   attack,
@@ -29,12 +29,12 @@ import {
   snapshot,
   type Wallet,
   zeroAddress,
-} from './fixture.js';
+} from "./fixture.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 40);
 /** Fixed by default so CI is reproducible; FUZZ_SEED=random explores new sequences. */
-const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261122);
+const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261122);
 const FEE_BPS = 250n;
 const ROYALTY_BPS = 1000n;
 const INCREMENT_BPS = 500n;
@@ -49,18 +49,21 @@ let eoas: Wallet[];
 let tokens: bigint[];
 let initialOwners: Address[];
 let royaltyReceivers: Address[];
-let base: Hex;
 
 beforeAll(async () => {
   f = await setupFixture();
   eoas = [3, 4, 5, 6].map((i) => f.wallets[i] as Wallet);
   eve = f.wallets[7] as Wallet;
   rejecter = await deployAttacker(f, eve);
-  await attack(f, eve, rejecter, 'configure', [true, false, zeroAddress, 0n, '0x']);
-  await attack(f, eve, rejecter, 'execute', [
+  await attack(f, eve, rejecter, "configure", [true, false, zeroAddress, 0n, "0x"]);
+  await attack(f, eve, rejecter, "execute", [
     f.collectible,
     0n,
-    encodeFunctionData({ abi: diginoorCollectibleAbi, functionName: 'setApprovalForAll', args: [f.marketplace, true] }),
+    encodeFunctionData({
+      abi: diginoorCollectibleAbi,
+      functionName: "setApprovalForAll",
+      args: [f.marketplace, true],
+    }),
   ]);
   for (const w of eoas) await approveMarketplace(f, w);
   initialOwners = [...eoas.map((w) => w.account.address), rejecter];
@@ -69,7 +72,6 @@ beforeAll(async () => {
   for (const [i, owner] of initialOwners.entries()) {
     tokens.push((await minterMint(f, owner, { royaltyReceiver: royaltyReceivers[i] })).tokenId);
   }
-  base = await snapshot(f);
 });
 afterAll(async () => {
   await f?.stop();
@@ -78,53 +80,78 @@ afterAll(async () => {
 // ------------------------------------------------------------------ actions
 const ACTORS = 5; // 0..3 EOAs, 4 = rejecting contract
 type Action =
-  | { t: 'list'; a: number; k: number; price: bigint; self: boolean }
-  | { t: 'update'; a: number; k: number; price: bigint; self: boolean }
-  | { t: 'cancel'; a: number; k: number; self: boolean }
-  | { t: 'buy'; a: number; k: number; stale: boolean; self: boolean }
-  | { t: 'create'; a: number; k: number; reserve: bigint; days: number; self: boolean }
-  | { t: 'bid'; a: number; k: number; kind: 'below' | 'exact' | 'above'; extra: bigint; self: boolean }
-  | { t: 'settle'; a: number; k: number; self: boolean }
-  | { t: 'cancelAuction'; a: number; k: number; self: boolean }
-  | { t: 'withdraw'; a: number; self: boolean }
-  | { t: 'time'; s: bigint; self?: undefined }
-  | { t: 'pause'; self?: undefined }
-  | { t: 'unpause'; self?: undefined };
+  | { t: "list"; a: number; k: number; price: bigint; self: boolean }
+  | { t: "update"; a: number; k: number; price: bigint; self: boolean }
+  | { t: "cancel"; a: number; k: number; self: boolean }
+  | { t: "buy"; a: number; k: number; stale: boolean; self: boolean }
+  | { t: "create"; a: number; k: number; reserve: bigint; days: number; self: boolean }
+  | { t: "bid"; a: number; k: number; kind: "below" | "exact" | "above"; extra: bigint; self: boolean }
+  | { t: "settle"; a: number; k: number; self: boolean }
+  | { t: "cancelAuction"; a: number; k: number; self: boolean }
+  | { t: "withdraw"; a: number; self: boolean }
+  | { t: "time"; s: bigint; self?: undefined }
+  | { t: "pause"; self?: undefined }
+  | { t: "unpause"; self?: undefined };
 
 const actor = fc.integer({ min: 0, max: ACTORS - 1 });
 const tok = fc.integer({ min: 0, max: ACTORS - 1 });
 const price = fc.bigInt({ min: 1n, max: 5n * ETH });
 /** Mostly act as the token's owner / the listing's or auction's seller, sometimes as a random account. */
-const self = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+const self = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(true) },
+  { weight: 1, arbitrary: fc.constant(false) },
+);
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('list' as const), a: actor, k: tok, price, self }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('update' as const), a: actor, k: tok, price, self }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), a: actor, k: tok, self }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('buy' as const), a: actor, k: tok, stale: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) }), self }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("list" as const), a: actor, k: tok, price, self }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("update" as const), a: actor, k: tok, price, self }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("cancel" as const), a: actor, k: tok, self }) },
   {
     weight: 3,
-    arbitrary: fc.record({ t: fc.constant('create' as const), a: actor, k: tok, reserve: price, days: fc.integer({ min: 1, max: 2 }), self }),
+    arbitrary: fc.record({
+      t: fc.constant("buy" as const),
+      a: actor,
+      k: tok,
+      stale: fc.oneof(
+        { weight: 1, arbitrary: fc.constant(true) },
+        { weight: 4, arbitrary: fc.constant(false) },
+      ),
+      self,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("create" as const),
+      a: actor,
+      k: tok,
+      reserve: price,
+      days: fc.integer({ min: 1, max: 2 }),
+      self,
+    }),
   },
   {
     weight: 6,
     arbitrary: fc.record({
-      t: fc.constant('bid' as const),
+      t: fc.constant("bid" as const),
       a: actor,
       k: tok,
-      kind: fc.constantFrom('below' as const, 'exact' as const, 'above' as const),
+      kind: fc.constantFrom("below" as const, "exact" as const, "above" as const),
       extra: fc.bigInt({ min: 0n, max: ETH }),
       self,
     }),
   },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('settle' as const), a: actor, k: tok, self }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('cancelAuction' as const), a: actor, k: tok, self }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('withdraw' as const), a: actor, self }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("settle" as const), a: actor, k: tok, self }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("cancelAuction" as const), a: actor, k: tok, self }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("withdraw" as const), a: actor, self }) },
   {
     weight: 3,
-    arbitrary: fc.record({ t: fc.constant('time' as const), s: fc.constantFrom(60n, 600n, 899n, 900n, 3600n, DAY - 300n, DAY, DAY, 2n * DAY, 2n * DAY) }),
+    arbitrary: fc.record({
+      t: fc.constant("time" as const),
+      s: fc.constantFrom(60n, 600n, 899n, 900n, 3600n, DAY - 300n, DAY, DAY, 2n * DAY, 2n * DAY),
+    }),
   },
-  { weight: 1, arbitrary: fc.constant({ t: 'pause' as const }) },
-  { weight: 3, arbitrary: fc.constant({ t: 'unpause' as const }) },
+  { weight: 1, arbitrary: fc.constant({ t: "pause" as const }) },
+  { weight: 3, arbitrary: fc.constant({ t: "unpause" as const }) },
 );
 
 // ------------------------------------------------------------------ model
@@ -146,7 +173,7 @@ interface Model {
   time: bigint;
 }
 
-describe('marketplace fuzzing', () => {
+describe("marketplace fuzzing", () => {
   it(`random sequences keep every invariant (runs=${RUNS}, steps<=${STEPS})`, async () => {
     const mp = f.marketplace;
     const addrOf = (a: number): Address => (a === 4 ? rejecter : (eoas[a] as Wallet).account.address);
@@ -160,251 +187,305 @@ describe('marketplace fuzzing', () => {
     ];
 
     await fc.assert(
-      fc.asyncProperty(fc.array(actionArb, { minLength: Math.ceil(STEPS / 2), maxLength: STEPS, size: 'max' }), async (actions) => {
-        const snap = await snapshot(f);
-        try {
-          const latest = await f.publicClient.getBlock();
-          const m: Model = {
-            owner: [...initialOwners],
-            listing: tokens.map(() => undefined),
-            auction: tokens.map(() => undefined),
-            paused: false,
-            pending: new Map(parties.map((p) => [p, 0n])),
-            balance: new Map(await Promise.all(parties.map(async (p) => [p, await f.publicClient.getBalance({ address: p })] as const))),
-            time: latest.timestamp,
-          };
-          const credit = (to: Address, amount: bigint) => {
-            if (amount === 0n) return;
-            if (to === rejecter) m.pending.set(to, (m.pending.get(to) ?? 0n) + amount);
-            else m.balance.set(to, (m.balance.get(to) ?? 0n) + amount);
-          };
-          const debit = (from: Address, amount: bigint) => m.balance.set(from, (m.balance.get(from) ?? 0n) - amount);
-          const split = (k: number, amount: bigint, seller: Address) => {
-            const royalty = (amount * ROYALTY_BPS) / 10_000n;
-            const fee = (amount * FEE_BPS) / 10_000n;
-            credit(royaltyReceivers[k] as Address, royalty);
-            credit(f.treasury, fee);
-            credit(seller, amount - royalty - fee);
-          };
+      fc.asyncProperty(
+        fc.array(actionArb, { minLength: Math.ceil(STEPS / 2), maxLength: STEPS, size: "max" }),
+        async (actions) => {
+          const snap = await snapshot(f);
+          try {
+            const latest = await f.publicClient.getBlock();
+            const m: Model = {
+              owner: [...initialOwners],
+              listing: tokens.map(() => undefined),
+              auction: tokens.map(() => undefined),
+              paused: false,
+              pending: new Map(parties.map((p) => [p, 0n])),
+              balance: new Map(
+                await Promise.all(
+                  parties.map(async (p) => [p, await f.publicClient.getBalance({ address: p })] as const),
+                ),
+              ),
+              time: latest.timestamp,
+            };
+            const credit = (to: Address, amount: bigint) => {
+              if (amount === 0n) return;
+              if (to === rejecter) m.pending.set(to, (m.pending.get(to) ?? 0n) + amount);
+              else m.balance.set(to, (m.balance.get(to) ?? 0n) + amount);
+            };
+            const debit = (from: Address, amount: bigint) =>
+              m.balance.set(from, (m.balance.get(from) ?? 0n) - amount);
+            const split = (k: number, amount: bigint, seller: Address) => {
+              const royalty = (amount * ROYALTY_BPS) / 10_000n;
+              const fee = (amount * FEE_BPS) / 10_000n;
+              credit(royaltyReceivers[k] as Address, royalty);
+              credit(f.treasury, fee);
+              credit(seller, amount - royalty - fee);
+            };
 
-          /** Send a marketplace call as actor `a` (EOA directly, the contract via eve). */
-          const call = async (a: number | 'admin', fn: string, args: readonly unknown[], value = 0n) => {
-            m.time += 1n;
-            await f.testClient.setNextBlockTimestamp({ timestamp: m.time });
-            // biome-ignore lint/suspicious/noExplicitAny: dynamic function name
-            const data = encodeFunctionData({ abi: diginoorMarketplaceAbi as Abi, functionName: fn, args } as any);
-            const wallet = a === 'admin' ? f.admin : a === 4 ? eve : (eoas[a] as Wallet);
-            const hash =
-              a === 4
-                ? await wallet.writeContract({
-                    address: rejecter,
-                    abi: attackerWalletAbi,
-                    functionName: 'execute',
-                    args: [mp, value, data],
-                    value,
-                    gas: 1_000_000n,
-                  })
-                : await wallet.sendTransaction({ to: mp, data, value, gas: 1_000_000n });
-            const r = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-            debit(wallet.account.address, r.gasUsed * r.effectiveGasPrice);
-            const ok = r.status === 'success';
-            if (ok) debit(wallet.account.address, value);
-            return ok;
-          };
-          const expectOutcome = (act: Action, predicted: boolean, ok: boolean) => {
-            const st = stats.get(act.t) ?? { ok: 0, reverted: 0 };
-            if (ok) st.ok++;
-            else st.reverted++;
-            stats.set(act.t, st);
-            if (predicted !== ok) {
-              throw new Error(`${JSON.stringify(act, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}: model expected ${predicted ? 'success' : 'revert'}, chain ${ok ? 'succeeded' : 'reverted'}`);
-            }
-          };
+            /** Send a marketplace call as actor `a` (EOA directly, the contract via eve). */
+            const call = async (a: number | "admin", fn: string, args: readonly unknown[], value = 0n) => {
+              m.time += 1n;
+              await f.testClient.setNextBlockTimestamp({ timestamp: m.time });
+              const data = encodeFunctionData({
+                abi: diginoorMarketplaceAbi as Abi,
+                functionName: fn,
+                args,
+              } as never);
+              const wallet = a === "admin" ? f.admin : a === 4 ? eve : (eoas[a] as Wallet);
+              const hash =
+                a === 4
+                  ? await wallet.writeContract({
+                      address: rejecter,
+                      abi: attackerWalletAbi,
+                      functionName: "execute",
+                      args: [mp, value, data],
+                      value,
+                      gas: 1_000_000n,
+                    })
+                  : await wallet.sendTransaction({ to: mp, data, value, gas: 1_000_000n });
+              const r = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+              debit(wallet.account.address, r.gasUsed * r.effectiveGasPrice);
+              const ok = r.status === "success";
+              if (ok) debit(wallet.account.address, value);
+              return ok;
+            };
+            const expectOutcome = (act: Action, predicted: boolean, ok: boolean) => {
+              const st = stats.get(act.t) ?? { ok: 0, reverted: 0 };
+              if (ok) st.ok++;
+              else st.reverted++;
+              stats.set(act.t, st);
+              if (predicted !== ok) {
+                throw new Error(
+                  `${JSON.stringify(act, (_, v) => (typeof v === "bigint" ? v.toString() : v))}: model expected ${predicted ? "success" : "revert"}, chain ${ok ? "succeeded" : "reverted"}`,
+                );
+              }
+            };
 
-          const indexOf = (addr: Address | undefined, fallback: number) => {
-            const i = addr ? [...eoas.map((w) => w.account.address), rejecter].indexOf(addr) : -1;
-            return i >= 0 ? i : fallback;
-          };
-          for (const generated of actions) {
-            const act = { ...generated }; // never mutate generated values (shrinking replays them)
-            if (act.self) {
-              if (act.t === 'list' || act.t === 'create') act.a = indexOf(m.owner[act.k], act.a);
-              else if (act.t === 'update' || act.t === 'cancel') act.a = indexOf(m.listing[act.k]?.seller, act.a);
-              else if (act.t === 'cancelAuction') act.a = indexOf(m.auction[act.k]?.seller, act.a);
-              else if (act.t === 'withdraw') act.a = 4; // the ETH-rejecting contract is the one with credits
-              else if (act.t === 'bid' || act.t === 'settle' || act.t === 'buy') {
-                // "self" here means: aim at a token that is actually on auction / listed, if any.
-                const live = tokens
-                  .map((_, i) => i)
-                  .filter((i) => (act.t === 'buy' ? m.listing[i] !== undefined : m.auction[i] !== undefined));
-                if (live.length) act.k = live[act.k % live.length] as number;
-              }
-            }
-            switch (act.t) {
-              case 'list': {
-                const me = addrOf(act.a);
-                const l = m.listing[act.k];
-                const predicted = !m.paused && m.owner[act.k] === me && l?.seller !== me;
-                const ok = await call(act.a, 'list', [tokens[act.k], act.price]);
-                expectOutcome(act, predicted, ok);
-                if (ok) m.listing[act.k] = { seller: me, price: act.price };
-                break;
-              }
-              case 'update': {
-                const me = addrOf(act.a);
-                const predicted = !m.paused && m.listing[act.k]?.seller === me;
-                const ok = await call(act.a, 'updatePrice', [tokens[act.k], act.price]);
-                expectOutcome(act, predicted, ok);
-                if (ok) m.listing[act.k] = { seller: me, price: act.price };
-                break;
-              }
-              case 'cancel': {
-                const me = addrOf(act.a);
-                const predicted = m.listing[act.k]?.seller === me;
-                const ok = await call(act.a, 'cancelListing', [tokens[act.k]]);
-                expectOutcome(act, predicted, ok);
-                if (ok) m.listing[act.k] = undefined;
-                break;
-              }
-              case 'buy': {
-                const me = addrOf(act.a);
-                const l = m.listing[act.k];
-                const p = l?.price ?? ETH;
-                const expected = act.stale ? p + 1n : p; // a stale expected price models a front-run update
-                const predicted = !m.paused && !!l && !act.stale && l.seller === m.owner[act.k];
-                const ok = await call(act.a, 'buy', [tokens[act.k], expected], p);
-                expectOutcome(act, predicted, ok);
-                if (ok && l) {
-                  m.listing[act.k] = undefined;
-                  m.owner[act.k] = me;
-                  split(act.k, p, l.seller);
+            const indexOf = (addr: Address | undefined, fallback: number) => {
+              const i = addr ? [...eoas.map((w) => w.account.address), rejecter].indexOf(addr) : -1;
+              return i >= 0 ? i : fallback;
+            };
+            for (const generated of actions) {
+              const act = { ...generated }; // never mutate generated values (shrinking replays them)
+              if (act.self) {
+                if (act.t === "list" || act.t === "create") act.a = indexOf(m.owner[act.k], act.a);
+                else if (act.t === "update" || act.t === "cancel")
+                  act.a = indexOf(m.listing[act.k]?.seller, act.a);
+                else if (act.t === "cancelAuction") act.a = indexOf(m.auction[act.k]?.seller, act.a);
+                else if (act.t === "withdraw")
+                  act.a = 4; // the ETH-rejecting contract is the one with credits
+                else if (act.t === "bid" || act.t === "settle" || act.t === "buy") {
+                  // "self" here means: aim at a token that is actually on auction / listed, if any.
+                  const live = tokens
+                    .map((_, i) => i)
+                    .filter((i) =>
+                      act.t === "buy" ? m.listing[i] !== undefined : m.auction[i] !== undefined,
+                    );
+                  if (live.length) act.k = live[act.k % live.length] as number;
                 }
-                break;
               }
-              case 'create': {
-                const me = addrOf(act.a);
-                const predicted = !m.paused && m.listing[act.k]?.seller !== me && m.owner[act.k] === me;
-                const ok = await call(act.a, 'createAuction', [tokens[act.k], act.reserve, act.days]);
-                expectOutcome(act, predicted, ok);
-                if (ok) {
-                  m.owner[act.k] = mp;
-                  m.auction[act.k] = { seller: me, reserve: act.reserve, days: BigInt(act.days), bidder: null, amount: act.reserve, endTime: 0n };
+              switch (act.t) {
+                case "list": {
+                  const me = addrOf(act.a);
+                  const l = m.listing[act.k];
+                  const predicted = !m.paused && m.owner[act.k] === me && l?.seller !== me;
+                  const ok = await call(act.a, "list", [tokens[act.k], act.price]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) m.listing[act.k] = { seller: me, price: act.price };
+                  break;
                 }
-                break;
-              }
-              case 'bid': {
-                const me = addrOf(act.a);
-                const au = m.auction[act.k];
-                let min = ETH;
-                if (au) {
-                  const inc = (au.amount * INCREMENT_BPS) / 10_000n;
-                  min = au.bidder ? au.amount + (inc === 0n ? 1n : inc) : au.reserve;
+                case "update": {
+                  const me = addrOf(act.a);
+                  const predicted = !m.paused && m.listing[act.k]?.seller === me;
+                  const ok = await call(act.a, "updatePrice", [tokens[act.k], act.price]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) m.listing[act.k] = { seller: me, price: act.price };
+                  break;
                 }
-                const amount = act.kind === 'below' ? min - 1n : act.kind === 'exact' ? min : min + act.extra;
-                const at = m.time + 1n;
-                const predicted =
-                  !m.paused && !!au && au.seller !== me && amount >= min && amount > 0n && (!au.bidder || at < au.endTime);
-                const ok = await call(act.a, 'bid', [tokens[act.k]], amount);
-                expectOutcome(act, predicted, ok);
-                if (ok && au) {
-                  // No bid below the reserve or the increment may ever be accepted.
-                  expect(amount).toBeGreaterThanOrEqual(min);
-                  if (au.bidder) {
-                    credit(au.bidder, au.amount);
-                    if (au.endTime - at < 900n) au.endTime = at + 900n;
-                  } else {
-                    au.endTime = at + au.days * DAY;
+                case "cancel": {
+                  const me = addrOf(act.a);
+                  const predicted = m.listing[act.k]?.seller === me;
+                  const ok = await call(act.a, "cancelListing", [tokens[act.k]]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) m.listing[act.k] = undefined;
+                  break;
+                }
+                case "buy": {
+                  const me = addrOf(act.a);
+                  const l = m.listing[act.k];
+                  const p = l?.price ?? ETH;
+                  const expected = act.stale ? p + 1n : p; // a stale expected price models a front-run update
+                  const predicted = !m.paused && !!l && !act.stale && l.seller === m.owner[act.k];
+                  const ok = await call(act.a, "buy", [tokens[act.k], expected], p);
+                  expectOutcome(act, predicted, ok);
+                  if (ok && l) {
+                    m.listing[act.k] = undefined;
+                    m.owner[act.k] = me;
+                    split(act.k, p, l.seller);
                   }
-                  au.bidder = me;
-                  au.amount = amount;
-                  const onChain = (await f.publicClient.readContract({ address: mp, abi: diginoorMarketplaceAbi, functionName: 'getAuction', args: [tokens[act.k] as bigint] })) as { endTime: number };
-                  expect(BigInt(onChain.endTime)).toBe(au.endTime);
+                  break;
                 }
-                break;
-              }
-              case 'settle': {
-                const au = m.auction[act.k];
-                const at = m.time + 1n;
-                const predicted = !m.paused && !!au && !!au.bidder && at >= au.endTime;
-                const ok = await call(act.a, 'settle', [tokens[act.k]]);
-                expectOutcome(act, predicted, ok);
-                if (ok && au?.bidder) {
-                  m.owner[act.k] = au.bidder;
-                  m.auction[act.k] = undefined;
-                  split(act.k, au.amount, au.seller);
+                case "create": {
+                  const me = addrOf(act.a);
+                  const predicted = !m.paused && m.listing[act.k]?.seller !== me && m.owner[act.k] === me;
+                  const ok = await call(act.a, "createAuction", [tokens[act.k], act.reserve, act.days]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) {
+                    m.owner[act.k] = mp;
+                    m.auction[act.k] = {
+                      seller: me,
+                      reserve: act.reserve,
+                      days: BigInt(act.days),
+                      bidder: null,
+                      amount: act.reserve,
+                      endTime: 0n,
+                    };
+                  }
+                  break;
                 }
-                break;
-              }
-              case 'cancelAuction': {
-                const me = addrOf(act.a);
-                const au = m.auction[act.k];
-                const predicted = !!au && au.seller === me && !au.bidder;
-                const ok = await call(act.a, 'cancelAuction', [tokens[act.k]]);
-                expectOutcome(act, predicted, ok);
-                if (ok && au) {
-                  m.owner[act.k] = au.seller;
-                  m.auction[act.k] = undefined;
+                case "bid": {
+                  const me = addrOf(act.a);
+                  const au = m.auction[act.k];
+                  let min = ETH;
+                  if (au) {
+                    const inc = (au.amount * INCREMENT_BPS) / 10_000n;
+                    min = au.bidder ? au.amount + (inc === 0n ? 1n : inc) : au.reserve;
+                  }
+                  const amount =
+                    act.kind === "below" ? min - 1n : act.kind === "exact" ? min : min + act.extra;
+                  const at = m.time + 1n;
+                  const predicted =
+                    !m.paused &&
+                    !!au &&
+                    au.seller !== me &&
+                    amount >= min &&
+                    amount > 0n &&
+                    (!au.bidder || at < au.endTime);
+                  const ok = await call(act.a, "bid", [tokens[act.k]], amount);
+                  expectOutcome(act, predicted, ok);
+                  if (ok && au) {
+                    // No bid below the reserve or the increment may ever be accepted.
+                    expect(amount).toBeGreaterThanOrEqual(min);
+                    if (au.bidder) {
+                      credit(au.bidder, au.amount);
+                      if (au.endTime - at < 900n) au.endTime = at + 900n;
+                    } else {
+                      au.endTime = at + au.days * DAY;
+                    }
+                    au.bidder = me;
+                    au.amount = amount;
+                    const onChain = (await f.publicClient.readContract({
+                      address: mp,
+                      abi: diginoorMarketplaceAbi,
+                      functionName: "getAuction",
+                      args: [tokens[act.k] as bigint],
+                    })) as { endTime: number };
+                    expect(BigInt(onChain.endTime)).toBe(au.endTime);
+                  }
+                  break;
                 }
-                break;
-              }
-              case 'withdraw': {
-                const me = addrOf(act.a);
-                const owed = m.pending.get(me) ?? 0n;
-                const predicted = owed > 0n;
-                // The ETH-rejecting contract withdraws to its operator.
-                const ok =
-                  act.a === 4 ? await call(4, 'withdrawTo', [eve.account.address]) : await call(act.a, 'withdraw', []);
-                expectOutcome(act, predicted, ok);
-                if (ok) {
-                  m.pending.set(me, 0n);
-                  credit(act.a === 4 ? eve.account.address : me, owed);
+                case "settle": {
+                  const au = m.auction[act.k];
+                  const at = m.time + 1n;
+                  const predicted = !m.paused && !!au && !!au.bidder && at >= au.endTime;
+                  const ok = await call(act.a, "settle", [tokens[act.k]]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok && au?.bidder) {
+                    m.owner[act.k] = au.bidder;
+                    m.auction[act.k] = undefined;
+                    split(act.k, au.amount, au.seller);
+                  }
+                  break;
                 }
-                break;
+                case "cancelAuction": {
+                  const me = addrOf(act.a);
+                  const au = m.auction[act.k];
+                  const predicted = !!au && au.seller === me && !au.bidder;
+                  const ok = await call(act.a, "cancelAuction", [tokens[act.k]]);
+                  expectOutcome(act, predicted, ok);
+                  if (ok && au) {
+                    m.owner[act.k] = au.seller;
+                    m.auction[act.k] = undefined;
+                  }
+                  break;
+                }
+                case "withdraw": {
+                  const me = addrOf(act.a);
+                  const owed = m.pending.get(me) ?? 0n;
+                  const predicted = owed > 0n;
+                  // The ETH-rejecting contract withdraws to its operator.
+                  const ok =
+                    act.a === 4
+                      ? await call(4, "withdrawTo", [eve.account.address])
+                      : await call(act.a, "withdraw", []);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) {
+                    m.pending.set(me, 0n);
+                    credit(act.a === 4 ? eve.account.address : me, owed);
+                  }
+                  break;
+                }
+                case "time":
+                  m.time += act.s;
+                  break;
+                case "pause": {
+                  const ok = await call("admin", "pause", []);
+                  expectOutcome(act, !m.paused, ok);
+                  if (ok) m.paused = true;
+                  break;
+                }
+                case "unpause": {
+                  const ok = await call("admin", "unpause", []);
+                  expectOutcome(act, m.paused, ok);
+                  if (ok) m.paused = false;
+                  break;
+                }
               }
-              case 'time':
-                m.time += act.s;
-                break;
-              case 'pause': {
-                const ok = await call('admin', 'pause', []);
-                expectOutcome(act, !m.paused, ok);
-                if (ok) m.paused = true;
-                break;
-              }
-              case 'unpause': {
-                const ok = await call('admin', 'unpause', []);
-                expectOutcome(act, m.paused, ok);
-                if (ok) m.paused = false;
-                break;
-              }
+              await checkInvariants(m, parties);
             }
-            await checkInvariants(m, parties);
+          } finally {
+            await revertTo(f, snap);
           }
-        } finally {
-          await revertTo(f, snap);
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS, endOnFailure: true, seed: SEED },
     );
     if (process.env.FUZZ_VERBOSE) console.log({ seed: SEED, ...Object.fromEntries(stats) });
     // The search must actually reach the interesting paths.
     if (RUNS >= 10) {
-      for (const t of ['list', 'buy', 'create', 'bid', 'settle', 'withdraw']) expect(stats.get(t)?.ok ?? 0, t).toBeGreaterThan(0);
+      for (const t of ["list", "buy", "create", "bid", "settle", "withdraw"])
+        expect(stats.get(t)?.ok ?? 0, t).toBeGreaterThan(0);
     }
   });
 });
 
 async function checkInvariants(m: Model, parties: Address[]): Promise<void> {
   const mp = f.marketplace;
-  const read = (functionName: string, args: readonly unknown[], address: Address = mp, abi: Abi = diginoorMarketplaceAbi as Abi) =>
-    // biome-ignore lint/suspicious/noExplicitAny: dynamic function name
-    f.publicClient.readContract({ address, abi, functionName, args } as any);
+  const read = (
+    functionName: string,
+    args: readonly unknown[],
+    address: Address = mp,
+    abi: Abi = diginoorMarketplaceAbi as Abi,
+  ) => f.publicClient.readContract({ address, abi, functionName, args } as never);
   const [mpBalance, auctions, owners, pendings, balances, nftBalances] = await Promise.all([
     f.publicClient.getBalance({ address: mp }),
-    Promise.all(tokens.map((t) => read('getAuction', [t]) as Promise<{ seller: Address; highestBidder: Address; amount: bigint }>)),
-    Promise.all(tokens.map((t) => read('ownerOf', [t], f.collectible, diginoorCollectibleAbi as Abi) as Promise<Address>)),
-    Promise.all(parties.map((p) => read('pendingWithdrawals', [p]) as Promise<bigint>)),
+    Promise.all(
+      tokens.map(
+        (t) =>
+          read("getAuction", [t]) as Promise<{ seller: Address; highestBidder: Address; amount: bigint }>,
+      ),
+    ),
+    Promise.all(
+      tokens.map(
+        (t) => read("ownerOf", [t], f.collectible, diginoorCollectibleAbi as Abi) as Promise<Address>,
+      ),
+    ),
+    Promise.all(parties.map((p) => read("pendingWithdrawals", [p]) as Promise<bigint>)),
     Promise.all(parties.map((p) => f.publicClient.getBalance({ address: p }))),
-    Promise.all([...parties, mp].map((p) => read('balanceOf', [p], f.collectible, diginoorCollectibleAbi as Abi) as Promise<bigint>)),
+    Promise.all(
+      [...parties, mp].map(
+        (p) => read("balanceOf", [p], f.collectible, diginoorCollectibleAbi as Abi) as Promise<bigint>,
+      ),
+    ),
   ]);
   // 1. ETH held == escrowed highest bids + withdrawable balances (on-chain view and model agree).
   const escrowed = auctions.reduce((s, a) => s + (a.highestBidder !== zeroAddress ? a.amount : 0n), 0n);
@@ -413,12 +494,11 @@ async function checkInvariants(m: Model, parties: Address[]): Promise<void> {
   const modelEscrow = m.auction.reduce((s, a) => s + (a?.bidder ? a.amount : 0n), 0n);
   const modelOwed = [...m.pending.values()].reduce((s, x) => s + x, 0n);
   expect(mpBalance).toBe(modelEscrow + modelOwed);
-  parties.forEach((p, i) => expect(pendings[i], `pending of ${p}`).toBe(m.pending.get(p) ?? 0n));
+  for (const [i, p] of parties.entries()) expect(pendings[i], `pending of ${p}`).toBe(m.pending.get(p) ?? 0n);
   // 2. Each token has exactly one owner, the modelled one; the marketplace holds exactly the auctioned tokens.
-  owners.forEach((o, i) => expect(o, `owner of token ${i}`).toBe(m.owner[i]));
+  for (const [i, o] of owners.entries()) expect(o, `owner of token ${i}`).toBe(m.owner[i]);
   expect(nftBalances.reduce((s, x) => s + x, 0n)).toBe(BigInt(tokens.length));
-  auctions.forEach((a, i) => expect(a.seller !== zeroAddress).toBe(owners[i] === mp));
+  for (const [i, a] of auctions.entries()) expect(a.seller !== zeroAddress).toBe(owners[i] === mp);
   // 4. ETH conservation per party: start - paid - gas + received.
-  parties.forEach((p, i) => expect(balances[i], `ETH of ${p}`).toBe(m.balance.get(p)));
-  void attack;
+  for (const [i, p] of parties.entries()) expect(balances[i], `ETH of ${p}`).toBe(m.balance.get(p));
 }

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Hex } from 'viem';
-import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from '../src/anvil-accounts.js';
-import { SIGNER_ROLE } from '../src/deploy.js';
-import { purchaseVoucherDigest } from '../src/voucher.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Hex } from "viem";
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
+import { SIGNER_ROLE } from "../src/deploy.js";
+import { purchaseVoucherDigest } from "../src/voucher.js";
 import {
   attack,
   balance,
@@ -25,8 +25,8 @@ import {
   snapshot,
   type Wallet,
   zeroAddress,
-} from './fixture.js';
-import { diginoorMarketplaceAbi } from '../generated/diginoorMarketplace.js';
+} from "./fixture.js";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 
 let f: Fixture;
 let other: Fixture; // a second deployment on another chain id (cross-chain replay)
@@ -47,18 +47,30 @@ afterEach(async () => {
 const buyerWallet = () => f.wallets[4] as Wallet;
 const buyer = ANVIL_ADDRESSES[4];
 
-async function purchase(v: Awaited<ReturnType<typeof makeVoucher>>, wallet = buyerWallet(), value = v.voucher.priceWei) {
-  return mp(f, wallet, 'purchase', [v.voucher, v.signature], value);
+async function purchase(
+  v: Awaited<ReturnType<typeof makeVoucher>>,
+  wallet = buyerWallet(),
+  value = v.voucher.priceWei,
+) {
+  return mp(f, wallet, "purchase", [v.voucher, v.signature], value);
 }
 
-describe('primary purchase with a voucher', () => {
-  it('mints to the buyer and splits revenue between production house and treasury', async () => {
+describe("primary purchase with a voucher", () => {
+  it("mints to the buyer and splits revenue between production house and treasury", async () => {
     const v = await makeVoucher(f, buyer, { priceWei: ETH, catalogueNftId: 77n, edition: 5 });
-    const [ph0, tr0, b0] = await Promise.all([balance(f, f.productionHouse), balance(f, f.treasury), balance(f, buyer)]);
+    const [ph0, tr0, b0] = await Promise.all([
+      balance(f, f.productionHouse),
+      balance(f, f.treasury),
+      balance(f, buyer),
+    ]);
     const r = await purchase(v);
     const tokenId = BigInt(v.voucher.orderId);
-    expect(await readCol(f, 'ownerOf', [tokenId])).toBe(buyer);
-    const info = await readCol<{ catalogueNftId: bigint; edition: number; royaltyReceiver: string }>(f, 'tokenInfo', [tokenId]);
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer);
+    const info = await readCol<{ catalogueNftId: bigint; edition: number; royaltyReceiver: string }>(
+      f,
+      "tokenInfo",
+      [tokenId],
+    );
     expect(info.catalogueNftId).toBe(77n);
     expect(info.edition).toBe(5);
     expect(info.royaltyReceiver).toBe(f.productionHouse);
@@ -67,7 +79,7 @@ describe('primary purchase with a voucher', () => {
     expect(await balance(f, f.treasury)).toBe(tr0 + fee);
     expect(await balance(f, buyer)).toBe(b0 - ETH - gasCost(r));
     expect(await balance(f, f.marketplace)).toBe(0n);
-    expect(eventOf(r, 'PrimaryPurchase')).toEqual({
+    expect(eventOf(r, "PrimaryPurchase")).toEqual({
       tokenId,
       buyer,
       productionHouse: f.productionHouse,
@@ -77,55 +89,55 @@ describe('primary purchase with a voucher', () => {
       price: ETH,
       platformFee: fee,
     });
-    expect(eventOf(r, 'CollectibleMinted').orderId).toBe(v.voucher.orderId);
+    expect(eventOf(r, "CollectibleMinted").orderId).toBe(v.voucher.orderId);
   });
 
-  it('the on-chain digest equals the TypeScript EIP-712 digest', async () => {
+  it("the on-chain digest equals the TypeScript EIP-712 digest", async () => {
     const v = await makeVoucher(f, buyer);
-    const onChain = await readMp(f, 'voucherDigest', [v.voucher]);
+    const onChain = await readMp(f, "voucherDigest", [v.voucher]);
     expect(onChain).toBe(purchaseVoucherDigest(f.chain.id, f.marketplace, v.voucher));
   });
 
-  it('uses the admin-set primary fee, and a free voucher mints without payments', async () => {
-    await mp(f, f.admin, 'setPrimaryFeeBps', [5000]);
+  it("uses the admin-set primary fee, and a free voucher mints without payments", async () => {
+    await mp(f, f.admin, "setPrimaryFeeBps", [5000]);
     const v = await makeVoucher(f, buyer, { priceWei: 1000n });
     const tr0 = await balance(f, f.treasury);
     await purchase(v);
     expect((await balance(f, f.treasury)) - tr0).toBe(500n);
     const free = await makeVoucher(f, buyer, { priceWei: 0n });
     const r = await purchase(free);
-    expect(eventOf(r, 'PrimaryPurchase').price).toBe(0n);
+    expect(eventOf(r, "PrimaryPurchase").price).toBe(0n);
   });
 
-  it('reverts when expired', async () => {
+  it("reverts when expired", async () => {
     const v = await makeVoucher(f, buyer, { expiry: (await now(f)) - 1n });
-    await expectRevert(purchase(v), 'VoucherExpired');
+    await expectRevert(purchase(v), "VoucherExpired");
   });
 
-  it('accepts a voucher until its expiry second', async () => {
+  it("accepts a voucher until its expiry second", async () => {
     const t = await now(f);
     const v = await makeVoucher(f, buyer, { expiry: t + 10n });
     await f.testClient.setNextBlockTimestamp({ timestamp: t + 10n });
     await purchase(v);
   });
 
-  it('reverts when underpaid or overpaid', async () => {
+  it("reverts when underpaid or overpaid", async () => {
     const v = await makeVoucher(f, buyer, { priceWei: ETH });
-    await expectRevert(purchase(v, buyerWallet(), ETH - 1n), 'WrongPayment');
-    await expectRevert(purchase(v, buyerWallet(), ETH + 1n), 'WrongPayment');
+    await expectRevert(purchase(v, buyerWallet(), ETH - 1n), "WrongPayment");
+    await expectRevert(purchase(v, buyerWallet(), ETH + 1n), "WrongPayment");
   });
 
-  it('reverts when redeemed by someone other than the buyer', async () => {
+  it("reverts when redeemed by someone other than the buyer", async () => {
     const v = await makeVoucher(f, buyer);
-    await expectRevert(purchase(v, f.wallets[5] as Wallet), 'NotVoucherBuyer');
+    await expectRevert(purchase(v, f.wallets[5] as Wallet), "NotVoucherBuyer");
   });
 
-  it('reverts when signed by an account without SIGNER_ROLE', async () => {
+  it("reverts when signed by an account without SIGNER_ROLE", async () => {
     const v = await makeVoucher(f, buyer, { signerKey: ANVIL_PRIVATE_KEYS[6] });
-    await expectRevert(purchase(v), 'InvalidSignature');
+    await expectRevert(purchase(v), "InvalidSignature");
   });
 
-  it('reverts when any signed field is tampered with (e.g. redirecting revenue)', async () => {
+  it("reverts when any signed field is tampered with (e.g. redirecting revenue)", async () => {
     const v = await makeVoucher(f, buyer, { priceWei: ETH });
     const tampered = [
       { ...v.voucher, productionHouse: buyer },
@@ -133,84 +145,94 @@ describe('primary purchase with a voucher', () => {
       { ...v.voucher, catalogueNftId: v.voucher.catalogueNftId + 1n },
       { ...v.voucher, edition: v.voucher.edition + 1 },
       { ...v.voucher, expiry: v.voucher.expiry + 1n },
-      { ...v.voucher, orderId: `0x${'ab'.repeat(32)}` as Hex },
+      { ...v.voucher, orderId: `0x${"ab".repeat(32)}` as Hex },
     ];
     for (const t of tampered) {
-      await expectRevert(mp(f, buyerWallet(), 'purchase', [t, v.signature], t.priceWei), 'InvalidSignature');
+      await expectRevert(mp(f, buyerWallet(), "purchase", [t, v.signature], t.priceWei), "InvalidSignature");
     }
   });
 
-  it('rejects malformed signatures', async () => {
+  it("rejects malformed signatures", async () => {
     const v = await makeVoucher(f, buyer);
-    await expectRevert(mp(f, buyerWallet(), 'purchase', [v.voucher, '0x1234'], v.voucher.priceWei), 'ECDSAInvalidSignatureLength');
+    await expectRevert(
+      mp(f, buyerWallet(), "purchase", [v.voucher, "0x1234"], v.voucher.priceWei),
+      "ECDSAInvalidSignatureLength",
+    );
   });
 
-  it('a voucher (order id) can be used once: replay reverts', async () => {
+  it("a voucher (order id) can be used once: replay reverts", async () => {
     const v = await makeVoucher(f, buyer);
     await purchase(v);
-    await expectRevert(purchase(v), 'OrderAlreadyMinted');
+    await expectRevert(purchase(v), "OrderAlreadyMinted");
     // The same order id can not be minted through the minter path either, and vice versa.
-    await expectRevert(minterMint(f, buyer, { orderId: v.voucher.orderId }), 'OrderAlreadyMinted');
+    await expectRevert(minterMint(f, buyer, { orderId: v.voucher.orderId }), "OrderAlreadyMinted");
     const m = await minterMint(f, buyer);
-    await expectRevert(purchase(await makeVoucher(f, buyer, { orderId: m.orderId })), 'OrderAlreadyMinted');
+    await expectRevert(purchase(await makeVoucher(f, buyer, { orderId: m.orderId })), "OrderAlreadyMinted");
   });
 
-  it('a voucher signed for chain A is rejected by the same marketplace address on chain B', async () => {
+  it("a voucher signed for chain A is rejected by the same marketplace address on chain B", async () => {
     expect(other.chain.id).toBe(4242);
     expect(other.marketplace).toBe(f.marketplace); // same deployer + nonce => same address on both chains
     const v = await makeVoucher(f, buyer); // signed for f.chain.id
     const otherBuyer = other.wallets[4] as Wallet;
-    await expectRevert(mp(other, otherBuyer, 'purchase', [v.voucher, v.signature], v.voucher.priceWei), 'InvalidSignature');
+    await expectRevert(
+      mp(other, otherBuyer, "purchase", [v.voucher, v.signature], v.voucher.priceWei),
+      "InvalidSignature",
+    );
     // A voucher signed for chain B works there.
     const vb = await makeVoucher(other, buyer, { orderId: v.voucher.orderId });
-    await mp(other, otherBuyer, 'purchase', [vb.voucher, vb.signature], vb.voucher.priceWei);
+    await mp(other, otherBuyer, "purchase", [vb.voucher, vb.signature], vb.voucher.priceWei);
     // ... and not on chain A.
-    await expectRevert(purchase(vb), 'InvalidSignature');
+    await expectRevert(purchase(vb), "InvalidSignature");
   });
 
-  it('a revoked signer can no longer sign; a newly granted one can', async () => {
-    await mp(f, f.admin, 'revokeRole', [SIGNER_ROLE, ANVIL_ADDRESSES[1]]);
-    await expectRevert(purchase(await makeVoucher(f, buyer)), 'InvalidSignature');
-    await mp(f, f.admin, 'grantRole', [SIGNER_ROLE, ANVIL_ADDRESSES[6]]);
+  it("a revoked signer can no longer sign; a newly granted one can", async () => {
+    await mp(f, f.admin, "revokeRole", [SIGNER_ROLE, ANVIL_ADDRESSES[1]]);
+    await expectRevert(purchase(await makeVoucher(f, buyer)), "InvalidSignature");
+    await mp(f, f.admin, "grantRole", [SIGNER_ROLE, ANVIL_ADDRESSES[6]]);
     await purchase(await makeVoucher(f, buyer, { signerKey: ANVIL_PRIVATE_KEYS[6] }));
   });
 
-  it('reverts while paused', async () => {
-    await mp(f, f.admin, 'pause');
-    await expectRevert(purchase(await makeVoucher(f, buyer)), 'EnforcedPause');
+  it("reverts while paused", async () => {
+    await mp(f, f.admin, "pause");
+    await expectRevert(purchase(await makeVoucher(f, buyer)), "EnforcedPause");
   });
 
-  it('reverts if the marketplace lost MINTER_ROLE', async () => {
-    const { MINTER_ROLE } = await import('../src/deploy.js');
-    const { col } = await import('./fixture.js');
-    await col(f, f.admin, 'revokeRole', [MINTER_ROLE, f.marketplace]);
-    await expectRevert(purchase(await makeVoucher(f, buyer)), 'AccessControlUnauthorizedAccount');
+  it("reverts if the marketplace lost MINTER_ROLE", async () => {
+    const { MINTER_ROLE } = await import("../src/deploy.js");
+    const { col } = await import("./fixture.js");
+    await col(f, f.admin, "revokeRole", [MINTER_ROLE, f.marketplace]);
+    await expectRevert(purchase(await makeVoucher(f, buyer)), "AccessControlUnauthorizedAccount");
   });
 
-  it('a production house that rejects ETH is credited instead of blocking the sale', async () => {
+  it("a production house that rejects ETH is credited instead of blocking the sale", async () => {
     const rejecting = await deployAttacker(f, f.admin);
-    await attack(f, f.admin, rejecting, 'configure', [true, false, zeroAddress, 0n, '0x']);
+    await attack(f, f.admin, rejecting, "configure", [true, false, zeroAddress, 0n, "0x"]);
     const v = await makeVoucher(f, buyer, { priceWei: ETH, productionHouse: rejecting });
     const r = await purchase(v);
     const net = ETH - (ETH * 250n) / 10_000n;
-    expect(eventOf(r, 'PaymentDeferred')).toEqual({ payee: rejecting, amount: net });
-    expect(await readMp(f, 'pendingWithdrawals', [rejecting])).toBe(net);
+    expect(eventOf(r, "PaymentDeferred")).toEqual({ payee: rejecting, amount: net });
+    expect(await readMp(f, "pendingWithdrawals", [rejecting])).toBe(net);
     expect(await balance(f, f.marketplace)).toBe(net);
     // It withdraws to another address.
     const to = ANVIL_ADDRESSES[8];
     const b0 = await balance(f, to);
-    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: 'withdrawTo', args: [to] });
-    const w = await attack(f, f.admin, rejecting, 'execute', [f.marketplace, 0n, data]);
-    expect(events(w).some((e) => e.eventName === 'Withdrawal')).toBe(true);
+    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "withdrawTo", args: [to] });
+    const w = await attack(f, f.admin, rejecting, "execute", [f.marketplace, 0n, data]);
+    expect(events(w).some((e) => e.eventName === "Withdrawal")).toBe(true);
     expect(await balance(f, to)).toBe(b0 + net);
     expect(await balance(f, f.marketplace)).toBe(0n);
   });
 
-  it('a contract buyer receives the token through onERC721Received', async () => {
+  it("a contract buyer receives the token through onERC721Received", async () => {
     const wallet = await deployAttacker(f, buyerWallet());
     const v = await makeVoucher(f, wallet, { priceWei: ETH });
-    const data = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: 'purchase', args: [v.voucher, v.signature] });
-    await attack(f, buyerWallet(), wallet, 'execute', [f.marketplace, ETH, data], ETH);
-    expect(await readCol(f, 'ownerOf', [BigInt(v.voucher.orderId)])).toBe(wallet);
+    const data = encodeFunctionData({
+      abi: diginoorMarketplaceAbi,
+      functionName: "purchase",
+      args: [v.voucher, v.signature],
+    });
+    await attack(f, buyerWallet(), wallet, "execute", [f.marketplace, ETH, data], ETH);
+    expect(await readCol(f, "ownerOf", [BigInt(v.voucher.orderId)])).toBe(wallet);
   });
 });

@@ -1,27 +1,28 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
-import { createPublicClient, http, isAddress } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
-import { diginoorCollectibleAbi } from '../generated/diginoorCollectible.js';
-import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from '../generated/diginoorMarketplace.js';
-import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from '../src/anvil-accounts.js';
-import { startAnvil } from '../src/anvil.js';
-import { MINTER_ROLE, SIGNER_ROLE } from '../src/deploy.js';
-import { orderIdToTokenId, purchaseVoucherTypes, tokenIdToOrderId, toOrderId } from '../src/voucher.js';
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { createPublicClient, http, isAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
+import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generated/diginoorMarketplace.js";
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
+import { startAnvil } from "../src/anvil.js";
+import { MINTER_ROLE, SIGNER_ROLE } from "../src/deploy.js";
+import { orderIdToTokenId, purchaseVoucherTypes, tokenIdToOrderId, toOrderId } from "../src/voucher.js";
 
 const run = promisify(execFile);
-const pkgDir = new URL('..', import.meta.url).pathname;
+const pkgDir = new URL("..", import.meta.url).pathname;
 
-describe('anvil dev accounts', () => {
-  it('addresses match the private keys', () => {
-    ANVIL_PRIVATE_KEYS.forEach((pk, i) => expect(privateKeyToAccount(pk).address).toBe(ANVIL_ADDRESSES[i]));
+describe("anvil dev accounts", () => {
+  it("addresses match the private keys", () => {
+    for (const [i, pk] of ANVIL_PRIVATE_KEYS.entries())
+      expect(privateKeyToAccount(pk).address).toBe(ANVIL_ADDRESSES[i]);
   });
 });
 
-describe('startAnvil', () => {
-  it('starts on a free port with a chain id and block time, answers JSON-RPC, and stops', async () => {
+describe("startAnvil", () => {
+  it("starts on a free port with a chain id and block time, answers JSON-RPC, and stops", async () => {
     const a = await startAnvil({ chainId: 777, blockTime: 1 });
     expect(a.chainId).toBe(777);
     expect(a.rpcUrl).toBe(`http://127.0.0.1:${a.port}`);
@@ -32,7 +33,7 @@ describe('startAnvil', () => {
     await expect(client.getChainId()).rejects.toThrow();
   });
 
-  it('uses the given port and fails clearly when it is taken', async () => {
+  it("uses the given port and fails clearly when it is taken", async () => {
     const a = await startAnvil();
     await expect(startAnvil({ port: a.port })).rejects.toThrow(/not available/);
     await a.stop();
@@ -42,59 +43,78 @@ describe('startAnvil', () => {
   });
 });
 
-describe('deploy CLI', () => {
-  it('prints one JSON line with every address and grants the roles', async () => {
+describe("deploy CLI", () => {
+  it("prints one JSON line with every address and grants the roles", async () => {
     const a = await startAnvil();
     try {
       const minterKey = ANVIL_PRIVATE_KEYS[2];
-      const { stdout } = await run('npx', ['tsx', 'scripts/deploy-cli.ts', '--rpc', a.rpcUrl, '--base-uri', 'https://x.test/api/v1/metadata'], {
-        cwd: pkgDir,
-        env: { ...process.env, MINTER_PRIVATE_KEY: minterKey, DEPLOYER_PRIVATE_KEY: '' },
-      });
-      const lines = stdout.trim().split('\n');
+      const { stdout } = await run(
+        "npx",
+        ["tsx", "scripts/deploy-cli.ts", "--rpc", a.rpcUrl, "--base-uri", "https://x.test/api/v1/metadata"],
+        {
+          cwd: pkgDir,
+          env: { ...process.env, MINTER_PRIVATE_KEY: minterKey, DEPLOYER_PRIVATE_KEY: "" },
+        },
+      );
+      const lines = stdout.trim().split("\n");
       expect(lines).toHaveLength(1);
       const out = JSON.parse(lines[0] as string);
       expect(out.chainId).toBe(31337);
-      for (const k of ['collectible', 'marketplace', 'deployer', 'minter', 'treasury']) expect(isAddress(out[k]), k).toBe(true);
+      for (const k of ["collectible", "marketplace", "deployer", "minter", "treasury"])
+        expect(isAddress(out[k]), k).toBe(true);
       expect(out.deployer).toBe(ANVIL_ADDRESSES[0]);
       expect(out.minter).toBe(ANVIL_ADDRESSES[2]);
       expect(out.treasury).toBe(ANVIL_ADDRESSES[0]);
       const c = createPublicClient({ transport: http(a.rpcUrl) });
-      const read = (address: `0x${string}`, abi: typeof diginoorCollectibleAbi | typeof diginoorMarketplaceAbi, args: readonly [`0x${string}`, `0x${string}`]) =>
-        c.readContract({ address, abi, functionName: 'hasRole', args });
+      const read = (
+        address: `0x${string}`,
+        abi: typeof diginoorCollectibleAbi | typeof diginoorMarketplaceAbi,
+        args: readonly [`0x${string}`, `0x${string}`],
+      ) => c.readContract({ address, abi, functionName: "hasRole", args });
       expect(await read(out.collectible, diginoorCollectibleAbi, [MINTER_ROLE, out.marketplace])).toBe(true);
       expect(await read(out.collectible, diginoorCollectibleAbi, [MINTER_ROLE, out.minter])).toBe(true);
       expect(await read(out.marketplace, diginoorMarketplaceAbi, [SIGNER_ROLE, out.minter])).toBe(true);
-      expect(await c.readContract({ address: out.collectible, abi: diginoorCollectibleAbi, functionName: 'tokenURI', args: [1n] }).catch(() => 'nonexistent')).toBe('nonexistent');
-      expect(out.metadataBaseUri).toBe('https://x.test/api/v1/metadata');
+      expect(
+        await c
+          .readContract({
+            address: out.collectible,
+            abi: diginoorCollectibleAbi,
+            functionName: "tokenURI",
+            args: [1n],
+          })
+          .catch(() => "nonexistent"),
+      ).toBe("nonexistent");
+      expect(out.metadataBaseUri).toBe("https://x.test/api/v1/metadata");
     } finally {
       await a.stop();
     }
   });
 });
 
-describe('voucher helpers', () => {
-  it('order ids and token ids convert both ways', () => {
-    expect(toOrderId(5n)).toBe(`0x${'0'.repeat(63)}5`);
+describe("voucher helpers", () => {
+  it("order ids and token ids convert both ways", () => {
+    expect(toOrderId(5n)).toBe(`0x${"0".repeat(63)}5`);
     expect(orderIdToTokenId(toOrderId(123))).toBe(123n);
-    expect(tokenIdToOrderId(255n)).toBe(`0x${'0'.repeat(62)}ff`);
-    const h = toOrderId('3f0c7c2e-8d7e-4c41-9a7e-6a1b0f8e2d11');
+    expect(tokenIdToOrderId(255n)).toBe(`0x${"0".repeat(62)}ff`);
+    const h = toOrderId("3f0c7c2e-8d7e-4c41-9a7e-6a1b0f8e2d11");
     expect(h).toMatch(/^0x[0-9a-f]{64}$/);
     expect(toOrderId(h)).toBe(h);
   });
 
-  it('the EIP-712 type string matches the contract typehash', async () => {
-    const { keccak256, toHex } = await import('viem');
-    const typeString = `PurchaseVoucher(${purchaseVoucherTypes.PurchaseVoucher.map((f) => `${f.type} ${f.name}`).join(',')})`;
-    const sol = readFileSync(new URL('../contracts/DiginoorMarketplace.sol', import.meta.url), 'utf8');
+  it("the EIP-712 type string matches the contract typehash", async () => {
+    const { keccak256, toHex } = await import("viem");
+    const typeString = `PurchaseVoucher(${purchaseVoucherTypes.PurchaseVoucher.map((f) => `${f.type} ${f.name}`).join(",")})`;
+    const sol = readFileSync(new URL("../contracts/DiginoorMarketplace.sol", import.meta.url), "utf8");
     expect(sol).toContain(typeString);
     expect(keccak256(toHex(typeString))).toMatch(/^0x/);
   });
 });
 
-describe('artifacts', () => {
-  it('JSON artifacts match the generated TypeScript modules', () => {
-    const art = JSON.parse(readFileSync(new URL('../artifacts/DiginoorMarketplace.json', import.meta.url), 'utf8'));
+describe("artifacts", () => {
+  it("JSON artifacts match the generated TypeScript modules", () => {
+    const art = JSON.parse(
+      readFileSync(new URL("../artifacts/DiginoorMarketplace.json", import.meta.url), "utf8"),
+    );
     expect(art.bytecode).toBe(diginoorMarketplaceBytecode);
     expect(art.abi).toEqual(JSON.parse(JSON.stringify(diginoorMarketplaceAbi)));
     expect(art.compiler.settings.optimizer.enabled).toBe(true);
