@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-// biome-ignore lint: solc has no types
+// solc-js ships no types: declare the two functions used.
 const solc = require("solc") as {
   compile(input: string, cb: { import(p: string): { contents?: string; error?: string } }): string;
   version(): string;

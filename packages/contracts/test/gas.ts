@@ -1,0 +1,240 @@
+/**
+ * Gas measurement shared by scripts/gas.ts and test/gas.test.ts: starts its own anvil, deploys, performs each
+ * operation once and returns the transaction gas of each (receipt.gasUsed, includes the 21,000 base).
+ */
+import { encodeFunctionData } from "viem";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
+import { attackerWalletAbi } from "../generated/testHelpers.js";
+import {
+  approveMarketplace,
+  deployAttacker,
+  ETH,
+  makeVoucher,
+  minterMint,
+  send,
+  setupFixture,
+  type Wallet,
+} from "./fixture.js";
+
+export const GAS_GOALS: Record<string, number> = {
+  primaryPurchase: 150_000,
+  list: 75_000,
+  buyListing: 125_000,
+  firstBid: 90_000,
+  outbid: 90_000,
+  settle: 130_000,
+};
+
+export const LABELS: Record<string, string> = {
+  deployCollectible: "deploy DiginoorCollectible",
+  deployMarketplace: "deploy DiginoorMarketplace",
+  deployAll: "deployAll total (2 deploys + 2 role grants)",
+  primaryPurchase: "primary purchase (voucher, mint, split)",
+  primaryPurchaseRepeatBuyer: "primary purchase, buyer already holds a token",
+  minterMint: "minter mint (card/INR order)",
+  list: "list",
+  updatePrice: "update price",
+  cancelListing: "cancel listing",
+  buyListing: "buy listing (fee + royalty)",
+  createAuction: "create auction (escrow token)",
+  firstBid: "first bid (starts clock)",
+  outbid: "outbid with refund",
+  settle: "settle (token + 3-way split)",
+  withdraw: "withdraw (via wallet contract)",
+};
+
+export async function measureGas(): Promise<Record<string, number>> {
+  const f = await setupFixture();
+  try {
+    const g: Record<string, number> = {};
+    const rec = async (key: string, p: Promise<{ gasUsed: bigint }>) => {
+      g[key] = Number((await p).gasUsed);
+    };
+    const pc = f.publicClient;
+    // Deployment receipts: the first two transactions of the deployer.
+    // deployAll = 4 transactions (2 deployments, 2 role grants), one block each on automining anvil.
+    let deployTotal = 0;
+    for (const [i, key] of [
+      "deployCollectible",
+      "deployMarketplace",
+      "grantMinterToMarketplace",
+      "grantMinterToServer",
+    ].entries()) {
+      const block = await pc.getBlock({
+        blockNumber: f.deployment.blockNumber + BigInt(i),
+        includeTransactions: true,
+      });
+      const tx = block.transactions[0];
+      if (!tx || typeof tx === "string") throw new Error("no deploy tx");
+      const used = Number((await pc.getTransactionReceipt({ hash: tx.hash })).gasUsed);
+      deployTotal += used;
+      if (i < 2) g[key] = used;
+    }
+    g.deployAll = deployTotal;
+
+    const [seller, buyer, bidder1, bidder2] = [
+      f.wallets[3],
+      f.wallets[4],
+      f.wallets[5],
+      f.wallets[6],
+    ] as Wallet[];
+    // Primary purchase by a buyer that holds no token yet (worst case: fresh balance slot).
+    const { voucher, signature } = await makeVoucher(f, buyer.account.address, { priceWei: ETH });
+    await rec(
+      "primaryPurchase",
+      send(f, buyer, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "purchase",
+        args: [voucher, signature],
+        value: voucher.priceWei,
+      }),
+    );
+    // The same buyer again (its ERC-721 balance slot is already non-zero).
+    const again = await makeVoucher(f, buyer.account.address, { priceWei: ETH });
+    await rec(
+      "primaryPurchaseRepeatBuyer",
+      send(f, buyer, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "purchase",
+        args: [again.voucher, again.signature],
+        value: again.voucher.priceWei,
+      }),
+    );
+    // Minter mint to an account that holds no token yet.
+    const minted = await minterMint(f, seller.account.address);
+    g.minterMint = Number(minted.receipt.gasUsed);
+    const tokenA = minted.tokenId;
+    await approveMarketplace(f, seller);
+    const listArgs = (price: bigint) => ({
+      address: f.marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "list",
+      args: [tokenA, price],
+    });
+    await rec("list", send(f, seller, listArgs(ETH)));
+    await rec(
+      "updatePrice",
+      send(f, seller, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "updatePrice",
+        args: [tokenA, 2n * ETH],
+      }),
+    );
+    await rec(
+      "cancelListing",
+      send(f, seller, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "cancelListing",
+        args: [tokenA],
+      }),
+    );
+    await send(f, seller, listArgs(ETH));
+    // Buyer (bidder1) holds no token yet.
+    await rec(
+      "buyListing",
+      send(f, bidder1, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "buy",
+        args: [tokenA, ETH],
+        value: ETH,
+      }),
+    );
+    // Auction: seller mints another token and auctions it.
+    const tokenB = (await minterMint(f, seller.account.address)).tokenId;
+    await rec(
+      "createAuction",
+      send(f, seller, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "createAuction",
+        args: [tokenB, ETH, 1],
+      }),
+    );
+    await rec(
+      "firstBid",
+      send(f, bidder2, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "bid",
+        args: [tokenB],
+        value: ETH,
+      }),
+    );
+    await rec(
+      "outbid",
+      send(f, f.wallets[8] as Wallet, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "bid",
+        args: [tokenB],
+        value: (ETH * 106n) / 100n,
+      }),
+    );
+    await f.testClient.increaseTime({ seconds: 86_400 + 1 });
+    await f.testClient.mine({ blocks: 1 });
+    // Winner (account 8) holds no token yet: worst case (fresh ERC-721 balance slot).
+    await rec(
+      "settle",
+      send(f, f.wallets[7] as Wallet, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "settle",
+        args: [tokenB],
+      }),
+    );
+    // Withdraw: a wallet contract that rejected its outbid refund withdraws its credited balance.
+    const attacker = await deployAttacker(f, bidder1);
+    const tokenC = (await minterMint(f, seller.account.address)).tokenId;
+    await send(f, seller, {
+      address: f.marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "createAuction",
+      args: [tokenC, ETH, 1],
+    });
+    await send(f, bidder1, {
+      address: attacker,
+      abi: attackerWalletAbi,
+      functionName: "configure",
+      args: [true, false, "0x0000000000000000000000000000000000000000", 0n, "0x"],
+    });
+    const bidData = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "bid", args: [tokenC] });
+    await send(f, bidder1, {
+      address: attacker,
+      abi: attackerWalletAbi,
+      functionName: "execute",
+      args: [f.marketplace, ETH, bidData],
+      value: ETH,
+    });
+    await send(f, bidder2, {
+      address: f.marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "bid",
+      args: [tokenC],
+      value: 2n * ETH,
+    });
+    await send(f, bidder1, {
+      address: attacker,
+      abi: attackerWalletAbi,
+      functionName: "configure",
+      args: [false, false, "0x0000000000000000000000000000000000000000", 0n, "0x"],
+    });
+    const withdrawData = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "withdraw" });
+    await rec(
+      "withdraw",
+      send(f, bidder1, {
+        address: attacker,
+        abi: attackerWalletAbi,
+        functionName: "execute",
+        args: [f.marketplace, 0n, withdrawData],
+      }),
+    );
+    return g;
+  } finally {
+    await f.stop();
+  }
+}
