@@ -167,6 +167,10 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (!user || !ok) throw new AppError(401, "invalid_credentials", authMessages.invalidCredentials);
       if (user.suspendedAt) throw new AppError(403, "account_suspended", authMessages.accountSuspended);
       if (!user.emailVerifiedAt) throw new AppError(403, "email_unverified", authMessages.emailUnverified);
+      // A successful sign-in clears the account's failure window (the per-address one stays).
+      await ctx.db.execute(
+        sql`DELETE FROM rate_limit_buckets WHERE key = ${`${limits.loginPerAccount.name}:${body.email}`}`,
+      );
       await startSession(ctx, req, reply, user.id);
       return { user: toApiUser(user) };
     },
