@@ -257,6 +257,23 @@ test.describe("accounts", () => {
     await expect(alert).toBeVisible();
     await expect(loginForm(page).getByRole("button", { name: "SIGN IN", exact: true })).toBeEnabled();
 
+    // Google sign-in: the button appears only when the server has it configured, and keeps `next`.
+    await expect(page.getByRole("link", { name: "Continue with Google" })).toHaveCount(0);
+    await page.route("**/api/v1/auth/providers", (route) => route.fulfill({ json: { google: true } }));
+    await page.goto("/login?next=%2Fprofile&error=google");
+    await expect(page.getByText("Google sign-in did not complete")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Continue with Google" })).toHaveAttribute(
+      "href",
+      "/api/v1/auth/google/start?next=%2Fprofile",
+    );
+    // An unsafe `next` is dropped, never passed on.
+    await page.goto("/login?next=%2F%2Fevil.example%2F");
+    await expect(page.getByRole("link", { name: "Continue with Google" })).toHaveAttribute(
+      "href",
+      "/api/v1/auth/google/start",
+    );
+    await page.unroute("**/api/v1/auth/providers");
+
     // Reset request always answers the same way.
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await expect(page).toHaveURL(/\/resetpass$/);
@@ -266,6 +283,93 @@ test.describe("accounts", () => {
       .fill(uniqueEmail("reset"));
     await page.getByRole("button", { name: "SEND RESET LINK" }).click();
     await expect(page.getByText("Password reset link sent email").first()).toBeVisible();
+
+    expectNoProblemsBesidesNavigationAborts(watch);
+  });
+
+  test("reset the password by mail, change the email with re-verification, signed-in redirects", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const watch = watchPage(page, [
+      { method: "POST", path: "/api/v1/auth/password-reset/confirm", status: 400 }, // the link used twice
+      { method: "POST", path: "/api/v1/me/email", status: 400 }, // a wrong current password
+    ]);
+    const email = uniqueEmail("reset");
+    const newEmail = uniqueEmail("moved");
+    const password = "forgotten-pass-1";
+    const newPassword = "remembered-pass-2";
+
+    // Sign up, then forget the password before ever verifying.
+    await page.goto("/signup");
+    await signUp(page, { name: "Arjun Das", email, phone: "", password });
+    await expect(page.getByText("Verification Email Sent, Please check your Inbox")).toBeVisible();
+
+    await page.goto("/resetpass");
+    const request = page.getByRole("form", { name: "Request a reset link" });
+    await request.getByLabel("Email").fill(email.toUpperCase());
+    await request.getByRole("button", { name: "SEND RESET LINK" }).click();
+    await expect(page.getByText("Password reset link sent email").first()).toBeVisible();
+    await screenshotAtWidths(page, "resetpass");
+
+    // Follow the reset link; a mismatch is refused, then the new password is set.
+    const resetLink = new URL(await latestMailLink(page.request, email, "/resetpass?token="));
+    await page.goto(`${resetLink.pathname}${resetLink.search}`);
+    const choose = page.getByRole("form", { name: "Choose a new password" });
+    await choose.getByLabel("New password").fill(newPassword);
+    await choose.getByLabel("Confirm Password").fill("something-else-3");
+    await choose.getByRole("button", { name: "SAVE NEW PASSWORD" }).click();
+    await expect(choose.getByText("OMG..! Confirm Password Not Matched !")).toBeVisible();
+    await choose.getByLabel("Confirm Password").fill(newPassword);
+    await choose.getByRole("button", { name: "SAVE NEW PASSWORD" }).click();
+    await expect(page.getByText("Password changed. Sign in with your new password.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The reset link works once.
+    await page.goto(`${resetLink.pathname}${resetLink.search}`);
+    await choose.getByLabel("New password").fill("yet-another-pass-4");
+    await choose.getByLabel("Confirm Password").fill("yet-another-pass-4");
+    await choose.getByRole("button", { name: "SAVE NEW PASSWORD" }).click();
+    await expect(page.getByText("This link is invalid or has expired")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Ask for a new reset link" })).toBeVisible();
+
+    // The reset proved the address, so signing in works and returns to the page asked for.
+    await page.goto("/login?next=%2Fedit_profile");
+    await signIn(page, email, newPassword);
+    await expect(page).toHaveURL(/\/edit_profile$/);
+    await expect(page.getByRole("heading", { name: "Edit profile" })).toBeVisible();
+
+    // Signed-in users have nothing to do on the sign-in and reset pages.
+    await page.goto("/login");
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/resetpass");
+    await expect(page).toHaveURL(/\/$/);
+
+    // Change the email: the current password is checked, and the change waits for the new address.
+    await page.goto("/profile/edit_profile");
+    const emailForm = page.getByRole("form", { name: "Email", exact: true });
+    await emailForm.getByLabel("New email").fill(newEmail);
+    await emailForm.getByLabel("Current password").fill("not-my-password");
+    await emailForm.getByRole("button", { name: "SEND VERIFICATION LINK" }).click();
+    await expect(emailForm.getByLabel("Current password")).toHaveAttribute("aria-invalid", "true");
+    await emailForm.getByLabel("Current password").fill(newPassword);
+    await emailForm.getByRole("button", { name: "SEND VERIFICATION LINK" }).click();
+    await expect(page.getByText(`A verification link was sent to ${newEmail}`)).toBeVisible();
+    await expect(page.getByText(`You sign in with ${email}`)).toBeVisible();
+
+    const verifyLink = new URL(await latestMailLink(page.request, newEmail, "/verify-email?token="));
+    await page.goto(`${verifyLink.pathname}${verifyLink.search}`);
+    await expect(page.getByRole("heading", { name: "Email verified" })).toBeVisible();
+    await expect(page.getByText(newEmail)).toBeVisible();
+
+    // Sign out from the header, then sign in with the new address.
+    await page.locator(".user-menu-button").click();
+    await page.locator(".user-menu-list").getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("link", { name: "Login", exact: true }).first()).toBeVisible();
+    await page.goto("/login");
+    await signIn(page, newEmail, newPassword);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.locator(".user-menu-button")).toContainText("Arjun Das");
 
     expectNoProblemsBesidesNavigationAborts(watch);
   });
