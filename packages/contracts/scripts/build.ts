@@ -54,6 +54,7 @@ const OUTPUTS: Record<string, { file: string; ident: string }> = {
   DiginoorCollectible: { file: "diginoorCollectible", ident: "diginoorCollectible" },
   DiginoorMarketplace: { file: "diginoorMarketplace", ident: "diginoorMarketplace" },
   AttackerWallet: { file: "testHelpers", ident: "attackerWallet" },
+  GreedyRoyaltyToken: { file: "testHelpers", ident: "greedyRoyaltyToken" },
 };
 
 function main(): void {

@@ -154,3 +154,77 @@ describe("withdrawals", () => {
     expect(await balance(f, f.marketplace)).toBe(2n * ETH);
   });
 });
+
+describe("royalty + fee can never exceed the price", () => {
+  it("a sale whose royalty + fee would exceed the price reverts FeesExceedPrice", async () => {
+    const { greedyRoyaltyTokenAbi, greedyRoyaltyTokenBytecode } = await import("../generated/testHelpers.js");
+    const { getAddress } = await import("viem");
+    const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]) => {
+      const hash = await f.admin.deployContract({ abi, bytecode, args } as never);
+      const r = await f.publicClient.waitForTransactionReceipt({ hash });
+      return getAddress(r.contractAddress as Hex);
+    };
+    const token = await deploy(greedyRoyaltyTokenAbi, greedyRoyaltyTokenBytecode, []);
+    const market = await deploy(diginoorMarketplaceAbi, diginoorMarketplaceBytecode, [
+      token,
+      ANVIL_ADDRESSES[0],
+      f.treasury,
+      zeroAddress,
+    ]);
+    const seller = f.wallets[3] as Wallet;
+    await f.admin.writeContract({
+      address: token,
+      abi: greedyRoyaltyTokenAbi,
+      functionName: "mint",
+      args: [seller.account.address, 1n],
+    });
+    const { send } = await import("./fixture.js");
+    await send(f, seller, {
+      address: market,
+      abi: diginoorMarketplaceAbi,
+      functionName: "list",
+      args: [1n, 1000n],
+    });
+    await expectRevert(
+      send(f, stranger(), {
+        address: market,
+        abi: diginoorMarketplaceAbi,
+        functionName: "buy",
+        args: [1n, 1000n],
+        value: 1000n,
+      }),
+      "FeesExceedPrice",
+    );
+  });
+});
+
+describe("role management", () => {
+  it("roles can be renounced on both contracts; hashVoucher and the typehash match the TS types", async () => {
+    const { SIGNER_ROLE, MINTER_ROLE } = await import("../src/deploy.js");
+    const { col, readCol } = await import("./fixture.js");
+    await mp(f, f.minter, "renounceRole", [SIGNER_ROLE, f.minter.account.address]);
+    expect(await readMp(f, "hasRole", [SIGNER_ROLE, f.minter.account.address])).toBe(false);
+    await col(f, f.minter, "renounceRole", [MINTER_ROLE, f.minter.account.address]);
+    expect(await readCol(f, "hasRole", [MINTER_ROLE, f.minter.account.address])).toBe(false);
+    await expectRevert(
+      mp(f, f.admin, "renounceRole", [SIGNER_ROLE, f.minter.account.address]),
+      "AccessControlBadConfirmation",
+    );
+    const { hashStruct, keccak256, toHex } = await import("viem");
+    const { purchaseVoucherTypes } = await import("../src/voucher.js");
+    const typeString = `PurchaseVoucher(${purchaseVoucherTypes.PurchaseVoucher.map((x) => `${x.type} ${x.name}`).join(",")})`;
+    expect(await readMp(f, "PURCHASE_VOUCHER_TYPEHASH")).toBe(keccak256(toHex(typeString)));
+    const voucher = {
+      catalogueNftId: 1n,
+      edition: 2,
+      priceWei: 3n,
+      buyer: ANVIL_ADDRESSES[4],
+      productionHouse: ANVIL_ADDRESSES[2],
+      orderId: `0x${"11".repeat(32)}` as Hex,
+      expiry: 4n,
+    };
+    expect(await readMp(f, "hashVoucher", [voucher])).toBe(
+      hashStruct({ data: voucher, types: purchaseVoucherTypes, primaryType: "PurchaseVoucher" }),
+    );
+  });
+});

@@ -72,12 +72,10 @@ export async function measureGas(): Promise<Record<string, number>> {
     }
     g.deployAll = deployTotal;
 
-    const [seller, buyer, bidder1, bidder2] = [
-      f.wallets[3],
-      f.wallets[4],
-      f.wallets[5],
-      f.wallets[6],
-    ] as Wallet[];
+    const seller = f.wallets[3] as Wallet;
+    const buyer = f.wallets[4] as Wallet;
+    const bidder1 = f.wallets[5] as Wallet;
+    const bidder2 = f.wallets[6] as Wallet;
     // Primary purchase by a buyer that holds no token yet (worst case: fresh balance slot).
     const { voucher, signature } = await makeVoucher(f, buyer.account.address, { priceWei: ETH });
     await rec(
