@@ -11,7 +11,8 @@ const stop = () => {
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-for (const p of procs) p.on("exit", (code) => {
-  stop();
-  process.exitCode = code ?? 0;
-});
+for (const p of procs)
+  p.on("exit", (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

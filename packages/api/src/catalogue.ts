@@ -48,10 +48,14 @@ export const listNftsQuerySchema = z
     cursor: z.string().max(1200, "is not a valid cursor").optional(),
   })
   .strict()
-  .refine((v) => v.minPriceCents === undefined || v.maxPriceCents === undefined || v.minPriceCents <= v.maxPriceCents, {
-    message: "minPriceCents must not exceed maxPriceCents",
-    path: ["minPriceCents"],
-  });
+  .refine(
+    (v) =>
+      v.minPriceCents === undefined || v.maxPriceCents === undefined || v.minPriceCents <= v.maxPriceCents,
+    {
+      message: "minPriceCents must not exceed maxPriceCents",
+      path: ["minPriceCents"],
+    },
+  );
 export type ListNftsQuery = z.input<typeof listNftsQuerySchema>;
 export type ListNftsParsed = z.output<typeof listNftsQuerySchema>;
 
