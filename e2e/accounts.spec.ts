@@ -362,10 +362,16 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { name: "Email verified" })).toBeVisible();
     await expect(page.getByText(newEmail)).toBeVisible();
 
-    // Sign out from the header, then sign in with the new address.
+    // Sign out from the header while on the profile: home, without a "Please Login" warning.
+    await page.getByRole("link", { name: "Sign in" }).click(); // the verified page's button
+    await expect(page).toHaveURL(/\/$/); // already signed in: the sign-in page sends home
+    await page.goto("/profile");
+    await expect(page.getByRole("heading", { name: "Arjun Das", level: 1 })).toBeVisible();
     await page.locator(".user-menu-button").click();
     await page.locator(".user-menu-list").getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("link", { name: "Login", exact: true }).first()).toBeVisible();
+    await expect(page.getByText("Please Login to Continue")).toHaveCount(0);
     await page.goto("/login");
     await signIn(page, newEmail, newPassword);
     await expect(page).toHaveURL(/\/$/);

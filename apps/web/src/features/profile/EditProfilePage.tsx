@@ -24,6 +24,7 @@ import {
 } from "../auth/validation.ts";
 import { changePassword, requestEmailChange, updateProfile } from "./api.ts";
 import { ProfileImage } from "./ProfileImage.tsx";
+import { SignedOut } from "./SignedOut.tsx";
 import { useRequiredAccount } from "./use-account.ts";
 import "../auth/auth.css";
 import "./profile.css";
@@ -32,7 +33,7 @@ const SOMETHING_WRONG = "Something Went Wrong";
 
 export function Component() {
   const account = useRequiredAccount();
-  const { user, isLoading, error, refetch, isRefetching } = account;
+  const { user, isLoading, error, refetch, isRefetching, signedOutHere } = account;
 
   useEffect(() => {
     document.title = "Edit profile · Diginoor";
@@ -47,7 +48,9 @@ export function Component() {
           </Link>
         </p>
         <h1 className="profile-edit__title">Edit profile</h1>
-        {isLoading || (!user && !error) ? (
+        {signedOutHere ? (
+          <SignedOut />
+        ) : isLoading || (!user && !error) ? (
           <div className="profile-card" aria-busy="true">
             <Skeleton height="2.5rem" />
             <Skeleton height="2.5rem" />

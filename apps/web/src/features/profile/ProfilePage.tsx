@@ -5,6 +5,7 @@ import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
+import { SignedOut } from "./SignedOut.tsx";
 import { useRequiredAccount } from "./use-account.ts";
 import "./profile.css";
 
@@ -37,13 +38,22 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 export function Component() {
-  const { user, isLoading, error, refetch, isRefetching } = useRequiredAccount();
+  const { user, isLoading, error, refetch, isRefetching, signedOutHere } = useRequiredAccount();
   const toast = useToast();
 
   useEffect(() => {
     document.title = user ? `${user.name} · Diginoor` : "Profile · Diginoor";
   }, [user]);
 
+  if (signedOutHere) {
+    return (
+      <div className="profile-page">
+        <div className="profile-shell">
+          <SignedOut />
+        </div>
+      </div>
+    );
+  }
   if (isLoading || (!user && !error)) return <ProfileSkeleton />;
   if (!user) {
     return (

@@ -22,10 +22,14 @@ export function useRequiredAccount() {
   const location = useLocation();
   const toast = useToast();
   const leaving = useRef(false);
+  // Someone who was signed in on this page and no longer is (signed out from the header, or in
+  // another tab) is not a visitor to be warned: the header takes them home, or the page says so.
+  const hadUser = useRef(false);
+  if (query.data) hadUser.current = true;
 
   const signedOut = query.isSuccess && query.data === null;
   useEffect(() => {
-    if (!signedOut || leaving.current) return;
+    if (!signedOut || leaving.current || hadUser.current) return;
     leaving.current = true;
     const here = `${location.pathname}${location.search}${location.hash}`;
     saveCurrentUrl(here);
@@ -39,6 +43,8 @@ export function useRequiredAccount() {
     error: query.error,
     refetch: query.refetch,
     isRefetching: query.isRefetching,
+    /** True when the session ended while this page was open. */
+    signedOutHere: signedOut && hadUser.current,
     /** Call before deliberately signing the user out, so no 'Please Login' redirect follows. */
     markLeaving: () => {
       leaving.current = true;
