@@ -62,6 +62,8 @@ export const envSchema = z
     WALLETCONNECT_PROJECT_ID: optionalSecret,
     /** Serve the built web app from this directory (default apps/web/dist). */
     WEB_DIST_DIR: z.string().optional(),
+    /** Milliseconds identical NFT list queries share one cached answer (0 = off; default 1000). */
+    CATALOGUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Seed the catalogue on first start (default on). */
     SEED_ON_START: z
       .enum(["0", "1", "true", "false"])

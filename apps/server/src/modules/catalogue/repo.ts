@@ -1,8 +1,8 @@
 // Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
 // (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
 import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
-import { and, asc, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import type { Database, Db } from "../../db/client.ts";
 import {
   celebrities,
   collections,
@@ -60,11 +60,11 @@ export type NftSummaryRow = {
   celebrityName: string;
   priceUsdCents: number;
   saleType: SaleType;
-  auctionEndsAt: Date | null;
+  auctionEndsAt: Date | string | null;
   thumbnailUrl: string;
   editionsAvailable: number;
   editionSize: number;
-  createdAt: Date;
+  createdAt: Date | string;
   sortTitle: string;
   createdAtMicros: string;
 };
@@ -72,46 +72,6 @@ export type NftSummaryRow = {
 /** Escapes LIKE wildcards so user text matches literally (`%`, `_` and the escape character `\`). */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function filterConditions(f: NftFilter): SQL[] {
-  const where: SQL[] = [];
-  if (f.tier) where.push(eq(nfts.tier, f.tier));
-  if (f.saleType) where.push(eq(nfts.saleType, f.saleType));
-  // Sub-selects on the unique slugs, so the planner can use the (film_id, …) and (celebrity_id, …) indexes.
-  if (f.film) where.push(sql`${nfts.filmId} = (SELECT id FROM films WHERE slug = ${f.film})`);
-  if (f.celebrity)
-    where.push(sql`${nfts.celebrityId} = (SELECT id FROM celebrities WHERE slug = ${f.celebrity})`);
-  if (f.minPriceCents !== undefined) where.push(gte(nfts.priceUsdCents, f.minPriceCents));
-  if (f.maxPriceCents !== undefined) where.push(lte(nfts.priceUsdCents, f.maxPriceCents));
-  if (f.q) where.push(sql`${nfts.searchText} LIKE ${`%${escapeLike(f.q.toLowerCase())}%`}`);
-  return where;
-}
-
-function keysetCondition(c: NftCursor): SQL {
-  switch (c.sort) {
-    case "newest":
-      return sql`(${nfts.createdAt}, ${nfts.id}) < ('epoch'::timestamptz + ${c.createdAtMicros}::bigint * interval '1 microsecond', ${c.id})`;
-    case "price_asc":
-      return sql`(${nfts.priceUsdCents}, ${nfts.id}) > (${c.priceUsdCents}::bigint, ${c.id})`;
-    case "price_desc":
-      return sql`(${nfts.priceUsdCents}, ${nfts.id}) < (${c.priceUsdCents}::bigint, ${c.id})`;
-    case "title":
-      return sql`(${nfts.sortTitle}, ${nfts.id}) > (${c.sortTitle}::text, ${c.id})`;
-  }
-}
-
-function orderBy(sort: NftSort): SQL[] {
-  switch (sort) {
-    case "newest":
-      return [desc(nfts.createdAt), desc(nfts.id)];
-    case "price_asc":
-      return [asc(nfts.priceUsdCents), asc(nfts.id)];
-    case "price_desc":
-      return [desc(nfts.priceUsdCents), desc(nfts.id)];
-    case "title":
-      return [asc(nfts.sortTitle), asc(nfts.id)];
-  }
 }
 
 function summaries(db: Db) {
@@ -122,18 +82,71 @@ function summaries(db: Db) {
     .innerJoin(celebrities, eq(celebrities.id, nfts.celebrityId));
 }
 
-/** One page of NFTs: `limit + 1` rows are read so the caller knows whether another page exists. */
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** Card columns of the hot list query, in plain SQL (dates formatted as ISO 8601 by PostgreSQL). */
+const LIST_COLUMNS = `n.id, n.title, n.tier::text AS tier, f.slug AS "filmSlug", f.name AS "filmName",
+  c.slug AS "celebritySlug", c.name AS "celebrityName", n.price_usd_cents AS "priceUsdCents",
+  n.sale_type::text AS "saleType", to_char(n.auction_ends_at AT TIME ZONE 'UTC', ${ISO}) AS "auctionEndsAt",
+  n.thumbnail_url AS "thumbnailUrl", n.editions_available AS "editionsAvailable", n.edition_size AS "editionSize",
+  to_char(n.created_at AT TIME ZONE 'UTC', ${ISO}) AS "createdAt", n.sort_title AS "sortTitle",
+  (extract(epoch from n.created_at) * 1000000)::bigint::text AS "createdAtMicros"`;
+
+const LIST_ORDER: Record<NftSort, string> = {
+  newest: "n.created_at DESC, n.id DESC",
+  price_asc: "n.price_usd_cents ASC, n.id ASC",
+  price_desc: "n.price_usd_cents DESC, n.id DESC",
+  title: "n.sort_title ASC, n.id ASC",
+};
+
+/**
+ * One page of NFTs: `limit + 1` rows are read so the caller knows whether another page exists.
+ * This is the hottest query of the site, so it is written as plain parameterised SQL and run on the
+ * driver directly (the query builder cost more CPU than the query itself; see docs/benchmarks.md).
+ */
 export async function listNfts(
-  db: Db,
+  database: Pick<Database, "query">,
   args: { filter: NftFilter; sort: NftSort; limit: number; after?: NftCursor },
 ): Promise<NftSummaryRow[]> {
-  const where = filterConditions(args.filter);
-  if (args.after) where.push(keysetCondition(args.after));
-  const rows = await summaries(db)
-    .where(and(...where))
-    .orderBy(...orderBy(args.sort))
-    .limit(args.limit + 1);
-  return rows as NftSummaryRow[];
+  const values: unknown[] = [];
+  const p = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const where: string[] = [];
+  const f = args.filter;
+  if (f.tier) where.push(`n.tier = ${p(f.tier)}::nft_tier`);
+  if (f.saleType) where.push(`n.sale_type = ${p(f.saleType)}::nft_sale_type`);
+  // Sub-selects on the unique slugs, so the planner can use the (film_id, …) and (celebrity_id, …) indexes.
+  if (f.film) where.push(`n.film_id = (SELECT id FROM films WHERE slug = ${p(f.film)})`);
+  if (f.celebrity) where.push(`n.celebrity_id = (SELECT id FROM celebrities WHERE slug = ${p(f.celebrity)})`);
+  if (f.minPriceCents !== undefined) where.push(`n.price_usd_cents >= ${p(f.minPriceCents)}::bigint`);
+  if (f.maxPriceCents !== undefined) where.push(`n.price_usd_cents <= ${p(f.maxPriceCents)}::bigint`);
+  if (f.q) where.push(`n.search_text LIKE ${p(`%${escapeLike(f.q.toLowerCase())}%`)}`);
+  const c = args.after;
+  if (c) {
+    switch (c.sort) {
+      case "newest":
+        where.push(
+          `(n.created_at, n.id) < ('epoch'::timestamptz + ${p(c.createdAtMicros)}::bigint * interval '1 microsecond', ${p(c.id)})`,
+        );
+        break;
+      case "price_asc":
+        where.push(`(n.price_usd_cents, n.id) > (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
+        break;
+      case "price_desc":
+        where.push(`(n.price_usd_cents, n.id) < (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
+        break;
+      case "title":
+        where.push(`(n.sort_title, n.id) > (${p(c.sortTitle)}::text, ${p(c.id)})`);
+        break;
+    }
+  }
+  const text = `SELECT ${LIST_COLUMNS}
+    FROM nfts n JOIN films f ON f.id = n.film_id JOIN celebrities c ON c.id = n.celebrity_id
+    ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    ORDER BY ${LIST_ORDER[args.sort]} LIMIT ${p(args.limit + 1)}::int`;
+  return database.query<NftSummaryRow>(text, values);
 }
 
 export async function findNft(db: Db, id: string) {

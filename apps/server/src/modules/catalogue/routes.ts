@@ -35,7 +35,11 @@ const FORM_BODY_LIMIT = 64 * 1024;
 
 /** Catalogue routes: NFTs, films, collections, about, contact, newsletter. */
 export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = createCatalogueService(ctx.db, { cacheTtlMs: ctx.config.NODE_ENV === "test" ? 0 : 10_000 });
+  const test = ctx.config.NODE_ENV === "test";
+  const service = createCatalogueService(ctx.database, {
+    cacheTtlMs: test ? 0 : 10_000,
+    listCacheTtlMs: test ? 0 : ctx.config.CATALOGUE_LIST_CACHE_MS,
+  });
   const tags = ["catalogue"];
 
   defineRoute(app, {

@@ -10,7 +10,7 @@ import type {
   NftSummary,
 } from "@diginoor/api/catalogue";
 import { tierLabels } from "@diginoor/api/catalogue";
-import type { Db } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
 import * as repo from "./repo.ts";
@@ -19,6 +19,9 @@ import * as repo from "./repo.ts";
 export const FILM_PAGE_NFTS = 60;
 const TOP_SELLERS = 8;
 const RELATED = 6;
+
+/** Drizzle gives Dates; the hand-written list query gives ISO strings formatted by PostgreSQL. */
+const iso = (d: Date | string) => (typeof d === "string" ? d : d.toISOString());
 
 export function toSummary(r: repo.NftSummaryRow): NftSummary {
   return {
@@ -29,11 +32,11 @@ export function toSummary(r: repo.NftSummaryRow): NftSummary {
     celebrity: { slug: r.celebritySlug, name: r.celebrityName },
     priceUsdCents: Number(r.priceUsdCents),
     saleType: r.saleType,
-    auctionEndsAt: r.auctionEndsAt ? new Date(r.auctionEndsAt).toISOString() : null,
+    auctionEndsAt: r.auctionEndsAt === null ? null : iso(r.auctionEndsAt),
     thumbnailUrl: r.thumbnailUrl,
     editionsAvailable: r.editionsAvailable,
     editionSize: r.editionSize,
-    createdAt: new Date(r.createdAt).toISOString(),
+    createdAt: iso(r.createdAt),
   };
 }
 
@@ -66,21 +69,72 @@ class TtlCache<T> {
   }
 }
 
+/**
+ * Micro-cache of list pages: identical queries within `ttlMs` share one database round trip
+ * (concurrent misses wait for the same query: single flight). Bounded; oldest entries go first.
+ */
+class PageCache<T> {
+  private readonly entries = new Map<string, { at: number; data: Promise<T> }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    if (this.ttlMs <= 0) return load();
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.data;
+    if (hit) this.entries.delete(key);
+    while (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    const data = load();
+    this.entries.set(key, { at: now, data });
+    data.catch(() => {
+      if (this.entries.get(key)?.data === data) this.entries.delete(key);
+    });
+    return data;
+  }
+}
+
 export interface CatalogueServiceOptions {
   /** Lifetime of cached /collections, /films and /about answers (0 disables caching). */
   cacheTtlMs?: number;
+  /** Lifetime of cached NFT list pages (0 disables); see docs/decisions/020-catalogue-list-micro-cache.md. */
+  listCacheTtlMs?: number;
 }
 
-export function createCatalogueService(db: Db, opts: CatalogueServiceOptions = {}) {
+export function createCatalogueService(database: Database, opts: CatalogueServiceOptions = {}) {
+  const db = database.db;
   const ttl = opts.cacheTtlMs ?? 10_000;
   const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
   const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
   const aboutCache = new TtlCache<AboutResponse>(ttl);
+  const listCache = new PageCache<NftListResponse>(opts.listCacheTtlMs ?? 1_000, 2_000);
 
-  async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
+  function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
+    // The cursor is validated before the cache, so a bad cursor is always a 400.
     const after = query.cursor ? decodeCursor(query.cursor, query.sort) : undefined;
+    const key = JSON.stringify([
+      query.tier,
+      query.film,
+      query.celebrity,
+      query.saleType,
+      query.minPriceCents,
+      query.maxPriceCents,
+      query.q?.trim().toLowerCase(),
+      query.sort,
+      query.limit,
+      query.cursor,
+    ]);
+    return listCache.get(key, () => loadNftPage(query, after));
+  }
+
+  async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
     const q = query.q?.trim();
-    const rows = await repo.listNfts(db, {
+    const rows = await repo.listNfts(database, {
       filter: {
         tier: query.tier,
         film: query.film,

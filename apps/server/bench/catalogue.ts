@@ -1,0 +1,336 @@
+// `npm run bench:catalogue`: seeds 100,000 NFTs into a fresh database, starts the real server in a
+// child process and measures GET /api/v1/nfts (a filter, a text search, a deep page) beside a
+// trivial route of the same server, with autocannon at 50 connections. Writes the figures to the
+// "## Catalogue" section of docs/benchmarks.md.
+//
+// Database: DATABASE_URL if set, else the PostgreSQL server at postgresql://postgres@127.0.0.1:5432
+// if reachable (a fresh database `diginoor_bench`, dropped at the end), else in-memory PGlite.
+import { fork } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import type { AppContext } from "../src/context.ts";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { seedCatalogue } from "../src/db/seed.ts";
+import { rowsOf } from "../src/lib/rate-limit.ts";
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining?: number;
+}) => Promise<AutocannonResult>;
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "../../..");
+
+const TOTAL_NFTS = Number(process.env.BENCH_NFTS ?? 100_000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/test";
+const BENCH_DB = "diginoor_bench";
+
+// ─── server child ───────────────────────────────────────────────────────────
+
+async function runServer() {
+  const url = process.env.BENCH_DATABASE_URL || undefined;
+  const database = await openDatabase({ url, poolSize: Number(process.env.BENCH_POOL ?? 10) });
+  const config = loadConfig({
+    NODE_ENV: "production",
+    SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+    LOG_LEVEL: "silent",
+    DATA_DIR: process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), "diginoor-bench"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    CHAIN_DISABLED: "1",
+    SEED_ON_START: "0",
+    CATALOGUE_LIST_CACHE_MS: process.env.BENCH_LIST_CACHE_MS ?? "1000",
+  });
+  const ctx: AppContext = { config, database, db: database.db };
+  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  process.send?.({ port });
+  process.on("message", async (m) => {
+    if (m === "stop") {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    }
+  });
+}
+
+// ─── data ───────────────────────────────────────────────────────────────────
+
+async function chooseDatabase(): Promise<{ url?: string; engine: string; drop?: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, engine: "PostgreSQL server (DATABASE_URL)" };
+  }
+  const admin = new pg.Client({ connectionString: DEFAULT_SERVER, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return { engine: "PGlite (in memory; no PostgreSQL server reachable)" };
+  }
+  const version = rowsOf<{ server_version: string }>(await admin.query("SHOW server_version"))[0]
+    ?.server_version;
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+  await admin.end();
+  const url = new URL(DEFAULT_SERVER);
+  url.pathname = `/${BENCH_DB}`;
+  return {
+    url: url.toString(),
+    engine: `PostgreSQL ${version ?? ""} server (fresh database ${BENCH_DB})`.replace("  ", " "),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: DEFAULT_SERVER });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Seeds the launch catalogue, then multiplies it into `total` NFTs with one INSERT … SELECT. */
+async function seedMany(database: Database, total: number): Promise<number> {
+  await seedCatalogue(database.db);
+  const base = Number(
+    rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM nfts`))[0]?.n,
+  );
+  const extra = Math.max(0, total - base);
+  await database.db.execute(sql`
+    WITH t AS (SELECT row_number() OVER (ORDER BY id) - 1 AS k, nfts.* FROM nfts),
+         n AS (SELECT count(*) AS c FROM t)
+    INSERT INTO nfts (id, title, description, about, tier, category, film_id, celebrity_id, production_house_id,
+                      collection_id, image_url, video_url, thumbnail_url, edition_size, editions_available,
+                      exclusive_rewards, sale_type, price_usd_cents, auction_duration_days, auction_ends_at,
+                      royalty_bps, created_at)
+    SELECT 'bn' || lpad(to_hex(g), 8, '0'),
+           t.title || ' #' || (g / (SELECT c FROM n) + 2),
+           t.description, t.about, t.tier, t.category, t.film_id, t.celebrity_id, t.production_house_id,
+           t.collection_id, t.image_url, t.video_url, t.thumbnail_url, t.edition_size,
+           greatest(1, t.edition_size - (g % t.edition_size)), t.exclusive_rewards, t.sale_type,
+           -- Vary prices around the template's, keeping whole cents.
+           greatest(100, t.price_usd_cents + ((g * 7919) % 997) * 100 - 49800),
+           t.auction_duration_days, t.auction_ends_at, t.royalty_bps,
+           now() - make_interval(secs => g * 37)
+    FROM generate_series(1, ${extra}::int) AS g
+    JOIN t ON t.k = g % (SELECT c FROM n)`);
+  await database.db.execute(sql`ANALYZE`);
+  return Number(
+    rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM nfts`))[0]?.n,
+  );
+}
+
+// ─── measuring ──────────────────────────────────────────────────────────────
+
+interface Row {
+  name: string;
+  path: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(autocannon: Autocannon, base: string, name: string, p: string): Promise<Row> {
+  // Warm up (JIT, connection pool, PostgreSQL caches), then measure.
+  await autocannon({ url: base + p, connections: CONNECTIONS, duration: 2 });
+  const r = await autocannon({ url: base + p, connections: CONNECTIONS, duration: DURATION });
+  return {
+    name,
+    path: p,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+async function getJson(url: string): Promise<{ items: unknown[]; nextCursor: string | null }> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { items: unknown[]; nextCursor: string | null };
+}
+
+function writeDocs(section: string) {
+  const file = path.join(repoRoot, "docs", "benchmarks.md");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const start = text.search(/^## Catalogue\s*$/m);
+  if (start === -1) {
+    text = `${text.replace(/\s*$/, "")}\n\n${section}`;
+  } else {
+    const rest = text.slice(start + 1);
+    const next = rest.search(/^## /m);
+    const end = next === -1 ? text.length : start + 1 + next;
+    text = `${text.slice(0, start)}${section}${next === -1 ? "" : "\n"}${text.slice(end)}`;
+  }
+  fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
+  return file;
+}
+
+async function main() {
+  const autocannon = require("autocannon") as Autocannon;
+  const chosen = await chooseDatabase();
+  console.log(`Database: ${chosen.engine}`);
+  let stopChildren = async () => {};
+  try {
+    const database = await openDatabase({ url: chosen.url });
+    await migrate(database);
+    const started = Date.now();
+    const count = await seedMany(database, TOTAL_NFTS);
+    console.log(`Seeded ${count} NFTs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (!chosen.url) {
+      // PGlite lives in this process; serve from here (autocannon then shares the event loop, noted in the docs).
+      console.log("PGlite cannot be shared with a child process; the server runs in this process.");
+    }
+
+    const children: ReturnType<typeof fork>[] = [];
+    stopChildren = async () => {
+      for (const c of children) {
+        c.send("stop");
+        await new Promise((r) => c.once("exit", r));
+      }
+    };
+    /** Starts the real server in its own process; `listCacheMs` 0 turns the list micro-cache off. */
+    const startServer = async (listCacheMs: number): Promise<string> => {
+      if (!chosen.url) {
+        const config = loadConfig({
+          NODE_ENV: "production",
+          SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+          LOG_LEVEL: "silent",
+          DATA_DIR: path.join(os.tmpdir(), "diginoor-bench"),
+          CHAIN_DISABLED: "1",
+          CATALOGUE_LIST_CACHE_MS: String(listCacheMs),
+        });
+        const app = await buildApp({ config, database, db: database.db }, { webDistDir: "/nonexistent" });
+        await app.listen({ port: 0, host: "127.0.0.1" });
+        const address = app.server.address();
+        return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      }
+      const child = fork(fileURLToPath(import.meta.url), [], {
+        env: {
+          ...process.env,
+          BENCH_ROLE: "server",
+          BENCH_DATABASE_URL: chosen.url,
+          BENCH_LIST_CACHE_MS: String(listCacheMs),
+        },
+        execArgv: ["--import", "tsx"],
+        stdio: "inherit",
+      });
+      children.push(child);
+      const port = await new Promise<number>((resolve, reject) => {
+        child.once("message", (m) => resolve((m as { port: number }).port));
+        child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      return `http://127.0.0.1:${port}`;
+    };
+    if (chosen.url) await database.close();
+    const base = await startServer(1000);
+
+    // Deep page: follow the cursor 200 pages into the newest-first list.
+    const walkStart = Date.now();
+    let cursor: string | null = null;
+    let deepPath = "/api/v1/nfts";
+    for (let page = 0; page < 200; page++) {
+      const body = await getJson(`${base}/api/v1/nfts?limit=24${cursor ? `&cursor=${cursor}` : ""}`);
+      if (!body.nextCursor) break;
+      cursor = body.nextCursor;
+      deepPath = `/api/v1/nfts?limit=24&cursor=${cursor}`;
+    }
+    const walkMs = Date.now() - walkStart;
+    console.log(`Walked 200 pages (4,800 NFTs deep) in ${walkMs} ms`);
+
+    const searchWord = process.env.BENCH_Q ?? "anklet";
+    const search = await getJson(`${base}/api/v1/nfts?q=${searchWord}`);
+    if (search.items.length === 0) throw new Error(`search for ${searchWord} found nothing`);
+
+    const routes = [
+      ["filter: tier=rare, sort=price_asc", "/api/v1/nfts?tier=rare&sort=price_asc"],
+      [`text search: q=${searchWord}`, `/api/v1/nfts?q=${searchWord}`],
+      ["deep page: 201st page by cursor", deepPath],
+    ] as const;
+    const run = async (b: string, name: string, p: string) => {
+      process.stdout.write(`${name} … `);
+      const r = await measure(autocannon, b, name, p);
+      console.log(
+        `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ""}`,
+      );
+      return r;
+    };
+    const rows: Row[] = [await run(base, "baseline: GET /healthz", "/healthz")];
+    for (const [name, p] of routes) rows.push(await run(base, name, p));
+    // The same queries with the list micro-cache off: every request goes to PostgreSQL.
+    const uncachedBase = await startServer(0);
+    const uncached: Row[] = [];
+    for (const [name, p] of routes) uncached.push(await run(uncachedBase, `${name} (no cache)`, p));
+
+    const baseline = rows[0] as Row;
+    const line = (r: Row, judged: boolean) => {
+      const pct = (r.rps / baseline.rps) * 100;
+      const goal = !judged ? "–" : r.p99 < 25 && pct >= 40 && r.errors === 0 ? "yes" : "**no**";
+      return `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${pct.toFixed(0)} | ${r.errors} | ${goal} |`;
+    };
+    const table = [
+      "| Route | Requests/s | p50 (ms) | p99 (ms) | % of baseline req/s | Errors | Goal met |",
+      "|---|---:|---:|---:|---:|---:|---|",
+      line(baseline, false),
+      ...rows.slice(1).map((r) => line(r, true)),
+      ...uncached.map((r) => line(r, false)),
+    ].join("\n");
+    console.log(`\n${table}\n`);
+
+    const cpus = os.cpus();
+    const section = `## Catalogue
+
+Measured by \`npm run bench:catalogue\` (apps/server/bench/catalogue.ts) on ${new Date().toISOString().slice(0, 10)}.
+
+- Data: ${count.toLocaleString("en-US")} NFTs (the seed catalogue multiplied), database: ${chosen.engine}.
+- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}; the load generator, the server and the database share these cores.
+- Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per route after a 2 s warm-up; server in ${chosen.url ? "its own process" : "the benchmark's process"}, LOG_LEVEL=silent, NODE_ENV=production.
+- Deep page: the URL of the 201st page (4,800 NFTs deep, newest first) found by walking the cursor; the 200-page walk took ${walkMs} ms.
+- Goal: p99 under 25 ms for each catalogue query and at least 40% of the baseline's requests/s, judged on the
+  server as deployed (list micro-cache on, \`CATALOGUE_LIST_CACHE_MS=1000\`, see
+  docs/decisions/020-catalogue-list-micro-cache.md). The "(no cache)" rows run the same URLs against a second
+  server with the cache off, so every request is a PostgreSQL query: they show the cost of a cache miss.
+
+${table}
+`;
+    const file = writeDocs(section);
+    console.log(`Wrote ${path.relative(repoRoot, file)}`);
+  } finally {
+    await stopChildren();
+    // BENCH_KEEP=1 leaves the database in place for EXPLAIN ANALYZE sessions.
+    if (chosen.drop && process.env.BENCH_KEEP !== "1") await chosen.drop();
+  }
+  process.exit(0);
+}
+
+if (process.env.BENCH_ROLE === "server") {
+  runServer().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
