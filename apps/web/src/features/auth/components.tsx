@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { forwardRef, type ReactNode } from "react";
+import { forwardRef, type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { fetchProviders, providersQueryKey } from "./api.ts";
 import "./auth.css";
@@ -18,6 +18,12 @@ export function AuthCard({
   closeToHome?: boolean;
   children: ReactNode;
 }) {
+  // After a client-side navigation, move focus to the page's heading so screen readers announce the
+  // new page and Tab starts from the form (not from wherever the old page left it).
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <div className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">
@@ -29,7 +35,7 @@ export function AuthCard({
           </Link>
         ) : null}
         {eyebrow ? <p className="auth-card__eyebrow">{eyebrow}</p> : null}
-        <h1 className="auth-card__title" id="auth-title" tabIndex={-1}>
+        <h1 className="auth-card__title" id="auth-title" tabIndex={-1} ref={headingRef}>
           {title}
         </h1>
         {lead ? <p className="auth-card__lead">{lead}</p> : null}
