@@ -272,6 +272,7 @@ test.describe("accounts", () => {
       "href",
       "/api/v1/auth/google/start",
     );
+    await screenshotAtWidths(page, "login-google");
     await page.unroute("**/api/v1/auth/providers");
 
     // Reset request always answers the same way.
