@@ -114,7 +114,7 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   const aboutCache = new TtlCache<AboutResponse>(ttl);
   const listCache = new PageCache<NftListResponse>(opts.listCacheTtlMs ?? 1_000, 2_000);
 
-  function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
+  async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
     // The cursor is validated before the cache, so a bad cursor is always a 400.
     const after = query.cursor ? decodeCursor(query.cursor, query.sort) : undefined;
     const key = JSON.stringify([
