@@ -28,12 +28,24 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     uint16 public constant MAX_ROYALTY_BPS = 1_500;
     uint256 private constant BPS_DENOMINATOR = 10_000;
 
-    /// @dev One slot: 160 + 16 + 64 + 16 = 256 bits.
+    /// @dev Storage: one slot per token, 160 + 16 + 48 + 16 + 16 = 256 bits. `transferCount` counts
+    /// transfers after the mint (wrapping at 2^16); the marketplace stores it in a listing so a listing
+    /// dies as soon as the token moves, even if it later comes back to the seller.
     struct TokenData {
+        address royaltyReceiver;
+        uint16 royaltyBps;
+        uint48 catalogueNftId;
+        uint16 edition;
+        uint16 transferCount;
+    }
+
+    /// @notice What {tokenInfo} returns.
+    struct TokenInfo {
         address royaltyReceiver;
         uint16 royaltyBps;
         uint64 catalogueNftId;
         uint16 edition;
+        uint16 transferCount;
     }
 
     /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
@@ -47,6 +59,7 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     error InvalidRoyaltyReceiver(address receiver);
     error RoyaltyTooHigh(uint256 bps, uint256 maxBps);
     error InvalidAdmin();
+    error CatalogueIdTooLarge(uint64 catalogueNftId);
 
     /// @notice A token was minted for an order (primary voucher sale or card/INR order).
     event CollectibleMinted(
@@ -88,10 +101,11 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     {
         if (orderId == bytes32(0)) revert InvalidOrderId();
         if (royaltyReceiver == address(0)) revert InvalidRoyaltyReceiver(address(0));
+        if (catalogueNftId > type(uint48).max) revert CatalogueIdTooLarge(catalogueNftId);
         tokenId = uint256(orderId);
         if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
         uint16 bps = defaultRoyaltyBps;
-        _tokenData[tokenId] = TokenData(royaltyReceiver, bps, catalogueNftId, edition);
+        _tokenData[tokenId] = TokenData(royaltyReceiver, bps, uint48(catalogueNftId), edition, 0);
         emit CollectibleMinted(tokenId, to, catalogueNftId, edition, royaltyReceiver, bps, orderId);
         // Interaction last: _safeMint calls onERC721Received on contract receivers.
         _safeMint(to, tokenId);
@@ -162,10 +176,24 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
 
     // ------------------------------------------------------------------ views
 
-    /// @notice Catalogue data and royalty of an existing token (reverts for unknown tokens).
-    function tokenInfo(uint256 tokenId) external view returns (TokenData memory) {
+    /// @notice Catalogue data, royalty and transfer count of an existing token (reverts for unknown tokens).
+    function tokenInfo(uint256 tokenId) external view returns (TokenInfo memory) {
         _requireOwned(tokenId);
-        return _tokenData[tokenId];
+        TokenData memory d = _tokenData[tokenId];
+        return TokenInfo(d.royaltyReceiver, d.royaltyBps, d.catalogueNftId, d.edition, d.transferCount);
+    }
+
+    /**
+     * @notice Owner (0 if the token does not exist), transfer count and royalty of a token in one call:
+     * what the marketplace needs to list and to buy.
+     */
+    function tokenState(uint256 tokenId)
+        external
+        view
+        returns (address owner, uint16 transferCount, address royaltyReceiver, uint16 royaltyBps)
+    {
+        TokenData storage d = _tokenData[tokenId];
+        return (_ownerOf(tokenId), d.transferCount, d.royaltyReceiver, d.royaltyBps);
     }
 
     /// @notice Whether the token of `orderId` has been minted.
@@ -198,6 +226,16 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     {
         return interfaceId == type(IERC2981).interfaceId || interfaceId == bytes4(0x49064906)
             || super.supportsInterface(interfaceId);
+    }
+
+    /// @dev Counts every transfer after the mint (see TokenData.transferCount).
+    function _update(address to, uint256 tokenId, address auth) internal override returns (address from) {
+        from = super._update(to, tokenId, auth);
+        if (from != address(0)) {
+            unchecked {
+                _tokenData[tokenId].transferCount += 1;
+            }
+        }
     }
 
     function _baseURI() internal view override returns (string memory) {

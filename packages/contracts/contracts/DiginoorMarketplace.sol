@@ -50,10 +50,12 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         bool paused;
     }
 
-    /// @dev One slot: 160 + 96.
+    /// @dev One slot: 160 + 80 + 16. `transferCount` is the token's transfer count when listed: the
+    /// listing is live only while the seller owns the token AND the token has not moved since.
     struct Listing {
         address seller;
-        uint96 price;
+        uint80 price;
+        uint16 transferCount;
     }
 
     /// @dev Two slots. `amount` is the reserve price until the first bid (highestBidder == 0), then the
@@ -105,6 +107,7 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     error NotListed(uint256 tokenId);
     error NotListingSeller(uint256 tokenId, address caller);
     error PriceMismatch(uint256 expected, uint256 actual);
+    error ListingStale(uint256 tokenId);
     error FeesExceedPrice(uint256 price, uint256 royalty, uint256 fee);
     error InvalidDuration(uint256 durationDays);
     error AuctionNotFound(uint256 tokenId);
@@ -267,29 +270,30 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
      * @notice List `tokenId` at `price` wei. The caller must own it and have approved this marketplace
      * (setApprovalForAll or approve). The token stays in the seller's wallet until sold.
      */
-    function list(uint256 tokenId, uint96 price) external nonReentrant whenNotPaused {
+    function list(uint256 tokenId, uint80 price) external nonReentrant whenNotPaused {
         if (price == 0) revert InvalidPrice();
-        address owner = collectible.ownerOf(tokenId);
+        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
         if (owner == address(this)) revert TokenOnAuction(tokenId);
         if (owner != msg.sender) revert NotTokenOwner(tokenId, msg.sender);
-        // A listing by the current owner is live; one by a previous owner is stale and gets overwritten.
-        if (_listings[tokenId].seller == msg.sender) revert AlreadyListed(tokenId);
+        // Only a live listing blocks; a stale one (token moved since) is overwritten.
+        Listing memory existing = _listings[tokenId];
+        if (existing.seller == msg.sender && existing.transferCount == transferCount) revert AlreadyListed(tokenId);
         if (!collectible.isApprovedForAll(msg.sender, address(this)) && collectible.getApproved(tokenId) != address(this))
         {
             revert MarketplaceNotApproved(tokenId);
         }
-        _listings[tokenId] = Listing(msg.sender, price);
+        _listings[tokenId] = Listing(msg.sender, price, transferCount);
         emit Listed(tokenId, msg.sender, price);
     }
 
     /// @notice Change the price of your listing.
-    function updatePrice(uint256 tokenId, uint96 newPrice) external nonReentrant whenNotPaused {
+    function updatePrice(uint256 tokenId, uint80 newPrice) external nonReentrant whenNotPaused {
         if (newPrice == 0) revert InvalidPrice();
         Listing storage l = _listings[tokenId];
         address seller = l.seller;
         if (seller == address(0)) revert NotListed(tokenId);
         if (seller != msg.sender) revert NotListingSeller(tokenId, msg.sender);
-        uint96 previous = l.price;
+        uint80 previous = l.price;
         l.price = newPrice;
         emit ListingPriceUpdated(tokenId, msg.sender, previous, newPrice);
     }
@@ -314,21 +318,36 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         if (l.seller == address(0)) revert NotListed(tokenId);
         if (l.price != expectedPrice) revert PriceMismatch(expectedPrice, l.price);
         if (msg.value != l.price) revert WrongPayment(l.price, msg.value);
+        (address owner, uint16 transferCount, address royaltyReceiver, uint16 royaltyBps) =
+            collectible.tokenState(tokenId);
+        // The token moved since it was listed (even if it came back): the listing is dead.
+        if (owner != l.seller || transferCount != l.transferCount) revert ListingStale(tokenId);
+        uint256 royalty = (msg.value * royaltyBps) / BPS; // == collectible.royaltyInfo(tokenId, price)
+        uint256 fee = (msg.value * cfg.feeBps) / BPS;
+        if (royalty + fee > msg.value) revert FeesExceedPrice(msg.value, royalty, fee);
+        uint256 proceeds = msg.value - royalty - fee;
         delete _listings[tokenId];
-        // Reverts (ERC721IncorrectOwner / ERC721InsufficientApproval) if the listing went stale.
+        // Reverts with ERC721InsufficientApproval if the seller revoked the approval.
         collectible.safeTransferFrom(l.seller, msg.sender, tokenId);
-        (address royaltyReceiver, uint256 royalty, uint256 fee, uint256 proceeds) =
-            _split(tokenId, msg.value, cfg.feeBps);
         emit Sale(tokenId, l.seller, msg.sender, msg.value, royaltyReceiver, royalty, fee, proceeds);
         _pay(royaltyReceiver, royalty);
         _pay(cfg.treasury, fee);
         _pay(l.seller, proceeds);
     }
 
-    /// @notice The listing of `tokenId` (seller 0 when not listed). A listing whose seller no longer owns
-    /// the token is stale and cannot be bought.
+    /// @notice The stored listing of `tokenId` (seller 0 when none). It may be stale: see {isListingLive}.
     function getListing(uint256 tokenId) external view returns (Listing memory) {
         return _listings[tokenId];
+    }
+
+    /// @notice Whether `tokenId` has a listing that can be bought now (seller still owns the token, the
+    /// token has not moved since it was listed, and the marketplace is still approved).
+    function isListingLive(uint256 tokenId) external view returns (bool) {
+        Listing memory l = _listings[tokenId];
+        if (l.seller == address(0)) return false;
+        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
+        return owner == l.seller && transferCount == l.transferCount
+            && (collectible.isApprovedForAll(owner, address(this)) || collectible.getApproved(tokenId) == address(this));
     }
 
     // ================================================================== English auctions
@@ -344,11 +363,12 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     {
         if (reservePrice == 0) revert InvalidPrice();
         if (durationDays == 0 || durationDays > MAX_AUCTION_DAYS) revert InvalidDuration(durationDays);
-        if (_listings[tokenId].seller == msg.sender) revert AlreadyListed(tokenId);
-        // transferFrom checks ownership and approval; check ownership first for a clear error.
-        address owner = collectible.ownerOf(tokenId);
+        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
         if (owner == address(this)) revert TokenOnAuction(tokenId);
         if (owner != msg.sender) revert NotTokenOwner(tokenId, msg.sender);
+        Listing memory l = _listings[tokenId];
+        if (l.seller == msg.sender && l.transferCount == transferCount) revert AlreadyListed(tokenId);
+        // transferFrom checks the approval.
         _auctions[tokenId] = Auction(msg.sender, 0, durationDays, address(0), reservePrice);
         emit AuctionCreated(tokenId, msg.sender, reservePrice, durationDays);
         collectible.transferFrom(msg.sender, address(this), tokenId);

@@ -83,7 +83,9 @@ describe("mintForOrder", () => {
       royaltyBps: 1000,
       catalogueNftId: 99n,
       edition: 12,
+      transferCount: 0,
     });
+    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 0, f.productionHouse, 1000]);
     expect(await readCol(f, "tokenURI", [tokenId])).toBe(`${BASE_URI}${tokenId}`);
     expect(await readCol(f, "royaltyInfo", [tokenId, 1000n])).toEqual([f.productionHouse, 100n]);
     expect(await readCol(f, "isOrderMinted", [orderId])).toBe(true);
@@ -119,6 +121,24 @@ describe("mintForOrder", () => {
     await expectRevert(
       col(f, f.minter, "mintForOrder", [zeroAddress, 1n, 1, f.productionHouse, nextOrderId()]),
       "ERC721InvalidReceiver",
+    );
+  });
+
+  it("counts transfers after the mint; tokenState of an unknown token has owner 0", async () => {
+    const { tokenId } = await minterMint(f, alice);
+    const bob = f.wallets[4] as Wallet;
+    await col(f, f.wallets[3] as Wallet, "transferFrom", [alice, bob.account.address, tokenId]);
+    await col(f, bob, "safeTransferFrom", [bob.account.address, alice, tokenId]);
+    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 2, f.productionHouse, 1000]);
+    expect((await readCol<{ transferCount: number }>(f, "tokenInfo", [tokenId])).transferCount).toBe(2);
+    expect(await readCol(f, "tokenState", [tokenId + 1n])).toEqual([zeroAddress, 0, zeroAddress, 0]);
+  });
+
+  it("rejects catalogue ids that do not fit in 48 bits", async () => {
+    await expectRevert(minterMint(f, alice, { catalogueNftId: 2n ** 48n }), "CatalogueIdTooLarge");
+    const { tokenId } = await minterMint(f, alice, { catalogueNftId: 2n ** 48n - 1n });
+    expect((await readCol<{ catalogueNftId: bigint }>(f, "tokenInfo", [tokenId])).catalogueNftId).toBe(
+      2n ** 48n - 1n,
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * Property-based fuzzing (fast-check): random sequences of list, update, cancel, buy, create auction, bid,
- * settle, cancel auction, withdraw, time travel, pause and unpause by several EOAs and by a contract that
+ * settle, cancel auction, withdraw, direct ERC-721 transfers (stale/zombie listings), time travel, pause and unpause by several EOAs and by a contract that
  * rejects ETH. A reference model predicts whether every transaction succeeds and what it pays to whom;
  * after every step the test checks against the chain:
  *  - the marketplace's ETH balance equals the escrowed highest bids plus all withdrawable balances;
@@ -83,6 +83,7 @@ type Action =
   | { t: "list"; a: number; k: number; price: bigint; self: boolean }
   | { t: "update"; a: number; k: number; price: bigint; self: boolean }
   | { t: "cancel"; a: number; k: number; self: boolean }
+  | { t: "transfer"; a: number; k: number; to: number; self: boolean }
   | { t: "buy"; a: number; k: number; stale: boolean; self: boolean }
   | { t: "create"; a: number; k: number; reserve: bigint; days: number; self: boolean }
   | { t: "bid"; a: number; k: number; kind: "below" | "exact" | "above"; extra: bigint; self: boolean }
@@ -105,6 +106,10 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant("list" as const), a: actor, k: tok, price, self }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("update" as const), a: actor, k: tok, price, self }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("cancel" as const), a: actor, k: tok, self }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant("transfer" as const), a: actor, k: tok, to: actor, self }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -165,7 +170,8 @@ interface Auction {
 }
 interface Model {
   owner: Address[];
-  listing: ({ seller: Address; price: bigint } | undefined)[];
+  listing: ({ seller: Address; price: bigint; count: number } | undefined)[];
+  transfers: number[]; // the collectible's transferCount per token
   auction: (Auction | undefined)[];
   paused: boolean;
   pending: Map<Address, bigint>;
@@ -195,6 +201,7 @@ describe("marketplace fuzzing", () => {
             const latest = await f.publicClient.getBlock();
             const m: Model = {
               owner: [...initialOwners],
+              transfers: tokens.map(() => 0),
               listing: tokens.map(() => undefined),
               auction: tokens.map(() => undefined),
               paused: false,
@@ -222,11 +229,17 @@ describe("marketplace fuzzing", () => {
             };
 
             /** Send a marketplace call as actor `a` (EOA directly, the contract via eve). */
-            const call = async (a: number | "admin", fn: string, args: readonly unknown[], value = 0n) => {
+            const call = async (
+              a: number | "admin",
+              fn: string,
+              args: readonly unknown[],
+              value = 0n,
+              target: Address = mp,
+            ) => {
               m.time += 1n;
               await f.testClient.setNextBlockTimestamp({ timestamp: m.time });
               const data = encodeFunctionData({
-                abi: diginoorMarketplaceAbi as Abi,
+                abi: (target === mp ? diginoorMarketplaceAbi : diginoorCollectibleAbi) as Abi,
                 functionName: fn,
                 args,
               } as never);
@@ -237,11 +250,11 @@ describe("marketplace fuzzing", () => {
                       address: rejecter,
                       abi: attackerWalletAbi,
                       functionName: "execute",
-                      args: [mp, value, data],
+                      args: [target, value, data],
                       value,
                       gas: 1_000_000n,
                     })
-                  : await wallet.sendTransaction({ to: mp, data, value, gas: 1_000_000n });
+                  : await wallet.sendTransaction({ to: target, data, value, gas: 1_000_000n });
               const r = await f.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
               debit(wallet.account.address, r.gasUsed * r.effectiveGasPrice);
               const ok = r.status === "success";
@@ -267,7 +280,8 @@ describe("marketplace fuzzing", () => {
             for (const generated of actions) {
               const act = { ...generated }; // never mutate generated values (shrinking replays them)
               if (act.self) {
-                if (act.t === "list" || act.t === "create") act.a = indexOf(m.owner[act.k], act.a);
+                if (act.t === "list" || act.t === "create" || act.t === "transfer")
+                  act.a = indexOf(m.owner[act.k], act.a);
                 else if (act.t === "update" || act.t === "cancel")
                   act.a = indexOf(m.listing[act.k]?.seller, act.a);
                 else if (act.t === "cancelAuction") act.a = indexOf(m.auction[act.k]?.seller, act.a);
@@ -283,14 +297,31 @@ describe("marketplace fuzzing", () => {
                   if (live.length) act.k = live[act.k % live.length] as number;
                 }
               }
+              /** A listing is live while its seller owns the token and the token has not moved since. */
+              const liveBy = (k: number, who: Address) => {
+                const l = m.listing[k];
+                return !!l && l.seller === who && l.seller === m.owner[k] && l.count === m.transfers[k];
+              };
+              const moved = (k: number, to: Address) => {
+                m.owner[k] = to;
+                m.transfers[k] = (m.transfers[k] ?? 0) + 1;
+              };
               switch (act.t) {
                 case "list": {
                   const me = addrOf(act.a);
-                  const l = m.listing[act.k];
-                  const predicted = !m.paused && m.owner[act.k] === me && l?.seller !== me;
+                  const predicted = !m.paused && m.owner[act.k] === me && !liveBy(act.k, me);
                   const ok = await call(act.a, "list", [tokens[act.k], act.price]);
                   expectOutcome(act, predicted, ok);
-                  if (ok) m.listing[act.k] = { seller: me, price: act.price };
+                  if (ok) m.listing[act.k] = { seller: me, price: act.price, count: m.transfers[act.k] ?? 0 };
+                  break;
+                }
+                case "transfer": {
+                  const me = addrOf(act.a);
+                  const to = addrOf(act.to);
+                  const predicted = m.owner[act.k] === me;
+                  const ok = await call(act.a, "transferFrom", [me, to, tokens[act.k]], 0n, f.collectible);
+                  expectOutcome(act, predicted, ok);
+                  if (ok) moved(act.k, to);
                   break;
                 }
                 case "update": {
@@ -298,7 +329,8 @@ describe("marketplace fuzzing", () => {
                   const predicted = !m.paused && m.listing[act.k]?.seller === me;
                   const ok = await call(act.a, "updatePrice", [tokens[act.k], act.price]);
                   expectOutcome(act, predicted, ok);
-                  if (ok) m.listing[act.k] = { seller: me, price: act.price };
+                  const l = m.listing[act.k];
+                  if (ok && l) m.listing[act.k] = { ...l, price: act.price };
                   break;
                 }
                 case "cancel": {
@@ -314,23 +346,23 @@ describe("marketplace fuzzing", () => {
                   const l = m.listing[act.k];
                   const p = l?.price ?? ETH;
                   const expected = act.stale ? p + 1n : p; // a stale expected price models a front-run update
-                  const predicted = !m.paused && !!l && !act.stale && l.seller === m.owner[act.k];
+                  const predicted = !m.paused && !!l && !act.stale && liveBy(act.k, l.seller);
                   const ok = await call(act.a, "buy", [tokens[act.k], expected], p);
                   expectOutcome(act, predicted, ok);
                   if (ok && l) {
                     m.listing[act.k] = undefined;
-                    m.owner[act.k] = me;
+                    moved(act.k, me);
                     split(act.k, p, l.seller);
                   }
                   break;
                 }
                 case "create": {
                   const me = addrOf(act.a);
-                  const predicted = !m.paused && m.listing[act.k]?.seller !== me && m.owner[act.k] === me;
+                  const predicted = !m.paused && !liveBy(act.k, me) && m.owner[act.k] === me;
                   const ok = await call(act.a, "createAuction", [tokens[act.k], act.reserve, act.days]);
                   expectOutcome(act, predicted, ok);
                   if (ok) {
-                    m.owner[act.k] = mp;
+                    moved(act.k, mp);
                     m.auction[act.k] = {
                       seller: me,
                       reserve: act.reserve,
@@ -390,7 +422,7 @@ describe("marketplace fuzzing", () => {
                   const ok = await call(act.a, "settle", [tokens[act.k]]);
                   expectOutcome(act, predicted, ok);
                   if (ok && au?.bidder) {
-                    m.owner[act.k] = au.bidder;
+                    moved(act.k, au.bidder);
                     m.auction[act.k] = undefined;
                     split(act.k, au.amount, au.seller);
                   }
@@ -403,7 +435,7 @@ describe("marketplace fuzzing", () => {
                   const ok = await call(act.a, "cancelAuction", [tokens[act.k]]);
                   expectOutcome(act, predicted, ok);
                   if (ok && au) {
-                    m.owner[act.k] = au.seller;
+                    moved(act.k, au.seller);
                     m.auction[act.k] = undefined;
                   }
                   break;
@@ -452,7 +484,7 @@ describe("marketplace fuzzing", () => {
     if (process.env.FUZZ_VERBOSE) console.log({ seed: SEED, ...Object.fromEntries(stats) });
     // The search must actually reach the interesting paths.
     if (RUNS >= 10) {
-      for (const t of ["list", "buy", "create", "bid", "settle", "withdraw"])
+      for (const t of ["list", "buy", "create", "bid", "settle", "withdraw", "transfer"])
         expect(stats.get(t)?.ok ?? 0, t).toBeGreaterThan(0);
     }
   });

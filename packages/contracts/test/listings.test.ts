@@ -45,13 +45,14 @@ afterEach(async () => {
   await revertTo(f, snap);
 });
 
-const listing = (id: bigint) => readMp<{ seller: string; price: bigint }>(f, "getListing", [id]);
+const listing = (id: bigint) =>
+  readMp<{ seller: string; price: bigint; transferCount: number }>(f, "getListing", [id]);
 
 describe("list", () => {
   it("lists without taking custody and emits Listed", async () => {
     const r = await mp(f, seller, "list", [tokenId, ETH]);
     expect(eventOf(r, "Listed")).toEqual({ tokenId, seller: seller.account.address, price: ETH });
-    expect(await listing(tokenId)).toEqual({ seller: seller.account.address, price: ETH });
+    expect(await listing(tokenId)).toEqual({ seller: seller.account.address, price: ETH, transferCount: 0 });
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(seller.account.address);
   });
 
@@ -66,7 +67,7 @@ describe("list", () => {
   it("reverts: zero price, not owner, not approved, already listed, on auction, paused", async () => {
     await expectRevert(mp(f, seller, "list", [tokenId, 0n]), "InvalidPrice");
     await expectRevert(mp(f, buyer, "list", [tokenId, ETH]), "NotTokenOwner");
-    await expectRevert(mp(f, seller, "list", [tokenId + 999n, ETH]), "ERC721NonexistentToken");
+    await expectRevert(mp(f, seller, "list", [tokenId + 999n, ETH]), "NotTokenOwner");
     await col(f, seller, "setApprovalForAll", [f.marketplace, false]);
     await expectRevert(mp(f, seller, "list", [tokenId, ETH]), "MarketplaceNotApproved");
     await col(f, seller, "setApprovalForAll", [f.marketplace, true]);
@@ -84,15 +85,41 @@ describe("list", () => {
     await mp(f, seller, "list", [tokenId, ETH]);
     await col(f, seller, "transferFrom", [seller.account.address, buyer.account.address, tokenId]);
     // The stale listing cannot be bought, whether or not the new owner approved the marketplace...
-    await expectRevert(
-      mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH),
-      "ERC721InsufficientApproval",
-    );
+    await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ListingStale");
     await approveMarketplace(f, buyer);
-    await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ERC721IncorrectOwner");
+    await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ListingStale");
     // ...and the new owner can list.
     await mp(f, buyer, "list", [tokenId, 3n * ETH]);
-    expect(await listing(tokenId)).toEqual({ seller: buyer.account.address, price: 3n * ETH });
+    expect(await listing(tokenId)).toEqual({
+      seller: buyer.account.address,
+      price: 3n * ETH,
+      transferCount: 1,
+    });
+  });
+});
+
+describe("zombie listings", () => {
+  it("a listing dies when the token moves, even if it comes back to the seller", async () => {
+    await mp(f, seller, "list", [tokenId, ETH]);
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(true);
+    await col(f, seller, "transferFrom", [seller.account.address, buyer.account.address, tokenId]);
+    await col(f, buyer, "transferFrom", [buyer.account.address, seller.account.address, tokenId]);
+    // The seller owns the token again and still approves the marketplace, but the old price is dead.
+    expect(await readCol(f, "ownerOf", [tokenId])).toBe(seller.account.address);
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(false);
+    await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ListingStale");
+    // The seller can list again (not AlreadyListed), and that listing is live.
+    await mp(f, seller, "list", [tokenId, 2n * ETH]);
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(true);
+    expect(await listing(tokenId)).toEqual({
+      seller: seller.account.address,
+      price: 2n * ETH,
+      transferCount: 2,
+    });
+    // Revoking the approval also makes it not live.
+    await col(f, seller, "setApprovalForAll", [f.marketplace, false]);
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(false);
+    expect(await readMp(f, "isListingLive", [tokenId + 1n])).toBe(false);
   });
 });
 
