@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteToAdmin, setSuspended } from "../src/modules/auth/admin.ts";
 import { hashPassword } from "../src/modules/auth/password.ts";
+import { pruneExpiredAuthData } from "../src/modules/auth/session.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import {
   createVerifiedUser,
@@ -119,6 +120,25 @@ describe("session cookies", () => {
     expect((await me(t.app, c2)).statusCode).toBe(200);
     await t.ctx.database.query("UPDATE sessions SET last_seen_at = now() - interval '8 days'");
     expect((await me(t.app, c2)).statusCode).toBe(401);
+  });
+
+  it("prunes expired and idle sessions but keeps live ones", async () => {
+    const live = await createVerifiedUser(t.app, "prune@example.com", "prune-password-1");
+    await t.ctx.database.query(
+      `INSERT INTO sessions (id_hash, user_id, expires_at, last_seen_at) VALUES
+        ('expired', $1, now() - interval '1 minute', now()),
+        ('idle', $1, now() + interval '1 day', now() - interval '8 days')`,
+      [live.id],
+    );
+    await pruneExpiredAuthData(t.ctx.db);
+    const left = await t.ctx.database.query<{ id_hash: string }>(
+      "SELECT id_hash FROM sessions WHERE user_id = $1",
+      [live.id],
+    );
+    expect(left.map((r) => r.id_hash)).not.toContain("expired");
+    expect(left.map((r) => r.id_hash)).not.toContain("idle");
+    expect(left).toHaveLength(1);
+    expect((await me(t.app, live.cookie)).statusCode).toBe(200);
   });
 
   it("stores only a hash of the session id", async () => {

@@ -226,7 +226,7 @@ describe("Google sign-in (OpenID Connect)", () => {
     accounts.set("g-attacker", { email: "meera@example.com", email_verified: false, name: "Not Meera" });
     const res = await googleSignIn("g-attacker");
     expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe("/login?error=google_unverified");
+    expect(res.headers.location).toBe("/login?error=google&reason=unverified_email");
     expect(sessionCookie(res)).toBeUndefined();
     const rows = await t.ctx.database.query<{ google_sub: string | null }>(
       "SELECT google_sub FROM users WHERE id = $1",

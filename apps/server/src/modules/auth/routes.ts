@@ -40,7 +40,13 @@ import {
 } from "./google.ts";
 import { limits, useFriendlyValidationMessages } from "./http.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import { endAllSessions, endCurrentSession, startSession, toApiUser } from "./session.ts";
+import {
+  endAllSessions,
+  endCurrentSession,
+  pruneExpiredAuthData,
+  startSession,
+  toApiUser,
+} from "./session.ts";
 
 const OIDC_COOKIE = "diginoor_oidc";
 const OIDC_COOKIE_PATH = "/api/v1/auth/google";
@@ -48,7 +54,13 @@ const OIDC_COOKIE_PATH = "/api/v1/auth/google";
 /** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.decorate("accountsCtx", ctx);
+  // Hourly clean-up of dead sessions and old tokens (every process may run it; it is idempotent).
+  const pruner = setInterval(() => {
+    pruneExpiredAuthData(ctx.db).catch((err) => app.log.warn({ err }, "pruning sessions failed"));
+  }, 3_600_000);
+  pruner.unref();
   app.addHook("onClose", async () => {
+    clearInterval(pruner);
     await settleBackgroundJobs();
   });
 
@@ -249,7 +261,9 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
-  const failTo = (reason: string) => `/login?error=${reason}`;
+  // Always `error=google` (the contract); `reason` says more when it helps the user.
+  const failTo = (reason?: "unverified_email" | "suspended" | "disabled") =>
+    `/login?error=google${reason ? `&reason=${reason}` : ""}`;
 
   const readFlow = (req: FastifyRequest): GoogleFlow | null => {
     const raw = req.cookies[OIDC_COOKIE];
@@ -268,7 +282,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
   const clearFlow = (reply: FastifyReply) => reply.clearCookie(OIDC_COOKIE, { path: OIDC_COOKIE_PATH });
 
   app.get("/api/v1/auth/google/start", async (req, reply) => {
-    if (!googleEnabled(config)) return reply.redirect(failTo("google_disabled"), 302);
+    if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
     await hitRateLimit(ctx.db, limits.googlePerIp, req.ip);
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
@@ -277,7 +291,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
       url = await googleAuthorizationUrl(config, flow);
     } catch (err) {
       req.log.error({ err }, "Google discovery failed");
-      return reply.redirect(failTo("google"), 302);
+      return reply.redirect(failTo(), 302);
     }
     reply.setCookie(OIDC_COOKIE, JSON.stringify(flow), {
       path: OIDC_COOKIE_PATH,
@@ -294,17 +308,17 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
     reply.header("cache-control", "no-store");
     const flow = readFlow(req);
     clearFlow(reply);
-    if (!flow || !googleEnabled(config)) return reply.redirect(failTo("google"), 302);
+    if (!flow || !googleEnabled(config)) return reply.redirect(failTo(), 302);
     const currentUrl = new URL(req.url, config.PUBLIC_URL);
     let identity: Awaited<ReturnType<typeof googleCallback>>;
     try {
       identity = await googleCallback(config, currentUrl, flow);
     } catch (err) {
       req.log.warn({ err }, "Google sign-in failed");
-      return reply.redirect(failTo("google"), 302);
+      return reply.redirect(failTo(), 302);
     }
     const user = await userForGoogle(ctx, identity);
-    if (user === "unverified") return reply.redirect(failTo("google_unverified"), 302);
+    if (user === "unverified") return reply.redirect(failTo("unverified_email"), 302);
     if (user.suspendedAt) return reply.redirect(failTo("suspended"), 302);
     await startSession(ctx, req, reply, user.id);
     return reply.redirect(flow.next, 302);

@@ -96,6 +96,14 @@ export async function endAllSessions(db: Db, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
+/** Deletes sessions past their expiry or idle timeout, and email tokens used or expired over a day ago. */
+export async function pruneExpiredAuthData(db: Db): Promise<void> {
+  await db.execute(sql`DELETE FROM sessions WHERE expires_at < now()
+    OR last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`);
+  await db.execute(sql`DELETE FROM auth_tokens WHERE expires_at < now() - interval '1 day'
+    OR used_at < now() - interval '1 day'`);
+}
+
 const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
 async function lookup(req: FastifyRequest): Promise<SessionUser | null> {
