@@ -187,10 +187,23 @@ describe("session cookies", () => {
   });
 });
 
+/**
+ * Rate limits use fixed windows: a burst that straddles a window boundary would be split over two
+ * windows. Start each burst at least `margin` seconds before the next boundary.
+ */
+async function awayFromWindowEdge(windowSeconds: number, margin = 15): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 50));
+}
+
 describe("rate limits (shared in PostgreSQL)", () => {
-  it("answers the 11th of 50 rapid wrong passwords within a minute with 429 and Retry-After", async () => {
+  it("answers the 11th of 50 rapid wrong passwords within a minute with 429 and Retry-After", {
+    timeout: 60_000,
+  }, async () => {
     await createVerifiedUser(t.app, "brute@example.com", "the-real-password-1");
     const ip = freshIp();
+    await awayFromWindowEdge(60);
     const statuses: number[] = [];
     let retryAfter: string | undefined;
     for (let i = 0; i < 50; i++) {
@@ -220,7 +233,10 @@ describe("rate limits (shared in PostgreSQL)", () => {
     expect(right.statusCode).toBe(429);
   });
 
-  it("limits one account across many addresses, and one address across many accounts", async () => {
+  it("limits one account across many addresses, and one address across many accounts", {
+    timeout: 60_000,
+  }, async () => {
+    await awayFromWindowEdge(60);
     const perAccount: number[] = [];
     for (let i = 0; i < 11; i++) {
       perAccount.push(
@@ -230,6 +246,7 @@ describe("rate limits (shared in PostgreSQL)", () => {
     }
     expect(perAccount.at(-1)).toBe(429);
     const ip = freshIp();
+    await awayFromWindowEdge(60);
     const perIp: number[] = [];
     for (let i = 0; i < 21; i++) {
       perIp.push(
@@ -247,8 +264,11 @@ describe("rate limits (shared in PostgreSQL)", () => {
     expect(perIp[20]).toBe(429);
   });
 
-  it("limits sign-up per address and reset / resend per address and per email", async () => {
+  it("limits sign-up per address and reset / resend per address and per email", {
+    timeout: 60_000,
+  }, async () => {
     const ip = freshIp();
+    await awayFromWindowEdge(600);
     const signups: number[] = [];
     for (let i = 0; i < 11; i++) {
       const res = await post(
