@@ -40,10 +40,10 @@ export function Component() {
       navigate(destinationAfterSignIn(nextParam), { replace: true });
   }, [isLoading, user, nextParam, navigate]);
 
-  // Back from a failed Google sign-in.
-  const googleError = params.get("error") === "google";
+  // Back from a failed Google sign-in; the server adds a reason when it helps.
+  const googleError = params.get("error") === "google" ? (params.get("reason") ?? "") : null;
   useEffect(() => {
-    if (googleError) toast.error("Google sign-in did not complete. Please try again or use your email.");
+    if (googleError !== null) toast.error(googleFailureMessage(googleError));
   }, [googleError, toast]);
 
   useEffect(() => {
@@ -160,4 +160,17 @@ export function Component() {
       </p>
     </AuthCard>
   );
+}
+
+function googleFailureMessage(reason: string): string {
+  switch (reason) {
+    case "unverified_email":
+      return "Google has not verified that email address. Sign in with your email and password instead.";
+    case "suspended":
+      return authMessages.accountSuspended;
+    case "disabled":
+      return "Google sign-in is not available right now. Please use your email and password.";
+    default:
+      return "Google sign-in did not complete. Please try again or use your email.";
+  }
 }
