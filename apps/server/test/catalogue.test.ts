@@ -1,5 +1,5 @@
 import type { NftListResponse, NftSummary } from "@diginoor/api/catalogue";
-import { tiers } from "@diginoor/api/catalogue";
+import { nftListResponseSchema, tiers } from "@diginoor/api/catalogue";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nftPublicId, seedCatalogue } from "../src/db/seed.ts";
@@ -24,7 +24,9 @@ async function get(url: string) {
 async function list(query: string): Promise<NftListResponse> {
   const res = await get(`/api/v1/nfts${query ? `?${query}` : ""}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as NftListResponse;
+  expect(res.headers["content-type"]).toMatch(/^application\/json/);
+  // The route sends pre-serialised JSON; check it against the shared contract here.
+  return nftListResponseSchema.parse(res.body);
 }
 
 /** Follows nextCursor until the end; returns every item in order. */

@@ -49,7 +49,12 @@ export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): 
     tags,
     query: listNftsQuerySchema,
     response: nftListResponseSchema,
-    handler: ({ query }) => service.listNfts(query),
+    handler: async ({ query, reply }) => {
+      const page = await service.listNftsPage(query);
+      // The cached page carries its JSON text: send it instead of serialising the body again.
+      reply.type("application/json; charset=utf-8").serializer(() => page.json);
+      return page.body;
+    },
   });
 
   defineRoute(app, {

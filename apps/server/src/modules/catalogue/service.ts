@@ -99,6 +99,11 @@ class PageCache<T> {
   }
 }
 
+export interface NftPage {
+  body: NftListResponse;
+  json: string;
+}
+
 export interface CatalogueServiceOptions {
   /** Lifetime of cached /collections, /films and /about answers (0 disables caching). */
   cacheTtlMs?: number;
@@ -112,9 +117,14 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
   const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
   const aboutCache = new TtlCache<AboutResponse>(ttl);
-  const listCache = new PageCache<NftListResponse>(opts.listCacheTtlMs ?? 1_000, 2_000);
+  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 2_000);
 
   async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
+    return (await listNftsPage(query)).body;
+  }
+
+  /** A page of NFTs with its JSON text, serialised once per cache entry rather than once per request. */
+  async function listNftsPage(query: ListNftsParsed): Promise<NftPage> {
     // The cursor is validated before the cache, so a bad cursor is always a 400.
     const after = query.cursor ? decodeCursor(query.cursor, query.sort) : undefined;
     const key = JSON.stringify([
@@ -129,7 +139,10 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       query.limit,
       query.cursor,
     ]);
-    return listCache.get(key, () => loadNftPage(query, after));
+    return listCache.get(key, async () => {
+      const body = await loadNftPage(query, after);
+      return { body, json: JSON.stringify(body) };
+    });
   }
 
   async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
@@ -282,7 +295,17 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     await repo.subscribeNewsletter(db, email);
   }
 
-  return { listNfts, getNft, listFilms, getFilm, getCollections, getAbout, submitContact, subscribe };
+  return {
+    listNfts,
+    listNftsPage,
+    getNft,
+    listFilms,
+    getFilm,
+    getCollections,
+    getAbout,
+    submitContact,
+    subscribe,
+  };
 }
 
 export type CatalogueService = ReturnType<typeof createCatalogueService>;
