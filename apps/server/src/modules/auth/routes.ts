@@ -19,7 +19,6 @@ import type { AppContext } from "../../context.ts";
 import { type UserRow, users } from "../../db/schema/accounts.ts";
 import { AppError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
-import { hitRateLimit } from "../../lib/rate-limit.ts";
 import {
   consumeToken,
   findUserByEmail,
@@ -39,6 +38,7 @@ import {
   safeNext,
 } from "./google.ts";
 import { limits, useFriendlyValidationMessages } from "./http.ts";
+import { clearSlidingLimit, hitSlidingLimit } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import {
   endAllSessions,
@@ -84,7 +84,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [409],
     response: signupResponseSchema,
     handler: async ({ body, req }) => {
-      await hitRateLimit(ctx.db, limits.signupPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.signupPerIp, req.ip);
       const passwordHash = await hashPassword(body.password);
       const inserted = await ctx.db
         .insert(users)
@@ -113,7 +113,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [409],
     response: userResponseSchema,
     handler: async ({ body, req }) => {
-      await hitRateLimit(ctx.db, limits.verifyPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.verifyPerIp, req.ip);
       const token = await consumeToken(ctx, body.token, "verify_email");
       if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
       const user = await findUserById(ctx, token.userId);
@@ -152,8 +152,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     status: 202,
     response: okResponseSchema,
     handler: async ({ body, req }) => {
-      await hitRateLimit(ctx.db, limits.resendPerIp, req.ip);
-      await hitRateLimit(ctx.db, limits.resendPerEmail, body.email);
+      await hitSlidingLimit(ctx.db, limits.resendPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resendPerEmail, body.email);
       inBackground(req.log, "resend verification", async () => {
         const user = await findUserByEmail(ctx, body.email);
         if (!user || user.emailVerifiedAt || user.suspendedAt || !user.passwordHash) return;
@@ -172,17 +172,15 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [401, 403],
     response: userResponseSchema,
     handler: async ({ body, req, reply }) => {
-      await hitRateLimit(ctx.db, limits.loginPerIp, req.ip);
-      await hitRateLimit(ctx.db, limits.loginPerAccount, body.email);
+      await hitSlidingLimit(ctx.db, limits.loginPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.loginPerAccount, body.email);
       const user = await findUserByEmail(ctx, body.email);
       const ok = await verifyPassword(user?.passwordHash, body.password);
       if (!user || !ok) throw new AppError(401, "invalid_credentials", authMessages.invalidCredentials);
       if (user.suspendedAt) throw new AppError(403, "account_suspended", authMessages.accountSuspended);
       if (!user.emailVerifiedAt) throw new AppError(403, "email_unverified", authMessages.emailUnverified);
       // A successful sign-in clears the account's failure window (the per-address one stays).
-      await ctx.db.execute(
-        sql`DELETE FROM rate_limit_buckets WHERE key = ${`${limits.loginPerAccount.name}:${body.email}`}`,
-      );
+      await clearSlidingLimit(ctx.db, limits.loginPerAccount, body.email);
       await startSession(ctx, req, reply, user.id);
       return { user: toApiUser(user) };
     },
@@ -210,8 +208,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     status: 202,
     response: okResponseSchema,
     handler: async ({ body, req }) => {
-      await hitRateLimit(ctx.db, limits.resetPerIp, req.ip);
-      await hitRateLimit(ctx.db, limits.resetPerEmail, body.email);
+      await hitSlidingLimit(ctx.db, limits.resetPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resetPerEmail, body.email);
       inBackground(req.log, "password reset mail", async () => {
         const user = await findUserByEmail(ctx, body.email);
         if (!user || user.suspendedAt) return;
@@ -229,7 +227,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     body: passwordResetConfirmSchema,
     response: okResponseSchema,
     handler: async ({ body, req, reply }) => {
-      await hitRateLimit(ctx.db, limits.resetConfirmPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resetConfirmPerIp, req.ip);
       const token = await consumeToken(ctx, body.token, "password_reset");
       if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
       const passwordHash = await hashPassword(body.password);
@@ -283,7 +281,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/v1/auth/google/start", async (req, reply) => {
     if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
-    await hitRateLimit(ctx.db, limits.googlePerIp, req.ip);
+    await hitSlidingLimit(ctx.db, limits.googlePerIp, req.ip);
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
     let url: URL;

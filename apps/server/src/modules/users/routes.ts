@@ -15,12 +15,12 @@ import type { AppContext } from "../../context.ts";
 import { type UserRow, users } from "../../db/schema/accounts.ts";
 import { AppError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
-import { hitRateLimit } from "../../lib/rate-limit.ts";
 import { localStorage } from "../../lib/storage/local.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import { newSecret } from "../auth/tokens.ts";
 import { revokeTokens, sendVerification } from "../auth/accounts.ts";
 import { limits, useFriendlyValidationMessages } from "../auth/http.ts";
+import { hitSlidingLimit } from "../auth/limits.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { endAllSessions, clearSessionCookie, requireUser, toApiUser } from "../auth/session.ts";
 import {
@@ -45,7 +45,7 @@ export async function registerUsers(app: FastifyInstance, ctx: AppContext, stora
 }
 
 async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string): Promise<void> {
-  await hitRateLimit(ctx.db, limits.passwordCheckPerUser, user.id);
+  await hitSlidingLimit(ctx.db, limits.passwordCheckPerUser, user.id);
   if (!user.passwordHash) {
     throw new AppError(
       400,
@@ -117,7 +117,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
           { field: "email", message: "This is already your email address" },
         ]);
       }
-      await hitRateLimit(ctx.db, limits.emailChangePerUser, user.id);
+      await hitSlidingLimit(ctx.db, limits.emailChangePerUser, user.id);
       const taken = await ctx.db
         .select({ id: users.id })
         .from(users)
@@ -167,7 +167,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
       response: userResponseSchema,
       handler: async ({ req }) => {
         const user = await requireUser(req);
-        await hitRateLimit(ctx.db, limits.uploadPerUser, user.id);
+        await hitSlidingLimit(ctx.db, limits.uploadPerUser, user.id);
         const data = await readSingleFile(req);
         await checkImage(data);
         const rendered = await renderImage(data, renditions);
