@@ -62,7 +62,7 @@ export interface Fixture {
 }
 
 function makeTestClient(chain: Chain, rpcUrl: string) {
-  return createTestClient({ chain, mode: "anvil", transport: http(rpcUrl) });
+  return createTestClient({ chain, mode: "anvil", transport: http(rpcUrl, { timeout: 60_000 }) });
 }
 
 export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
@@ -73,7 +73,7 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
-  const transport = http(anvil.rpcUrl);
+  const transport = http(anvil.rpcUrl, { timeout: 60_000 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
   const testClient = makeTestClient(chain, anvil.rpcUrl);
   const wallets = ANVIL_PRIVATE_KEYS.map((pk) =>
