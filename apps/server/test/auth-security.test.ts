@@ -362,6 +362,8 @@ describe("one user can never read or change another's account", () => {
     );
     expect(res.statusCode).toBe(200);
     expect((await me(t.app, c.cookie)).statusCode).toBe(401);
+    // Dave's own session is untouched.
+    expect((await me(t.app, d.cookie)).json().user.id).toBe(d.id);
     expect(
       (await post(t.app, "/api/v1/auth/login", { email: "dave@example.com", password: "dave-password-11" }))
         .statusCode,

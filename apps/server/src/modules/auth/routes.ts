@@ -41,8 +41,10 @@ import { limits, useFriendlyValidationMessages } from "./http.ts";
 import { clearSlidingLimit, hitSlidingLimit } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import {
+  clearSessionCookie,
   endAllSessions,
   endCurrentSession,
+  optionalUser,
   pruneExpiredAuthData,
   startSession,
   toApiUser,
@@ -241,8 +243,10 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
         })
         .where(and(eq(users.id, token.userId), eq(users.email, token.email)));
       await revokeTokens(ctx, token.userId, "password_reset");
+      const current = await optionalUser(req);
       await endAllSessions(ctx.db, token.userId);
-      await endCurrentSession(ctx, req, reply);
+      // This browser's cookie is cleared only if it was signed in as that user (its session is gone).
+      if (current?.id === token.userId) clearSessionCookie(ctx.config, reply);
       return { ok: true as const };
     },
   });
