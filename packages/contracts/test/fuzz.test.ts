@@ -87,7 +87,7 @@ type Action =
   | { t: "buy"; a: number; k: number; stale: boolean; self: boolean }
   | { t: "create"; a: number; k: number; reserve: bigint; days: number; self: boolean }
   | { t: "bid"; a: number; k: number; kind: "below" | "exact" | "above"; extra: bigint; self: boolean }
-  | { t: "settle"; a: number; k: number; self: boolean }
+  | { t: "settle"; a: number; k: number; self: boolean; wait: boolean } // wait: first let the auction end
   | { t: "cancelAuction"; a: number; k: number; self: boolean }
   | { t: "withdraw"; a: number; self: boolean }
   | { t: "time"; s: bigint; self?: undefined }
@@ -145,7 +145,10 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
       self,
     }),
   },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("settle" as const), a: actor, k: tok, self }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ t: fc.constant("settle" as const), a: actor, k: tok, self, wait: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("cancelAuction" as const), a: actor, k: tok, self }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant("withdraw" as const), a: actor, self }) },
   {
@@ -418,6 +421,7 @@ async function runSequence(actions: Action[]): Promise<void> {
         }
         case "settle": {
           const au = m.auction[act.k];
+          if (act.wait && au?.bidder && m.time + 1n < au.endTime) m.time = au.endTime - 1n;
           const at = m.time + 1n;
           const predicted = !m.paused && !!au && !!au.bidder && at >= au.endTime;
           const ok = await call(act.a, "settle", [tokens[act.k]]);
