@@ -101,17 +101,18 @@ export function NftDetailPage() {
     );
   }
 
-  const properties = [
-    { label: "Category", value: nft.category },
-    { label: "Movie", value: nft.film.name },
-    { label: "Celebrity", value: nft.celebrity.name },
-    { label: "Production house", value: nft.productionHouse.name },
-    { label: "Rarity", value: tierLabel[nft.tier] },
-    ...nft.properties.filter(
-      (p) =>
-        !["category", "movie", "celebrity", "production house", "rarity"].includes(p.label.toLowerCase()),
-    ),
-  ];
+  // The API lists the properties (category, movie, celebrity, production house, rarity, …);
+  // editions and chain are already shown under Details.
+  const properties =
+    nft.properties.length > 0
+      ? nft.properties.filter((p) => !/^(edition|editions|blockchain)$/i.test(p.label.trim()))
+      : [
+          { label: "Category", value: nft.category },
+          { label: "Movie", value: nft.film.name },
+          { label: "Celebrity", value: nft.celebrity.name },
+          { label: "Production house", value: nft.productionHouse.name },
+          { label: "Rarity", value: tierLabel[nft.tier] },
+        ];
   const collectionHref = nft.collection ? `/${nft.collection.slug}` : `/${nft.film.slug}`;
 
   return (

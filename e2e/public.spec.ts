@@ -1,0 +1,442 @@
+import { expect, type Page, test } from "@playwright/test";
+import { getJson, type NftSummaryLite, usd } from "./support/api.ts";
+import {
+  type Allowed,
+  expectNoHorizontalScroll,
+  expectNoProblems,
+  screenshot,
+  settle,
+  VIEWPORTS,
+  waitForData,
+  watchPage,
+} from "./support/page.ts";
+
+/**
+ * Every public page, at phone (390 px) and desktop (1440 px) widths, with the seeded catalogue:
+ * real data on screen (not skeletons), no console errors, no failed requests, no sideways
+ * scrolling, and a full-page screenshot in e2e/screenshots/.
+ */
+
+interface Collections {
+  featured: { name: string; href: string | null }[];
+  hot: { name: string }[];
+  topSellers: NftSummaryLite[];
+  filters: { films: { slug: string; name: string }[]; celebrities: { slug: string; name: string }[] };
+}
+interface Film {
+  slug: string;
+  name: string;
+  note: string | null;
+  nfts: NftSummaryLite[];
+}
+interface NftList {
+  items: NftSummaryLite[];
+  nextCursor: string | null;
+}
+
+interface RouteCase {
+  name: string;
+  path: string | ((page: Page) => Promise<string>);
+  allowed?: Allowed[];
+  check: (page: Page) => Promise<void>;
+}
+
+const visibleHeading = (page: Page, name: string | RegExp) =>
+  expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+const firstNft = async (page: Page, query: string) =>
+  (await getJson<NftList>(page.request, `/api/v1/nfts?${query}`)).items[0]!;
+
+const filmCases: RouteCase[] = [
+  ["kabali", "/kabali"],
+  ["Kabali", "/Kabali"],
+  ["sivaji", "/sivaji"],
+  ["chandramukhi", "/chandramukhi"],
+  ["Chandramukhi", "/Chandramukhi"],
+  ["pasumainayaganvivek", "/pasumainayaganvivek"],
+  ["PasumaiNayaganVivek", "/PasumaiNayaganVivek"],
+].map(([name, path]) => ({
+  name: `film-${name}`,
+  path: path!,
+  check: async (page: Page) => {
+    const film = await getJson<Film>(page.request, `/api/v1/films/${path!.slice(1).toLowerCase()}`);
+    await visibleHeading(page, film.name);
+    await expect(page.getByRole("heading", { name: `${film.nfts.length} collectibles` })).toBeVisible();
+    await expect(page.getByRole("link", { name: film.nfts[0]!.title, exact: true })).toBeAttached();
+    if (film.note) await expect(page.getByText(film.note)).toBeVisible();
+  },
+}));
+
+const routes: RouteCase[] = [
+  {
+    name: "home",
+    path: "/",
+    check: async (page) => {
+      const data = await getJson<Collections>(page.request, "/api/v1/collections");
+      await visibleHeading(page, "Own a moment of Indian cinema");
+      await expect(page.getByRole("link", { name: `${data.featured[0]!.name} collection` })).toBeVisible();
+      await expect(page.getByRole("link", { name: data.topSellers[0]!.title, exact: true })).toBeVisible();
+      await expect(page.getByRole("link", { name: "What is an NFT?" })).toHaveAttribute(
+        "href",
+        "/blog/what-is-an-nft",
+      );
+    },
+  },
+  {
+    name: "collections",
+    path: "/collections",
+    check: async (page) => {
+      const data = await getJson<Collections>(page.request, "/api/v1/collections");
+      await visibleHeading(page, /every film/i);
+      await expect(page.getByRole("heading", { name: "Hot collections" })).toBeVisible();
+      for (const hot of data.hot)
+        await expect(page.getByRole("heading", { name: hot.name, exact: true }).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: /check it out/i }).first()).toBeAttached();
+      await expect(page.getByTestId("nft-card").first()).toBeVisible();
+    },
+  },
+  ...filmCases,
+  {
+    name: "nonfungiblespb",
+    path: "/nonfungiblespb",
+    check: async (page) => {
+      const film = await getJson<Film>(page.request, "/api/v1/films/nonfungiblespb");
+      const song = film.nfts
+        .filter((n) => n.saleType === "auction")
+        .sort((a, b) => b.priceUsdCents - a.priceUsdCents)[0]!;
+      await visibleHeading(page, song.title);
+      await expect(page.getByText("$150,000").first()).toBeVisible();
+      await expect(page.getByText(/sapling/i).first()).toBeVisible();
+      await expect(page.getByRole("link", { name: "Place a bid" })).toHaveAttribute(
+        "href",
+        /^\/login\?next=/,
+      );
+    },
+  },
+  {
+    name: "marketplace",
+    path: "/marketplace",
+    check: async (page) => {
+      const auctions = await getJson<NftList>(page.request, "/api/v1/nfts?saleType=auction&limit=5");
+      await visibleHeading(page, /find your next collectible/i);
+      await expect(page.getByRole("heading", { name: "Top auctions" })).toBeVisible();
+      await expect(
+        page.getByRole("link", { name: auctions.items[0]!.title, exact: true }).first(),
+      ).toBeVisible();
+      await expect(page.getByPlaceholder("search nfts...")).toBeVisible();
+      for (const label of ["Rarity", "Movie", "Price range", "Actor"]) {
+        await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+      }
+    },
+  },
+  {
+    name: "marketplace-filtered",
+    path: "/marketplace?tier=legendary&film=sivaji",
+    check: async (page) => {
+      const expected = await getJson<NftList>(page.request, "/api/v1/nfts?tier=legendary&film=sivaji");
+      expect(expected.items.length).toBeGreaterThan(0);
+      await expect(page.getByLabel("Rarity", { exact: true })).toHaveValue("legendary");
+      await expect(page.getByLabel("Movie", { exact: true })).toHaveValue("sivaji");
+      const grid = page.locator("section[aria-labelledby='browse-title'] [data-testid='nft-card']");
+      await expect(grid).toHaveCount(expected.items.length);
+      for (const nft of expected.items)
+        await expect(grid.getByRole("link", { name: nft.title, exact: true })).toBeVisible();
+      await expect(grid.locator(".tier-badge").first()).toHaveText(/legendary/i);
+    },
+  },
+  {
+    name: "nftdetail-fixed",
+    path: async (page) => `/nftdetail/${(await firstNft(page, "saleType=fixed&tier=rare")).id}`,
+    check: async (page) => {
+      const id = page.url().split("/").pop()!;
+      const nft = await getJson<NftSummaryLite & { editionsAvailable: number; editionSize: number }>(
+        page.request,
+        `/api/v1/nfts/${id}`,
+      );
+      await visibleHeading(page, nft.title);
+      await expect(page.getByTestId("nft-price")).toHaveText(usd(nft.priceUsdCents));
+      await expect(page.getByRole("button", { name: "Purchase" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Sale history" })).toBeVisible();
+      await expect(page.getByText(`${nft.editionsAvailable} of ${nft.editionSize} remaining`)).toBeVisible();
+      await expect(page.getByText("10% Royalties")).toBeVisible();
+      await expect(page.getByText("Please Login for better experience")).toBeVisible();
+    },
+  },
+  {
+    name: "nftdetail-auction",
+    path: async (page) => `/nftdetail/${(await firstNft(page, "saleType=auction&film=kabali")).id}`,
+    check: async (page) => {
+      const id = page.url().split("/").pop()!;
+      const nft = await getJson<NftSummaryLite>(page.request, `/api/v1/nfts/${id}`);
+      await visibleHeading(page, nft.title);
+      await expect(page.getByTestId("nft-price")).toHaveText(usd(nft.priceUsdCents));
+      await expect(page.getByRole("button", { name: "Place a bid" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Bid history" })).toBeVisible();
+      await expect(page.getByText("Polygon")).toBeVisible();
+    },
+  },
+  {
+    name: "about",
+    path: "/about",
+    check: async (page) => {
+      const about = await getJson<{ partners: { name: string }[]; team: { name: string }[] }>(
+        page.request,
+        "/api/v1/about",
+      );
+      await visibleHeading(page, /what're we about/i);
+      for (const p of about.partners) await expect(page.getByText(p.name, { exact: true })).toBeVisible();
+      expect(about.team).toHaveLength(10);
+      for (const m of about.team) await expect(page.getByText(m.name, { exact: true })).toBeVisible();
+      await page.getByRole("button", { name: "Rare" }).click();
+      await expect(page.getByRole("img", { name: "Rare tier card" })).toBeVisible();
+    },
+  },
+  {
+    name: "how-it-works",
+    path: "/how it works",
+    check: async (page) => {
+      await visibleHeading(page, "What is an NFT?");
+      await expect(page.getByText("Video coming soon")).toHaveCount(5);
+      const questions = page.locator(".faq-item button");
+      await expect(questions).toHaveCount(10);
+      await questions.nth(1).click();
+      await expect(questions.nth(1)).toHaveAttribute("aria-expanded", "true");
+      await expect(page.getByText(/Auctions are paid in crypto only/)).toBeVisible();
+    },
+  },
+  {
+    name: "how-it-works-encoded",
+    path: "/how%20it%20works",
+    check: async (page) => {
+      await visibleHeading(page, "What is an NFT?");
+      await expect(page.getByRole("heading", { name: "Frequently asked questions" })).toBeVisible();
+    },
+  },
+  {
+    name: "contact",
+    path: "/contact",
+    check: async (page) => {
+      await visibleHeading(page, /hear from you/i);
+      await expect(page.getByLabel("Name", { exact: true })).toBeVisible();
+      await expect(page.getByText("support@diginoor.com")).toBeVisible();
+      await expect(page.getByRole("img", { name: /map/i })).toBeVisible();
+    },
+  },
+  {
+    name: "terms",
+    path: "/Termscondition",
+    check: async (page) => {
+      await visibleHeading(page, "Terms and Conditions");
+      for (const title of ["No refunds", "Limit of liability", "Force majeure", "Indemnity"]) {
+        await expect(page.getByRole("heading", { name: new RegExp(title, "i") }).first()).toBeVisible();
+      }
+      await expect(page.getByText(/forty-five \(45\) days/)).toBeVisible();
+      await expect(page.getByText(/two \(2\) months/)).toBeVisible();
+    },
+  },
+  {
+    name: "privacy",
+    path: "/Privacypolicy",
+    check: async (page) => {
+      await visibleHeading(page, "Privacy Policy");
+      await expect(page.getByText(/ten \(10\) days/)).toBeVisible();
+      await expect(page.getByText(/eighteen \(18\)/)).toBeVisible();
+      await expect(page.getByText(/three \(3\) months/)).toBeVisible();
+      await expect(page.getByText(/laws of Singapore/).first()).toBeVisible();
+    },
+  },
+  {
+    name: "not-found",
+    path: "/this-page-does-not-exist",
+    check: async (page) => {
+      await expect(page.getByTestId("not-found")).toBeVisible();
+      await visibleHeading(page, "This page isn't showing");
+    },
+  },
+  {
+    name: "nftdetail-unknown",
+    path: "/nftdetail/no-such-nft",
+    allowed: [{ method: "GET", path: "/api/v1/nfts/no-such-nft", status: 404 }],
+    check: async (page) => {
+      await expect(page.getByTestId("not-found")).toBeVisible();
+      await visibleHeading(page, "We couldn't find that NFT");
+    },
+  },
+];
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`public pages at ${viewport.width}px`, () => {
+    test.use({ viewport });
+    for (const route of routes) {
+      test(`${route.name}`, async ({ page }) => {
+        const watch = watchPage(page, route.allowed);
+        const path = typeof route.path === "string" ? route.path : await route.path(page);
+        await page.goto(path);
+        await waitForData(page);
+        await route.check(page);
+        await settle(page);
+        await expectNoHorizontalScroll(page);
+        await screenshot(page, route.name);
+        expectNoProblems(watch);
+      });
+    }
+
+    test("header menu for visitors", async ({ page }) => {
+      const watch = watchPage(page);
+      await page.goto("/");
+      await waitForData(page);
+      if (viewport.width < 1024) {
+        await page.getByRole("button", { name: "Open menu" }).click();
+        const dialog = page.getByRole("dialog", { name: "Menu" });
+        await expect(dialog).toBeVisible();
+        for (const item of [
+          "Collections",
+          "Marketplace",
+          "How it works",
+          "Blog",
+          "About",
+          "Contact",
+          "My Account",
+        ]) {
+          await expect(dialog.getByRole("link", { name: item, exact: true })).toBeVisible();
+        }
+        await expect(dialog.getByRole("link", { name: /Telegram/ })).toBeVisible();
+        await page.keyboard.press("Escape");
+        await expect(dialog).toBeHidden();
+      } else {
+        const nav = page.getByRole("navigation", { name: "Main" });
+        for (const item of ["Collections", "Marketplace", "How it works", "Blog", "About"]) {
+          await expect(nav.getByRole("link", { name: item, exact: true })).toBeVisible();
+        }
+        await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+        await expect(page.getByRole("link", { name: "Signup" })).toBeVisible();
+      }
+      await expect(page.getByRole("link", { name: "Wallet", exact: true })).toHaveAttribute(
+        "href",
+        "/wallet",
+      );
+      expectNoProblems(watch);
+    });
+  });
+}
+
+test.describe("marketplace state lives in the URL", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("filters chosen in the UI change the URL and survive a reload", async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto("/marketplace");
+    await waitForData(page);
+    await page.getByLabel("Movie", { exact: true }).selectOption("chandramukhi");
+    await expect(page).toHaveURL(/[?&]film=chandramukhi/);
+    await page.getByLabel("Rarity", { exact: true }).selectOption("rare");
+    await expect(page).toHaveURL(/[?&]tier=rare/);
+    const expected = await getJson<NftList>(page.request, "/api/v1/nfts?film=chandramukhi&tier=rare");
+    const grid = page.locator("section[aria-labelledby='browse-title'] [data-testid='nft-card']");
+    await expect(grid).toHaveCount(expected.items.length);
+
+    await page.reload();
+    await waitForData(page);
+    await expect(page.getByLabel("Movie", { exact: true })).toHaveValue("chandramukhi");
+    await expect(page.getByLabel("Rarity", { exact: true })).toHaveValue("rare");
+    await expect(grid).toHaveCount(expected.items.length);
+    for (const nft of expected.items)
+      await expect(grid.getByRole("link", { name: nft.title, exact: true })).toBeVisible();
+    await screenshot(page, "marketplace-ui-filtered");
+    expectNoProblems(watch);
+  });
+
+  test("search changes the URL, finds matches and survives a reload", async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto("/marketplace");
+    await waitForData(page);
+    await page.getByPlaceholder("search nfts...").fill("coin");
+    await page.getByPlaceholder("search nfts...").press("Enter");
+    await expect(page).toHaveURL(/[?&]q=coin/);
+    const expected = await getJson<NftList>(page.request, "/api/v1/nfts?q=coin");
+    expect(expected.items.length).toBeGreaterThan(0);
+    const grid = page.locator("section[aria-labelledby='browse-title'] [data-testid='nft-card']");
+    await expect(grid).toHaveCount(expected.items.length);
+    await page.reload();
+    await waitForData(page);
+    await expect(page.getByPlaceholder("search nfts...")).toHaveValue("coin");
+    await expect(grid).toHaveCount(expected.items.length);
+    await page.getByRole("button", { name: "Clear filters" }).first().click();
+    await expect(page).not.toHaveURL(/q=coin/);
+    await expect(page.getByPlaceholder("search nfts...")).toHaveValue("");
+    expectNoProblems(watch);
+  });
+
+  test("price range options are derived from the catalogue and filter the grid", async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto("/marketplace");
+    await waitForData(page);
+    const select = page.getByLabel("Price range", { exact: true });
+    const options = await select.locator("option").allTextContents();
+    expect(options[0]).toBe("Any price");
+    expect(options).toContain("On auction");
+    expect(options.some((o) => o.startsWith("Under $"))).toBe(true);
+    await select.selectOption("auction");
+    await expect(page).toHaveURL(/[?&]price=auction/);
+    const expected = await getJson<NftList>(page.request, "/api/v1/nfts?saleType=auction&limit=12");
+    const grid = page.locator("section[aria-labelledby='browse-title'] [data-testid='nft-card']");
+    await expect(grid).toHaveCount(expected.items.length);
+    await expect(grid.getByText("Reserve").first()).toBeVisible();
+    expectNoProblems(watch);
+  });
+
+  test("cards link to the NFT detail page", async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto("/marketplace?film=kabali");
+    await waitForData(page);
+    const first = page.locator("section[aria-labelledby='browse-title'] [data-testid='nft-card']").first();
+    const title = await first.locator(".nft-card-link").textContent();
+    await first.locator(".nft-card-link").click();
+    await expect(page).toHaveURL(/\/nftdetail\//);
+    await waitForData(page);
+    await visibleHeading(page, title!);
+    expectNoProblems(watch);
+  });
+});
+
+test.describe("forms", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("newsletter: validation, then a success toast", async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto("/about");
+    await waitForData(page);
+    const form = page.getByRole("form", { name: "Newsletter" });
+    await form.getByRole("textbox").fill("not-an-email");
+    await form.getByRole("button", { name: "I'm in" }).click();
+    await expect(form.getByText(/valid email address/)).toBeVisible();
+    await form.getByRole("textbox").fill(`fan-${Date.now()}@example.com`);
+    await form.getByRole("button", { name: "I'm in" }).click();
+    await expect(page.locator("[data-toast='success']")).toContainText("You're in");
+    await expect(form.getByRole("textbox")).toHaveValue("");
+    expectNoProblems(watch);
+  });
+
+  test("contact: field errors from the API, then success", async ({ page }) => {
+    const watch = watchPage(page, [{ method: "POST", path: "/api/v1/contact", status: 400 }]);
+    await page.goto("/contact");
+    await waitForData(page);
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.getByText("Name is required")).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("[data-toast='error']")).toBeVisible();
+    await screenshot(page, "contact-errors");
+
+    await page.getByLabel("Name", { exact: true }).fill("Meena Raghavan");
+    await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+    await page.getByLabel("Message", { exact: true }).fill("When does the next Sivaji drop open?");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.getByText(/Email must be a valid email address/)).toBeVisible();
+
+    await page.getByLabel("Email", { exact: true }).fill("meena@example.com");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.locator("[data-toast='success']")).toContainText("Thanks!");
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+    expectNoProblems(watch);
+  });
+});

@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+export const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1440, height: 900 },
+] as const;
+
+export interface Allowed {
+  method: string;
+  /** Path (no query) of a response allowed to fail with `status`. */
+  path: string | RegExp;
+  status: number;
+}
+
+export interface PageWatch {
+  problems: string[];
+}
+
+/**
+ * Records console errors, uncaught exceptions, failed requests and HTTP errors.
+ * Visitors get 401 from GET /api/v1/me by design; Chromium logs every 4xx as a console error
+ * "Failed to load resource", so those are judged by their request instead.
+ */
+export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
+  const watch: PageWatch = { problems: [] };
+  const rules: Allowed[] = [{ method: "GET", path: "/api/v1/me", status: 401 }, ...allowed];
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    if (msg.text().startsWith("Failed to load resource: the server responded with a status of")) return;
+    watch.problems.push(`console error: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => watch.problems.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) => {
+    const failure = req.failure()?.errorText ?? "failed";
+    const url = new URL(req.url());
+    // Queries cancelled by the app (unmount, superseded filter) abort their fetch on purpose.
+    if (failure.includes("ERR_ABORTED") && url.pathname.startsWith("/api/")) return;
+    watch.problems.push(`request failed: ${req.method()} ${url.pathname}${url.search} (${failure})`);
+  });
+  page.on("response", (res) => {
+    if (res.status() < 400) return;
+    const url = new URL(res.url());
+    const method = res.request().method();
+    const ok = rules.some(
+      (r) =>
+        r.method === method &&
+        r.status === res.status() &&
+        (typeof r.path === "string" ? r.path === url.pathname : r.path.test(url.pathname)),
+    );
+    if (!ok) watch.problems.push(`${method} ${url.pathname} answered ${res.status()}`);
+  });
+  return watch;
+}
+
+/** Waits until no skeleton or loading placeholder is left on the page. */
+export async function waitForData(page: Page) {
+  await expect(page.locator("[data-skeleton], [data-loading], .page-fallback")).toHaveCount(0, {
+    timeout: 20_000,
+  });
+}
+
+/** Scrolls through the page so lazy images load, waits for them, and returns to the top. */
+export async function settle(page: Page) {
+  await page.evaluate(async () => {
+    // Carousel slides off to the side never enter the viewport; load them too for the screenshot.
+    for (const img of Array.from(document.images)) img.loading = "eager";
+    const step = Math.max(200, Math.floor(window.innerHeight * 0.8));
+    for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(
+    () =>
+      Array.from(document.images).every((img) => img.complete && (img.naturalWidth > 0 || !img.currentSrc)),
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.evaluate(() => document.fonts.ready);
+}
+
+export async function expectNoHorizontalScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, "page must not scroll sideways").toBeLessThanOrEqual(innerWidth);
+}
+
+/** Full-page screenshot in e2e/screenshots/<name>-<width>.png. */
+export async function screenshot(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  const dir = path.join(import.meta.dirname, "..", "screenshots");
+  fs.mkdirSync(dir, { recursive: true });
+  const safe = name.replace(/[^a-z0-9-]+/gi, "-").replace(/^-+|-+$/g, "") || "home";
+  await page.screenshot({
+    path: path.join(dir, `${safe}-${width}.png`),
+    fullPage: true,
+    animations: "disabled",
+  });
+}
+
+export function expectNoProblems(watch: PageWatch) {
+  expect(watch.problems, watch.problems.join("\n")).toEqual([]);
+}

@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests run against the real built server (API + built web app) on a fresh data directory,
+ * so every run starts from an empty database that the server migrates and seeds.
+ * Build first: `npm run build && npm run test:e2e`.
+ */
+// E2E_PORT / E2E_OUTPUT_DIR / WEB_DIST_DIR let two people run the suite side by side on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+// Workers re-evaluate this file; they inherit the directory chosen by the main process.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: "list",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node apps/server/dist/main.js",
+    url: `http://localhost:${PORT}/readyz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      CHAIN_DISABLED: "1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "development",
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
+    },
+  },
+});
