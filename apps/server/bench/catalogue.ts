@@ -192,6 +192,7 @@ function writeDocs(section: string) {
 
 async function main() {
   const autocannon = require("autocannon") as Autocannon;
+  const loadAtStart = os.loadavg()[0] ?? 0;
   const chosen = await chooseDatabase();
   console.log(`Database: ${chosen.engine}`);
   let stopChildren = async () => {};
@@ -311,12 +312,13 @@ async function main() {
 Measured by \`npm run bench:catalogue\` (apps/server/bench/catalogue.ts) on ${new Date().toISOString().slice(0, 10)}.
 
 - Data: ${count.toLocaleString("en-US")} NFTs (the seed catalogue multiplied), database: ${chosen.engine}.
-- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}; the load generator, the server and the database share these cores.
+- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}; the load generator, the server and the database share these cores. Load average when the run
+  started: ${loadAtStart.toFixed(2)} (other work on the machine lowers every figure; hence the paired baselines).
 - Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per route after a 2 s warm-up; server in ${chosen.url ? "its own process" : "the benchmark's process"}, LOG_LEVEL=silent, NODE_ENV=production.
 - Deep page: the URL of the 201st page (4,800 NFTs deep, newest first) found by walking the cursor; the 200-page walk took ${walkMs} ms.
 - Goal: p99 under 25 ms for each catalogue query and at least 40% of the baseline's requests/s, judged on the
   server as deployed (list micro-cache on, \`CATALOGUE_LIST_CACHE_MS=1000\`, see
-  docs/decisions/020-catalogue-list-micro-cache.md). The "(no cache)" rows run the same URLs against a second
+  docs/decisions/021-catalogue-list-micro-cache.md). The "(no cache)" rows run the same URLs against a second
   server with the cache off, so every request is a PostgreSQL query: they show the cost of a cache miss.
 
 ${table}

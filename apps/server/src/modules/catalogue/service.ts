@@ -107,7 +107,7 @@ export interface NftPage {
 export interface CatalogueServiceOptions {
   /** Lifetime of cached /collections, /films and /about answers (0 disables caching). */
   cacheTtlMs?: number;
-  /** Lifetime of cached NFT list pages (0 disables); see docs/decisions/020-catalogue-list-micro-cache.md. */
+  /** Lifetime of cached NFT list pages (0 disables); see docs/decisions/021-catalogue-list-micro-cache.md. */
   listCacheTtlMs?: number;
 }
 
