@@ -2,6 +2,7 @@
 // npm run admin:create -- --suspend <email>   suspend an account (sign-in refused, sessions ended)
 // npm run admin:create -- --unsuspend <email> reinstate a suspended account
 import path from "node:path";
+import { emailSchema } from "@diginoor/api/auth";
 import { ConfigError, loadConfig } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { openDatabase } from "../../db/client.ts";
@@ -14,6 +15,10 @@ async function main() {
   const email = args.find((a) => !a.startsWith("--"));
   if (!email || (flag && flag !== "--suspend" && flag !== "--unsuspend")) {
     console.error("Usage: npm run admin:create -- [--suspend | --unsuspend] <email>");
+    process.exit(2);
+  }
+  if (!emailSchema.safeParse(email).success) {
+    console.error(`Invalid email address: ${email}`);
     process.exit(2);
   }
   const config = loadConfig();
