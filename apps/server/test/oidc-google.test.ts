@@ -221,6 +221,25 @@ describe("Google sign-in (OpenID Connect)", () => {
     ).toBe(200);
   });
 
+  it("takes over a never-verified local account for the proven owner, dropping the squatter's password", async () => {
+    const squat = await post(t.app, "/api/v1/auth/signup", {
+      name: "Squatter",
+      email: "owner@example.com",
+      password: "squatter-password",
+      confirmPassword: "squatter-password",
+    });
+    expect(squat.statusCode).toBe(201);
+    accounts.set("g-owner", { email: "owner@example.com", email_verified: true, name: "Real Owner" });
+    const res = await googleSignIn("g-owner");
+    const user = (await me(t.app, sessionCookie(res))).json().user;
+    expect(user).toMatchObject({ id: squat.json().user.id, emailVerified: true });
+    const pw = await post(t.app, "/api/v1/auth/login", {
+      email: "owner@example.com",
+      password: "squatter-password",
+    });
+    expect(pw.statusCode).toBe(401);
+  });
+
   it("does not link or create an account for an unverified Google email", async () => {
     const victim = await createVerifiedUser(t.app, "meera@example.com", "meera-password-1", "Meera");
     accounts.set("g-attacker", { email: "meera@example.com", email_verified: false, name: "Not Meera" });
