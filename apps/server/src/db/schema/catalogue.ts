@@ -122,6 +122,8 @@ export const nfts = pgTable(
     /** Maintained by the nfts_search_text_trg trigger; never written by the application. */
     searchText: text("search_text").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Number the contracts know this NFT by (added by migrations/0011_nft_catalogue_number.sql). */
+    catalogueNumber: bigint("catalogue_number", { mode: "number" }).generatedByDefaultAsIdentity().unique(),
   },
   (t) => [
     index("nfts_newest_idx").on(t.createdAt, t.id),
