@@ -425,6 +425,31 @@ describe("email change", () => {
   });
 });
 
+describe("email change race", () => {
+  it("refuses the link if someone else took the address meanwhile", async () => {
+    const u = await createVerifiedUser(t.app, "first.owner@example.com", "race-password-1");
+    const asked = await post(
+      t.app,
+      "/api/v1/me/email",
+      { email: "contested@example.com", currentPassword: "race-password-1" },
+      { cookie: u.cookie },
+    );
+    expect(asked.statusCode).toBe(202);
+    const { token } = await tokenFromMail(t.app, "contested@example.com", "/verify-email");
+    const other = await post(t.app, "/api/v1/auth/signup", {
+      name: "Quick",
+      email: "contested@example.com",
+      password: "quick-password",
+      confirmPassword: "quick-password",
+    });
+    expect(other.statusCode).toBe(201);
+    const res = await post(t.app, "/api/v1/auth/verify-email", { token });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe("email_taken");
+    expect((await me(t.app, u.cookie)).json().user.email).toBe("first.owner@example.com");
+  });
+});
+
 describe("roles", () => {
   it("admin:create promotes an existing user, creates a new admin with a set-password link, and suspends", async () => {
     const u = await createVerifiedUser(t.app, "boss@example.com", "boss-password-1");

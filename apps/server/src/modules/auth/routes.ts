@@ -132,7 +132,12 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
           .update(users)
           .set({ email: token.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
           .where(eq(users.id, user.id))
-          .returning();
+          .returning()
+          .catch((err: unknown) => {
+            // Another account took the address between the check and the update.
+            if (isUniqueViolation(err)) throw new AppError(409, "email_taken", authMessages.emailTaken);
+            throw err;
+          });
         await revokeTokens(ctx, user.id, "password_reset");
         return { user: toApiUser(updated[0] ?? user) };
       }
@@ -259,6 +264,14 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     response: providersResponseSchema,
     handler: async () => ({ google: googleEnabled(ctx.config) }),
   });
+}
+
+/** PostgreSQL unique_violation (23505), directly or wrapped by drizzle. */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
 }
 
 function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
