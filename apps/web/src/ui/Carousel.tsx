@@ -89,19 +89,25 @@ export function Carousel<T>({
           >
             <ArrowLeftIcon />
           </button>
-          <div className="carousel-dots">
-            {Array.from({ length: positions }, (_, i) => (
-              <button
-                // biome-ignore lint/suspicious/noArrayIndexKey: one dot per position
-                key={i}
-                type="button"
-                className="carousel-dot"
-                aria-label={`Go to slide ${i + 1}`}
-                aria-current={i === current ? "true" : undefined}
-                onClick={() => go(i)}
-              />
-            ))}
-          </div>
+          {positions <= 8 ? (
+            <div className="carousel-dots">
+              {Array.from({ length: positions }, (_, i) => (
+                <button
+                  // biome-ignore lint/suspicious/noArrayIndexKey: one dot per position
+                  key={i}
+                  type="button"
+                  className="carousel-dot"
+                  aria-label={`Go to slide ${i + 1}`}
+                  aria-current={i === current ? "true" : undefined}
+                  onClick={() => go(i)}
+                />
+              ))}
+            </div>
+          ) : (
+            <span className="carousel-count tabular" aria-hidden="true">
+              {current + 1} / {positions}
+            </span>
+          )}
           <button
             type="button"
             className="icon-btn"

@@ -85,6 +85,14 @@ export const PlayIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const SproutIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 21v-9" />
+    <path d="M12 12c0-4-3-6-7-6 0 4 3 6 7 6z" />
+    <path d="M12 10c0-3.5 2.5-6 6.5-6 0 3.5-2.5 6-6.5 6z" />
+  </Svg>
+);
+
 /** Brand marks for the social links (simple geometric glyphs, no third-party assets). */
 export const socialLinks = [
   { name: "Facebook", href: "https://www.facebook.com/diginoor", glyph: "f" },

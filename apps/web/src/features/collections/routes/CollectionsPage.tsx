@@ -15,16 +15,31 @@ import "./collections.css";
 function FeaturedSlide({ item }: { item: CollectionCard }) {
   return (
     <div className="featured-slide">
-      <img src={item.bannerUrl} alt={`${item.name} collection banner`} decoding="async" />
+      <img
+        className="featured-slide-banner"
+        src={item.bannerUrl}
+        alt={`${item.name} banner`}
+        decoding="async"
+      />
       <div className="featured-slide-body">
-        <p className="eyebrow">Featured collection</p>
-        <h2>{item.name}</h2>
-        <p>{item.description}</p>
-        {item.href ? (
-          <ButtonLink to={item.href} aria-label={`Check it out: ${item.name}`}>
-            Check it out
-          </ButtonLink>
-        ) : null}
+        <img
+          className="featured-slide-poster"
+          src={item.thumbnailUrl}
+          alt=""
+          loading="lazy"
+          width={300}
+          height={450}
+        />
+        <div>
+          <p className="eyebrow">Featured collection</p>
+          <h2>{item.name}</h2>
+          <p>{item.description}</p>
+          {item.href ? (
+            <ButtonLink to={item.href} aria-label={`Check it out: ${item.name}`}>
+              Check it out
+            </ButtonLink>
+          ) : null}
+        </div>
       </div>
     </div>
   );
@@ -33,23 +48,24 @@ function FeaturedSlide({ item }: { item: CollectionCard }) {
 function HotTile({ item }: { item: CollectionCard }) {
   if (item.comingSoon || !item.href) {
     return (
-      <div className="collection-tile collection-tile-soon">
-        <div className="collection-tile-body">
-          <h3>{item.name}</h3>
-          <p>{item.description}</p>
-        </div>
+      <div className="poster-tile">
+        <span className="poster-tile-art poster-tile-soon">
+          <span>Next drop</span>
+        </span>
+        <span className="poster-tile-name">{item.name}</span>
+        <span className="poster-tile-meta">{item.description}</span>
       </div>
     );
   }
   return (
-    <Link to={item.href} className="collection-tile">
-      <img src={item.thumbnailUrl} alt="" loading="lazy" decoding="async" />
-      <div className="collection-tile-body">
-        <h3>{item.name}</h3>
-        <p>
-          {item.nftCount} collectibles · {item.description}
-        </p>
-      </div>
+    <Link to={item.href} className="poster-tile">
+      <span className="poster-tile-art">
+        <img src={item.thumbnailUrl} alt="" loading="lazy" decoding="async" width={300} height={450} />
+      </span>
+      <span className="poster-tile-name">{item.name}</span>
+      <span className="poster-tile-meta">
+        {item.nftCount} collectibles · {item.description}
+      </span>
     </Link>
   );
 }
@@ -177,13 +193,13 @@ export function CollectionsPage() {
           <h2 id="hot-title">Hot collections</h2>
         </div>
         {collections.isLoading ? (
-          <div className="grid-3" data-loading="">
+          <div className="poster-grid poster-grid-5" data-loading="">
             {[0, 1, 2, 3, 4].map((i) => (
-              <Skeleton key={i} height="auto" style={{ aspectRatio: "16 / 10" }} radius="var(--radius-lg)" />
+              <Skeleton key={i} height="auto" style={{ aspectRatio: "2 / 3" }} radius="var(--radius-lg)" />
             ))}
           </div>
         ) : data && data.hot.length > 0 ? (
-          <ul className="grid-3 plain-list">
+          <ul className="poster-grid poster-grid-5 plain-list">
             {data.hot.map((item) => (
               <li key={item.slug}>
                 <HotTile item={item} />

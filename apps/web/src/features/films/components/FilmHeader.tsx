@@ -2,7 +2,7 @@ import type { FilmDetail } from "@diginoor/api/catalogue";
 import { useState } from "react";
 import { shareLink } from "../../../lib/share.ts";
 import { Button } from "../../../ui/Button.tsx";
-import { ShareIcon } from "../../../ui/icons.tsx";
+import { ShareIcon, SproutIcon } from "../../../ui/icons.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { useToast } from "../../../ui/Toast.tsx";
 
@@ -69,7 +69,7 @@ export function FilmHeader({ film }: { film: FilmDetail }) {
       {film.note ? (
         <div className="container">
           <p className="film-note" role="note">
-            <span aria-hidden="true">🌱 </span>
+            <SproutIcon className="film-note-icon" />
             {film.note}
           </p>
         </div>
@@ -81,7 +81,7 @@ export function FilmHeader({ film }: { film: FilmDetail }) {
 export function FilmHeaderSkeleton() {
   return (
     <div className="film-header" data-loading="">
-      <Skeleton className="film-banner" radius="0" height={280} />
+      <Skeleton className="film-banner" radius="0" height="auto" />
       <div className="container film-header-inner">
         <Skeleton className="film-thumb" width={160} height={240} />
         <div className="film-header-copy" style={{ flex: 1 }}>

@@ -10,7 +10,7 @@ import { ButtonLink } from "../../../ui/Button.tsx";
 import { Carousel } from "../../../ui/Carousel.tsx";
 import { Countdown } from "../../../ui/Countdown.tsx";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
-import { HeartIcon, ShareIcon } from "../../../ui/icons.tsx";
+import { HeartIcon, ShareIcon, SproutIcon } from "../../../ui/icons.tsx";
 import { NftCard, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
 import { NotFoundContent } from "../../../ui/NotFound.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
@@ -62,7 +62,7 @@ export function FeaturedSongPage() {
       <section className="container section" aria-labelledby="song-title">
         {film.isLoading ? (
           <div className="featured-song" data-loading="">
-            <Skeleton height="auto" style={{ aspectRatio: "1" }} radius="var(--radius-lg)" />
+            <Skeleton height="auto" style={{ aspectRatio: "4 / 5" }} radius="var(--radius-lg)" />
             <div>
               <Skeleton width="40%" height={16} />
               <Skeleton width="80%" height={48} style={{ marginTop: 16 }} />
@@ -166,7 +166,7 @@ export function FeaturedSongPage() {
             </p>
             {tribute.data.note ? (
               <p className="film-note" role="note" style={{ marginBottom: 24 }}>
-                <span aria-hidden="true">🌱 </span>
+                <SproutIcon className="film-note-icon" />
                 {tribute.data.note}
               </p>
             ) : null}

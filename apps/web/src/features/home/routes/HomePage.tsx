@@ -39,19 +39,21 @@ const guides = [
 function FeaturedTile({ item }: { item: CollectionCard }) {
   const body = (
     <>
-      <img src={item.bannerUrl} alt="" loading="lazy" decoding="async" />
-      <div className="collection-tile-body">
-        <h3>{item.name}</h3>
-        <p>{item.comingSoon ? "Coming soon" : `${item.nftCount} collectibles`}</p>
-      </div>
+      <span className="poster-tile-art">
+        <img src={item.thumbnailUrl} alt="" loading="lazy" decoding="async" width={300} height={450} />
+      </span>
+      <span className="poster-tile-name">{item.name}</span>
+      <span className="poster-tile-meta">
+        {item.comingSoon ? "Coming soon" : `${item.nftCount} collectibles`}
+      </span>
     </>
   );
   return item.href && !item.comingSoon ? (
-    <Link to={item.href} className="collection-tile" aria-label={`${item.name} collection`}>
+    <Link to={item.href} className="poster-tile" aria-label={`${item.name} collection`}>
       {body}
     </Link>
   ) : (
-    <div className="collection-tile">{body}</div>
+    <div className="poster-tile">{body}</div>
   );
 }
 
@@ -107,9 +109,9 @@ export function HomePage() {
           </Link>
         </div>
         {collections.isLoading ? (
-          <div className="grid-3" data-loading="">
-            {[0, 1, 2].map((i) => (
-              <Skeleton key={i} height="auto" style={{ aspectRatio: "16 / 10" }} radius="var(--radius-lg)" />
+          <div className="poster-grid" data-loading="">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} height="auto" style={{ aspectRatio: "2 / 3" }} radius="var(--radius-lg)" />
             ))}
           </div>
         ) : collections.isError ? (
@@ -124,7 +126,7 @@ export function HomePage() {
             New film collections are on their way. Check back soon.
           </EmptyState>
         ) : (
-          <ul className="grid-3 plain-list">
+          <ul className="poster-grid plain-list">
             {featured.map((item) => (
               <li key={item.slug}>
                 <FeaturedTile item={item} />
