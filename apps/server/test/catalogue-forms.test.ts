@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../src/lib/rate-limit.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
@@ -199,5 +200,35 @@ describe("unknown catalogue paths and methods", () => {
     }
     const del = await t.app.inject({ method: "DELETE", url: "/api/v1/nfts" });
     expect(del.statusCode).toBe(404);
+  });
+});
+
+describe("no form input produces a 500", () => {
+  it("refuses a NUL character in a contact message with a 400 naming the field", async () => {
+    const res = await post("/api/v1/contact", { ...validContact, message: "hello\u0000world" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { field: "message", message: "must not contain NUL characters" },
+    ]);
+  });
+
+  it("answers 201 or 400 to any JSON body", async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.emailAddress(),
+    );
+    const body = fc.oneof(
+      fc.record({ name: text, email: text, message: text }, { requiredKeys: [] }),
+      fc.record({ email: text }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/api/v1/contact", "/api/v1/newsletter"), body, async (url, b) => {
+        const res = await post(url, b);
+        expect([201, 400], res.body).toContain(res.statusCode);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { NftListResponse, NftSummary } from "@diginoor/api/catalogue";
 import { nftListResponseSchema, tiers } from "@diginoor/api/catalogue";
 import { sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nftPublicId, seedCatalogue } from "../src/db/seed.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
@@ -284,6 +285,7 @@ describe("GET /api/v1/nfts text search", () => {
     "ñ€😀",
     "%_\\%",
     "  ",
+    "kabali\u0000",
   ])("answers 200 for the metacharacters %j", async (q) => {
     const res = await get(`/api/v1/nfts?q=${encodeURIComponent(q)}`);
     expect(res.status).toBe(200);
@@ -496,6 +498,63 @@ describe("films, collections and about", () => {
     const params = doc.paths["/api/v1/nfts"].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(
       expect.arrayContaining(["tier", "film", "celebrity", "saleType", "q", "sort", "limit", "cursor"]),
+    );
+  });
+});
+
+describe("no input produces a 500", () => {
+  const keys = [
+    "tier",
+    "film",
+    "celebrity",
+    "saleType",
+    "minPriceCents",
+    "maxPriceCents",
+    "q",
+    "sort",
+    "limit",
+    "cursor",
+    "x",
+  ];
+  const value = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.string({ unit: "binary", maxLength: 30 }),
+    fc.integer().map(String),
+    fc.constantFrom(
+      "rare",
+      "newest",
+      "price_asc",
+      "title",
+      "auction",
+      "kabali",
+      "24",
+      "-0",
+      "0x10",
+      "%",
+      "\\",
+    ),
+    fc.base64String({ maxLength: 60 }),
+  );
+  it("GET /api/v1/nfts answers 200 or 400 to any query string", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 5 }), async (params) => {
+        const res = await t.app.inject({ method: "GET", url: `/api/v1/nfts?${new URLSearchParams(params)}` });
+        expect([200, 400], res.body).toContain(res.statusCode);
+        if (res.statusCode === 400) expect(res.json().error.code).toBe("validation_failed");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("GET /api/v1/nfts/:id and /api/v1/films/:slug answer 200 or 404 to any id", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: "binary", minLength: 1, maxLength: 80 }), async (id) => {
+        for (const base of ["/api/v1/nfts/", "/api/v1/films/"]) {
+          const res = await t.app.inject({ method: "GET", url: base + encodeURIComponent(id) });
+          expect([200, 400, 404], res.body).toContain(res.statusCode);
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });

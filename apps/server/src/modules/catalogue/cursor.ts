@@ -46,7 +46,8 @@ export function decodeCursor(raw: string, sort: NftSort): NftCursor {
         throw invalid("is not a valid cursor");
       return { sort, priceUsdCents: key, id };
     case "title":
-      if (typeof key !== "string" || key.length > 400) throw invalid("is not a valid cursor");
+      if (typeof key !== "string" || key.length > 400 || key.includes("\u0000"))
+        throw invalid("is not a valid cursor");
       return { sort, sortTitle: key, id };
   }
 }

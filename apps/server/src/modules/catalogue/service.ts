@@ -18,6 +18,8 @@ import * as repo from "./repo.ts";
 /** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
 export const FILM_PAGE_NFTS = 60;
 const TOP_SELLERS = 8;
+const NFT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const FILM_SLUG = /^[a-z0-9-]{1,80}$/;
 const RELATED = 6;
 
 /** Drizzle gives Dates; the hand-written list query gives ISO strings formatted by PostgreSQL. */
@@ -146,7 +148,8 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
-    const q = query.q?.trim();
+    // PostgreSQL text cannot hold NUL, so no NFT can match one: drop it rather than fail.
+    const q = query.q?.replaceAll("\u0000", "").trim();
     const rows = await repo.listNfts(database, {
       filter: {
         tier: query.tier,
@@ -170,6 +173,8 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   async function getNft(id: string): Promise<NftDetail> {
+    // Ids are short URL-safe strings; anything else cannot exist (and a NUL byte would upset PostgreSQL).
+    if (!NFT_ID.test(id)) throw AppError.notFound("NFT");
     const nft = await repo.findNft(db, id);
     if (!nft) throw AppError.notFound("NFT");
     const s = nft.summary;
@@ -232,6 +237,7 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   async function getFilm(slug: string): Promise<FilmDetail> {
+    if (!FILM_SLUG.test(slug)) throw AppError.notFound("Film");
     const film = await repo.findFilm(db, slug);
     if (!film) throw AppError.notFound("Film");
     const [cast, items] = await Promise.all([
@@ -288,6 +294,14 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
+    // PostgreSQL text cannot store NUL; say which field has one instead of failing with a 500.
+    const withNul = (["name", "message"] as const).filter((f) => msg[f].includes("\u0000"));
+    if (withNul.length) {
+      throw AppError.validation(
+        "body",
+        withNul.map((field) => ({ field, message: "must not contain NUL characters" })),
+      );
+    }
     await repo.insertContactMessage(db, { ...msg, ip });
   }
 
