@@ -119,7 +119,8 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
   const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
   const aboutCache = new TtlCache<AboutResponse>(ttl);
-  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 2_000);
+  // 500 pages of at most 100 NFTs, each kept as objects and as JSON: a few tens of MB at worst.
+  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500);
 
   async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
     return (await listNftsPage(query)).body;
