@@ -320,6 +320,21 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+for (const width of [320, 768]) {
+  test(`no sideways scrolling at ${width}px on any public page`, async ({ page }) => {
+    test.setTimeout(120_000);
+    // Console errors and failed requests are checked page by page above; here pages are left
+    // quickly, which aborts their remaining image and font loads on purpose.
+    await page.setViewportSize({ width, height: 800 });
+    for (const route of routes) {
+      const path = typeof route.path === "string" ? route.path : await route.path(page);
+      await page.goto(path);
+      await waitForData(page);
+      await expectNoHorizontalScroll(page, route.name);
+    }
+  });
+}
+
 test.describe("marketplace state lives in the URL", () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 

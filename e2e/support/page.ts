@@ -82,12 +82,12 @@ export async function settle(page: Page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
-export async function expectNoHorizontalScroll(page: Page) {
+export async function expectNoHorizontalScroll(page: Page, label = page.url()) {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
   }));
-  expect(scrollWidth, "page must not scroll sideways").toBeLessThanOrEqual(innerWidth);
+  expect(scrollWidth, `${label} must not scroll sideways`).toBeLessThanOrEqual(innerWidth);
 }
 
 /** Full-page screenshot in e2e/screenshots/<name>-<width>.png. */

@@ -63,7 +63,8 @@ export function HomePage() {
   const isDesktop = useIsDesktop();
   const featured = collections.data?.featured ?? [];
   const topSellers = (collections.data?.topSellers ?? []).slice(0, 8);
-  const heroArt = featured[0];
+  // Three posters fanned out, the first in front.
+  const heroPosters = featured.slice(0, 3);
 
   return (
     <>
@@ -86,11 +87,21 @@ export function HomePage() {
               </ButtonLink>
             </div>
           </div>
-          <div className="home-hero-art" aria-hidden={heroArt ? undefined : true}>
-            {heroArt ? (
-              <img src={heroArt.bannerUrl} alt={`${heroArt.name} collection artwork`} decoding="async" />
-            ) : collections.isLoading ? (
+          <div className="home-hero-art">
+            {collections.isLoading ? (
               <Skeleton height="100%" radius="var(--radius-lg)" />
+            ) : heroPosters.length > 0 ? (
+              heroPosters.map((c, i) => (
+                <img
+                  key={c.slug}
+                  className={`home-hero-poster home-hero-poster-${i}`}
+                  src={c.thumbnailUrl}
+                  alt={i === 0 ? `${c.name} poster` : ""}
+                  width={300}
+                  height={450}
+                  decoding="async"
+                />
+              ))
             ) : (
               <div className="home-hero-glow" />
             )}
