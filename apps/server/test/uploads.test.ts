@@ -131,6 +131,49 @@ describe("avatar and cover uploads refuse anything but real JPEG or PNG", () => 
   });
 });
 
+describe('exactly one file in the field "file"', () => {
+  function body(parts: { name: string; filename: string; data: Buffer }[]) {
+    const b = "----diginoor-multi";
+    const chunks = parts.map((p) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${b}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        p.data,
+        Buffer.from("\r\n"),
+      ]),
+    );
+    return {
+      payload: Buffer.concat([...chunks, Buffer.from(`--${b}--\r\n`)]),
+      headers: {
+        "content-type": `multipart/form-data; boundary=${b}`,
+        origin: ORIGIN,
+        cookie: `diginoor_session=${cookie}`,
+      },
+    };
+  }
+
+  it("refuses two files, a file in another field, and no file, storing nothing", async () => {
+    const png = await samplePng();
+    const before = (await me(t.app, cookie)).json().user.avatarUrl;
+    const files = mediaFiles();
+    for (const parts of [
+      [
+        { name: "file", filename: "a.png", data: png },
+        { name: "file", filename: "b.png", data: png },
+      ],
+      [{ name: "avatar", filename: "a.png", data: png }],
+      [],
+    ]) {
+      const res = await t.app.inject({ method: "POST", url: "/api/v1/me/avatar", ...body(parts) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details[0].field).toBe("file");
+    }
+    expect((await me(t.app, cookie)).json().user.avatarUrl).toBe(before);
+    expect(mediaFiles()).toEqual(files);
+  });
+});
+
 describe("accepted uploads", () => {
   it("re-encodes a cover to 1600×400 WebP and replaces the old files", async () => {
     const first = await upload(t.app, "cover", cookie, await samplePng(2000, 900));

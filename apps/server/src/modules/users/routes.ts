@@ -210,21 +210,26 @@ async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
       'Send the image as multipart/form-data in the field "file"',
     );
   }
-  const part = await req.file();
-  if (!part || part.fieldname !== "file") {
-    throw new AppError(400, "validation_failed", 'Send the image in the field "file"', [
-      { field: "file", message: "is required" },
+  const oneFile = () =>
+    new AppError(400, "validation_failed", 'Send exactly one image in the field "file"', [
+      { field: "file", message: 'Send exactly one image in the field "file"' },
     ]);
-  }
-  let data: Buffer;
+  let data: Buffer | undefined;
   try {
-    data = await part.toBuffer();
-  } catch (err) {
-    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
-      throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
+    for await (const part of req.parts()) {
+      if (part.type !== "file") continue;
+      if (data !== undefined || part.fieldname !== "file") throw oneFile();
+      data = await part.toBuffer();
+      if (part.file.truncated) throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
     }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
+    if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT")
+      throw oneFile();
     throw err;
   }
-  if (part.file.truncated) throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
+  if (data === undefined) throw oneFile();
   return data;
 }
