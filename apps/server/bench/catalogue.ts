@@ -332,8 +332,12 @@ queries runs in well under a millisecond on its index; the text search walks the
 until it has a page, a few milliseconds for a word in 2% of the NFTs). See
 docs/decisions/020-catalogue-keyset-pagination-and-trigram-search.md for the indexes.
 `;
-    const file = writeDocs(section);
-    console.log(`Wrote ${path.relative(repoRoot, file)}`);
+    if (process.env.BENCH_NO_DOCS === "1") {
+      console.log("BENCH_NO_DOCS=1: docs/benchmarks.md left as it is");
+    } else {
+      const file = writeDocs(section);
+      console.log(`Wrote ${path.relative(repoRoot, file)}`);
+    }
   } finally {
     await stopChildren();
     // BENCH_KEEP=1 leaves the database in place for EXPLAIN ANALYZE sessions.

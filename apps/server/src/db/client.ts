@@ -15,10 +15,18 @@ export interface Database {
   /** Runs a multi-statement SQL script (migrations). */
   exec(script: string): Promise<void>;
   /** Runs one parameterised query and returns its rows (raw access for the migrator and LISTEN-free tools). */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   /** Runs `fn` on one dedicated connection (session-level locks, explicit transactions). */
   exclusive<T>(fn: (conn: Pick<Database, "exec" | "query">) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * Name of a prepared statement (PostgreSQL server only): each connection parses and plans the
+   * text once and reuses it. The same name must always carry the same text.
+   */
+  name?: string;
 }
 
 export interface DatabaseOptions {
@@ -45,7 +53,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       exec: async (script) => {
         await pool.query(script);
       },
-      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      query: async (text, params, opts) =>
+        (await pool.query({ text, values: params as unknown[], name: opts?.name })).rows,
       exclusive: async (fn) => {
         const client = await pool.connect();
         try {

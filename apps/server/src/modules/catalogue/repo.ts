@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 // Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
 // (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
 import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
@@ -146,7 +147,21 @@ export async function listNfts(
     FROM nfts n JOIN films f ON f.id = n.film_id JOIN celebrities c ON c.id = n.celebrity_id
     ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
     ORDER BY ${LIST_ORDER[args.sort]} LIMIT ${p(args.limit + 1)}::int`;
-  return database.query<NftSummaryRow>(text, values);
+  // Filter and page shapes are few and their plans do not depend on the values, so each is a named
+  // prepared statement (parsed and planned once per connection). Searches are not: the best plan
+  // for LIKE '%q%' depends on how common q is (trigram index for rare words, the sort index for
+  // common ones), which only a plan made for the actual value can know.
+  return database.query<NftSummaryRow>(text, values, f.q ? undefined : { name: statementName(text) });
+}
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `nfts_list_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 export async function findNft(db: Db, id: string) {
