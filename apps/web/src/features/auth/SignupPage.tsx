@@ -51,8 +51,9 @@ export function Component() {
 
   const signup = useMutation({
     mutationFn: signUp,
-    onSuccess: ({ user: created }) => {
-      toast.success(authMessages.verificationSent);
+    onSuccess: ({ user: created, verificationEmailSent }) => {
+      if (verificationEmailSent) toast.success(authMessages.verificationSent);
+      else toast.error(authMessages.verificationSendFailed);
       toast.info(authMessages.redirectingToLogin);
       setSentTo(created.email);
     },

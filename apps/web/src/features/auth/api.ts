@@ -28,8 +28,12 @@ export interface SignupInput {
   confirmPassword: string;
 }
 
+/** `verificationEmailSent: false`: the account exists but the mail failed; a new link can be asked for. */
 export const signUp = (input: SignupInput) =>
-  apiFetch<UserBody>("/api/v1/auth/signup", { method: "POST", body: input });
+  apiFetch<UserBody & { verificationEmailSent: boolean }>("/api/v1/auth/signup", {
+    method: "POST",
+    body: input,
+  });
 
 export const signIn = (input: { email: string; password: string }) =>
   apiFetch<UserBody>("/api/v1/auth/login", { method: "POST", body: input });
