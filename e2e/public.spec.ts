@@ -301,6 +301,7 @@ for (const viewport of VIEWPORTS) {
           await expect(dialog.getByRole("link", { name: item, exact: true })).toBeVisible();
         }
         await expect(dialog.getByRole("link", { name: /Telegram/ })).toBeVisible();
+        await page.screenshot({ path: "e2e/screenshots/mobile-menu-390.png" });
         await page.keyboard.press("Escape");
         await expect(dialog).toBeHidden();
       } else {

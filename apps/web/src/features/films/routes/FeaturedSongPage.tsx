@@ -104,7 +104,7 @@ export function FeaturedSongPage() {
               <dl className="featured-song-price">
                 <div>
                   <dt>Current bid</dt>
-                  <dd className="tabular">No bids yet</dd>
+                  <dd className="price-none">No bids yet</dd>
                 </div>
                 <div>
                   <dt>Reserve price</dt>

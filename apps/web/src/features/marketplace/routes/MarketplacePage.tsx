@@ -261,9 +261,9 @@ export function MarketplacePage() {
         <div className="market-status" aria-live="polite">
           {results.isSuccess ? (
             <span>
-              Showing {items.length}
-              {results.hasNextPage ? "+" : ""} NFT{items.length === 1 ? "" : "s"}
+              Showing {items.length} NFT{items.length === 1 ? "" : "s"}
               {filters.q ? ` matching “${filters.q}”` : ""}
+              {results.hasNextPage ? ", more below" : ""}
             </span>
           ) : null}
           {active ? (

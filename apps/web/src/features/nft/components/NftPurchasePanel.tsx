@@ -36,7 +36,7 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         <dl className="nft-price-grid">
           <div>
             <dt>Current bid</dt>
-            <dd className="tabular">No bids yet</dd>
+            <dd className="price-none">No bids yet</dd>
           </div>
           <div>
             <dt>Reserve price</dt>
