@@ -1,6 +1,7 @@
 import type { NftSummary } from "@diginoor/api/catalogue";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsd } from "../lib/format.ts";
+import { useCurrentUser } from "../lib/session.ts";
 import { shareLink } from "../lib/share.ts";
 import { Countdown } from "./Countdown.tsx";
 import { HeartIcon, ShareIcon } from "./icons.tsx";
@@ -16,6 +17,7 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
+  const { user } = useCurrentUser();
   const href = `/nftdetail/${encodeURIComponent(nft.id)}`;
 
   async function onShare() {
@@ -26,7 +28,8 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
   }
 
   function onLike() {
-    navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    if (user) toast.info("Likes are coming soon to your profile.");
+    else navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
   }
 
   return (

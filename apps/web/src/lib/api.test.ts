@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError, apiFetch, fieldErrorsOf } from "./api.ts";
+
+function respond(status: number, body?: unknown) {
+  return vi.fn(async () => new Response(body === undefined ? null : JSON.stringify(body), { status }));
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("apiFetch", () => {
+  it("sends JSON with the session cookie and returns the parsed body", async () => {
+    const fetchMock = respond(200, { ok: true });
+    vi.stubGlobal("fetch", fetchMock);
+    await expect(apiFetch("/api/v1/contact", { body: { name: "A" } })).resolves.toEqual({ ok: true });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/v1/contact");
+    expect(init.method).toBe("POST");
+    expect(init.credentials).toBe("same-origin");
+    expect((init.headers as Record<string, string>)["content-type"]).toBe("application/json");
+    expect(init.body).toBe('{"name":"A"}');
+  });
+
+  it("turns the server's error body into an ApiError with field errors", async () => {
+    vi.stubGlobal(
+      "fetch",
+      respond(400, {
+        error: {
+          code: "validation_failed",
+          message: "Invalid body: name is required",
+          details: [
+            { field: "name", message: "is required" },
+            { field: "email", message: "must be a valid email address" },
+          ],
+        },
+      }),
+    );
+    const err = await apiFetch("/api/v1/contact", { body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    const apiErr = err as ApiError;
+    expect(apiErr.status).toBe(400);
+    expect(apiErr.code).toBe("validation_failed");
+    expect(apiErr.message).toBe("Invalid body: name is required");
+    expect(apiErr.fieldErrors()).toEqual({ name: "is required", email: "must be a valid email address" });
+  });
+
+  it("reports a network failure as status 0 with a retry hint", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
+    await expect(apiFetch("/api/v1/nfts")).rejects.toMatchObject({
+      status: 0,
+      message: "Network error, please retry",
+    });
+  });
+
+  it("hides a 5xx without a body behind a friendly message, and returns undefined for 204", async () => {
+    vi.stubGlobal("fetch", respond(502));
+    await expect(apiFetch("/api/v1/nfts")).rejects.toMatchObject({ status: 502, code: "http_502" });
+    vi.stubGlobal("fetch", respond(204));
+    await expect(apiFetch("/api/v1/auth/logout", { method: "POST" })).resolves.toBeUndefined();
+  });
+});
+
+describe("fieldErrorsOf", () => {
+  it("reads zod-style paths and field maps, keeping the first message per field", () => {
+    expect(
+      fieldErrorsOf([
+        { path: ["email"], message: "first" },
+        { path: ["email"], message: "second" },
+      ]),
+    ).toEqual({ email: "first" });
+    expect(fieldErrorsOf({ fields: { name: ["too long"] } })).toEqual({ name: "too long" });
+    expect(fieldErrorsOf({ retryAfterSeconds: 30 })).toEqual({});
+    expect(fieldErrorsOf(undefined)).toEqual({});
+  });
+});
