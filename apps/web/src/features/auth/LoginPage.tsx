@@ -7,8 +7,8 @@ import { sessionQueryKey, useCurrentUser } from "../../lib/session.ts";
 import { Button } from "../../ui/Button.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { messageOf, resendVerification, serverFieldErrors, signIn } from "./api.ts";
-import { AuthCard, GoogleSignIn, Notice } from "./components.tsx";
+import { messageOf, serverFieldErrors, signIn } from "./api.ts";
+import { AuthCard, EmailField, GoogleSignIn, Notice, useResendVerification } from "./components.tsx";
 import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors } from "./validation.ts";
 
@@ -76,11 +76,7 @@ export function Component() {
     },
   });
 
-  const resend = useMutation({
-    mutationFn: resendVerification,
-    onSuccess: () => toast.success(authMessages.verificationSent),
-    onError: (err) => toast.error(messageOf(err, authMessages.verificationSendFailed)),
-  });
+  const resend = useResendVerification();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -120,17 +116,7 @@ export function Component() {
         </Notice>
       ) : null}
       <form ref={formRef} className="auth-form" noValidate onSubmit={onSubmit} aria-label="Sign in">
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          required
-        />
+        <EmailField value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
         <TextField
           label="Password"
           name="password"

@@ -5,10 +5,9 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api.ts";
 import { sessionQueryKey, useCurrentUser } from "../../lib/session.ts";
 import { Button } from "../../ui/Button.tsx";
-import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { confirmPasswordReset, messageOf, requestPasswordReset, serverFieldErrors } from "./api.ts";
-import { AuthCard, Notice } from "./components.tsx";
+import { AuthCard, EmailField, Notice, PasswordFields } from "./components.tsx";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors, withConfirmCheck } from "./validation.ts";
 
 export function Component() {
@@ -91,17 +90,7 @@ function RequestResetLink() {
         onSubmit={onSubmit}
         aria-label="Request a reset link"
       >
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          required
-        />
+        <EmailField value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
         <div className="auth-form__actions">
           <Button type="submit" block size="lg" loading={request.isPending}>
             SEND RESET LINK
@@ -194,26 +183,10 @@ function ChooseNewPassword({ token }: { token: string }) {
         onSubmit={onSubmit}
         aria-label="Choose a new password"
       >
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          placeholder="min 9 characters"
-          value={values.password}
-          onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
-          error={errors.password}
-          required
-        />
-        <TextField
-          label="Confirm Password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={(e) => setValues((v) => ({ ...v, confirmPassword: e.target.value }))}
-          error={errors.confirmPassword}
-          required
+        <PasswordFields
+          values={values}
+          errors={errors}
+          onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
         />
         <div className="auth-form__actions">
           <Button type="submit" block size="lg" loading={confirm.isPending}>

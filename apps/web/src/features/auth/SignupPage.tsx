@@ -8,7 +8,7 @@ import { Button } from "../../ui/Button.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { messageOf, serverFieldErrors, signUp } from "./api.ts";
-import { AuthCard, GoogleSignIn, Notice } from "./components.tsx";
+import { AuthCard, EmailField, GoogleSignIn, Notice, PasswordFields } from "./components.tsx";
 import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors, withConfirmCheck } from "./validation.ts";
 
@@ -136,37 +136,12 @@ export function Component() {
           onChange={set("phone")}
           error={errors.phone}
         />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={values.email}
-          onChange={set("email")}
-          error={errors.email}
-          required
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          placeholder="min 9 characters"
-          value={values.password}
-          onChange={set("password")}
-          error={errors.password}
-          required
-        />
-        <TextField
-          label="Confirm Password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={set("confirmPassword")}
-          error={errors.confirmPassword}
-          required
+        <EmailField value={values.email} onChange={set("email")} error={errors.email} />
+        <PasswordFields
+          passwordLabel="Password"
+          values={values}
+          errors={errors}
+          onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
         />
         <div className="auth-form__actions">
           <Button type="submit" block size="lg" loading={signup.isPending}>

@@ -1,14 +1,13 @@
 import { authMessages, resendVerificationRequestSchema } from "@diginoor/api/auth";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { sessionQueryKey } from "../../lib/session.ts";
 import { ButtonLink, Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { TextField } from "../../ui/TextField.tsx";
-import { useToast } from "../../ui/Toast.tsx";
-import { messageOf, resendVerification, verifyEmail } from "./api.ts";
-import { AuthCard, Notice } from "./components.tsx";
+import { messageOf, verifyEmail } from "./api.ts";
+import { AuthCard, Notice, useResendVerification } from "./components.tsx";
 import { type FieldErrors, fieldErrors, hasErrors } from "./validation.ts";
 
 export function Component() {
@@ -94,14 +93,9 @@ export function Component() {
 }
 
 function ResendForm() {
-  const toast = useToast();
   const [email, setEmail] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const resend = useMutation({
-    mutationFn: resendVerification,
-    onSuccess: () => toast.success(authMessages.verificationSent),
-    onError: (err) => toast.error(messageOf(err, authMessages.verificationSendFailed)),
-  });
+  const resend = useResendVerification();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

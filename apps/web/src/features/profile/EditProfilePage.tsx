@@ -15,6 +15,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { type AccountUser, messageOf, serverFieldErrors } from "../auth/api.ts";
+import { EmailField, PasswordFields } from "../auth/components.tsx";
 import {
   type FieldErrors,
   fieldErrors,
@@ -231,16 +232,11 @@ function EmailForm({ user }: { user: AccountUser }) {
         </div>
       ) : null}
       <form ref={formRef} className="auth-form" noValidate onSubmit={onSubmit} aria-labelledby="email-title">
-        <TextField
+        <EmailField
           label="New email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
           value={values.email}
           onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
           error={errors.email}
-          required
         />
         <TextField
           label="Current password"
@@ -305,9 +301,6 @@ function SecurityForm({ onSignedOut }: { onSignedOut: () => void }) {
     change.mutate(values);
   }
 
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
-
   return (
     <section className="profile-card" aria-labelledby="security-title">
       <h2 className="profile-card__title" id="security-title">
@@ -327,30 +320,14 @@ function SecurityForm({ onSignedOut }: { onSignedOut: () => void }) {
           type="password"
           autoComplete="current-password"
           value={values.currentPassword}
-          onChange={set("currentPassword")}
+          onChange={(e) => setValues((v) => ({ ...v, currentPassword: e.target.value }))}
           error={errors.currentPassword}
           required
         />
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          placeholder="min 9 characters"
-          value={values.password}
-          onChange={set("password")}
-          error={errors.password}
-          required
-        />
-        <TextField
-          label="Confirm Password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={set("confirmPassword")}
-          error={errors.confirmPassword}
-          required
+        <PasswordFields
+          values={values}
+          errors={errors}
+          onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
         />
         <div className="profile-card__actions">
           <Button type="submit" loading={change.isPending}>
