@@ -68,3 +68,26 @@ describe("platform routes", () => {
     await expect(hitRateLimit(t.ctx.db, rule, "b")).resolves.toBeUndefined();
   });
 });
+
+describe("NUL characters", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("are refused with 400 naming the field, in bodies and query strings of every route", async () => {
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { email: "fan@example.com", password: "secret\u0000secret" },
+    });
+    expect(login.statusCode).toBe(400);
+    expect(login.json().error.details).toEqual([
+      { field: "password", message: "must not contain NUL characters" },
+    ]);
+    const list = await t.app.inject("/api/v1/nfts?tier=rare&q=ka%00bali");
+    expect(list.statusCode).toBe(400);
+    expect(list.json().error.details[0].field).toBe("q");
+  });
+});

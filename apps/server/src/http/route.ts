@@ -39,8 +39,26 @@ interface OpenApiOperation {
 
 const registry: OpenApiOperation[] = [];
 
+/** Path of the first string holding a NUL character (PostgreSQL text cannot store one). */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const hit = findNul(v, path ? `${path}.${k}` : k);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
+}
+
 function parsePart<S extends AnySchema | undefined>(schema: S, value: unknown, where: string): Out<S> {
   if (!schema) return undefined as Out<S>;
+  const nulAt = findNul(value, "");
+  if (nulAt !== undefined) {
+    throw AppError.validation(where, [
+      { field: nulAt || "(root)", message: "must not contain NUL characters" },
+    ]);
+  }
   const result = schema.safeParse(value ?? (where === "body" ? undefined : {}));
   if (!result.success) throw AppError.validation(where, zodIssues(result.error));
   return result.data as Out<S>;

@@ -150,7 +150,7 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
 
   async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
     // PostgreSQL text cannot hold NUL, so no NFT can match one: drop it rather than fail.
-    const q = query.q?.replaceAll("\u0000", "").trim();
+    const q = query.q?.trim();
     const rows = await repo.listNfts(database, {
       filter: {
         tier: query.tier,
@@ -295,14 +295,6 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
-    // PostgreSQL text cannot store NUL; say which field has one instead of failing with a 500.
-    const withNul = (["name", "message"] as const).filter((f) => msg[f].includes("\u0000"));
-    if (withNul.length) {
-      throw AppError.validation(
-        "body",
-        withNul.map((field) => ({ field, message: "must not contain NUL characters" })),
-      );
-    }
     await repo.insertContactMessage(db, { ...msg, ip });
   }
 
