@@ -415,6 +415,40 @@ test.describe("marketplace state lives in the URL", () => {
   });
 });
 
+test.describe("states", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("a failing API shows an error state whose Retry recovers", async ({ page }) => {
+    const watch = watchPage(page, [{ method: "GET", path: "/api/v1/collections", status: 503 }]);
+    let failures = 0;
+    await page.route("**/api/v1/collections", async (route) => {
+      // Fail until the app has given up on its own retries, then let the user's Retry through.
+      if (failures < 3) {
+        failures++;
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({
+            error: { code: "unavailable", message: "The catalogue is resting, try again" },
+          }),
+        });
+        return;
+      }
+      await route.continue();
+    });
+    await page.goto("/collections");
+    const error = page.getByRole("alert").filter({ hasText: "We couldn't load the collections" });
+    await expect(error).toBeVisible({ timeout: 20_000 });
+    await expect(error).toContainText("The catalogue is resting, try again");
+    await error.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByRole("heading", { name: "Hot collections" })).toBeVisible();
+    await waitForData(page);
+    await expect(page.getByRole("link", { name: /check it out/i }).first()).toBeAttached();
+    expect(failures).toBe(3);
+    expectNoProblems(watch);
+  });
+});
+
 test.describe("forms", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
