@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
@@ -39,14 +38,6 @@ const deploymentLine = z.object({
   blockNumber: z.union([z.string(), z.number()]).transform((b) => BigInt(b)),
 });
 
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
 async function hasCode(client: PublicClient, a: Address): Promise<boolean> {
   const code = await client.getCode({ address: a }).catch(() => undefined);
   return !!code && code !== "0x";
@@ -68,6 +59,7 @@ export async function startChain(
   if (local) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     const statePath = path.join(config.DATA_DIR, "anvil-state.json");
+    // Wallets expect a local chain on 8545; startAnvil refuses a port another process holds.
     const anvil = await startAnvil({ port: PREFERRED_LOCAL_PORT, chainId: LOCAL_CHAIN_ID, statePath }).catch(
       () => startAnvil({ chainId: LOCAL_CHAIN_ID, statePath }),
     );
