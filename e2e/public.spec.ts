@@ -248,7 +248,10 @@ const routes: RouteCase[] = [
   {
     name: "not-found",
     path: "/this-page-does-not-exist",
+    allowed: [{ method: "GET", path: "/this-page-does-not-exist", status: 404 }],
     check: async (page) => {
+      const res = await page.request.get("/this-page-does-not-exist");
+      expect(res.status()).toBe(404);
       await expect(page.getByTestId("not-found")).toBeVisible();
       await visibleHeading(page, "This page isn't showing");
     },

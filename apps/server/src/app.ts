@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isWebPagePath } from "@diginoor/api/web-paths";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { registerTokenMetadata } from "./chain/metadata.ts";
@@ -30,7 +31,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     logger: config.NODE_ENV === "test" ? false : { level: config.LOG_LEVEL },
     bodyLimit: 1_048_576,
     requestIdHeader: "x-request-id",
-    trustProxy: config.NODE_ENV === "production",
+    trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
   });
 
@@ -147,8 +148,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     const url = req.url;
     const isApi = url.startsWith("/api/") || url === "/api";
     if (!isApi && hasWeb && (req.method === "GET" || req.method === "HEAD")) {
-      // The SPA renders its own 404 page for unknown routes.
-      return reply.type("text/html").header("cache-control", "no-cache").send(fs.createReadStream(indexHtml));
+      // The SPA renders every page, including its 404 page; the status tells crawlers which is which.
+      const status = isWebPagePath(url.split("?")[0] ?? "/") ? 200 : 404;
+      return reply
+        .code(status)
+        .type("text/html")
+        .header("cache-control", "no-cache")
+        .send(fs.createReadStream(indexHtml));
     }
     return reply
       .code(404)

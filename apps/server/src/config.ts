@@ -41,6 +41,27 @@ export const envSchema = z
       .pipe(urlWithProtocol(["postgres", "postgresql"]).optional()),
     PUBLIC_URL: urlWithProtocol(["http", "https"]).optional(),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Which proxies to believe about the client address (X-Forwarded-For): off by default, or a
+     * comma-separated list of the load balancers' addresses/CIDRs (`loopback`, `10.0.0.0/8`, ...).
+     * "true" believes any sender: only for benchmarks, since clients could then pick their address.
+     */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .optional()
+      .refine(
+        (v) => !v || !/^\d+$/.test(v),
+        "must list proxy addresses or CIDRs (hop counts are not supported)",
+      )
+      .transform((v): boolean | string[] => {
+        if (!v || v === "false") return false;
+        if (v === "true") return true;
+        return v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean);
+      }),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     CHAIN_RPC_URL: urlWithProtocol(["http", "https", "ws", "wss"]).optional(),
     CHAIN_ID: z.coerce.number().int().positive().optional(),

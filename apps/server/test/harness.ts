@@ -65,7 +65,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const ctx: AppContext = { config, database, db: database.db };
-  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+  const app = await buildApp(ctx, { webDistDir: env.WEB_DIST_DIR ?? "/nonexistent" });
   await app.ready();
   return {
     app,

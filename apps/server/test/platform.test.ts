@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { hitRateLimit } from "../src/lib/rate-limit.ts";
@@ -89,5 +92,84 @@ describe("NUL characters", () => {
     const list = await t.app.inject("/api/v1/nfts?tier=rare&q=ka%00bali");
     expect(list.statusCode).toBe(400);
     expect(list.json().error.details[0].field).toBe("q");
+  });
+});
+
+describe("web app pages", () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-web-"));
+  beforeAll(async () => {
+    fs.writeFileSync(
+      path.join(dist, "index.html"),
+      "<!doctype html><title>Diginoor</title><div id=root></div>",
+    );
+    t = await createTestApp({ WEB_DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("serves the app with 200 for its pages, in any letter case and encoding", async () => {
+    for (const url of ["/", "/Kabali", "/how%20it%20works", "/nftdetail/abc123", "/marketplace?tier=rare"]) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.body).toContain("<div id=root>");
+    }
+  });
+
+  it("serves the app's 404 page with status 404 for unknown paths, and JSON 404s under /api", async () => {
+    const page = await t.app.inject("/no-such-page");
+    expect(page.statusCode).toBe(404);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.body).toContain("<div id=root>");
+    const api = await t.app.inject("/api/v1/no-such-thing");
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe("not_found");
+  });
+});
+
+describe("client address behind proxies", () => {
+  it("ignores X-Forwarded-For unless TRUST_PROXY says so, so clients cannot dodge per-address limits", async () => {
+    const t = await createTestApp();
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/v1/newsletter",
+          headers: { "x-forwarded-for": `198.51.100.${i}` },
+          payload: { email: `fan${i}@example.com` },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes.slice(0, 10).every((c) => c === 201)).toBe(true);
+      expect(codes[10]).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("with TRUST_PROXY set to the proxy keys limits on the address it appended, not one the client made up", async () => {
+    const t = await createTestApp({ TRUST_PROXY: "loopback" });
+    const post = (xff: string, i: number) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/newsletter",
+        headers: { "x-forwarded-for": xff },
+        payload: { email: `reader${i}@example.com` },
+      });
+    try {
+      // Made-up left-hand entries, one real client (the entry the proxy appended): limited.
+      const same: number[] = [];
+      for (let i = 0; i < 11; i++) same.push((await post(`203.0.113.${i}, 198.51.100.7`, i)).statusCode);
+      expect(same[10]).toBe(429);
+      // Different real clients behind the proxy each get their own allowance.
+      for (let i = 0; i < 11; i++)
+        expect((await post(`198.51.100.${100 + i}`, 100 + i)).statusCode).toBe(201);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Every page of the web app, as React Router path patterns (`:name` matches one segment). The
+ * server answers other paths with the app's 404 page and HTTP status 404; a unit test in the web
+ * app keeps its route table and this list the same.
+ */
+export const webPagePaths = [
+  "/",
+  "/collections",
+  "/kabali",
+  "/sivaji",
+  "/chandramukhi",
+  "/pasumainayaganvivek",
+  "/nonfungiblespb",
+  "/marketplace",
+  "/nftdetail/:id",
+  "/about",
+  "/how it works",
+  "/contact",
+  "/Termscondition",
+  "/Privacypolicy",
+  "/login",
+  "/signup",
+  "/resetpass",
+  "/verify-email",
+  "/profile",
+  "/profile/edit_profile",
+  "/edit_profile",
+] as const;
+
+const matchers = webPagePaths.map(
+  (p) =>
+    new RegExp(
+      `^${p
+        .split("/")
+        .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/")}/?$`,
+      "i",
+    ),
+);
+
+/** True when `pathname` (raw or percent-encoded, any letter case, optional trailing slash) is a page. */
+export function isWebPagePath(pathname: string): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  return matchers.some((m) => m.test(path));
+}

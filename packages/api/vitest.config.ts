@@ -1,0 +1,5 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: { name: "api", root: import.meta.dirname, include: ["src/**/*.test.ts"], environment: "node" },
+});
