@@ -148,6 +148,8 @@ test.describe("accounts", () => {
     await signIn(page, email, password);
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByRole("heading", { name: "Meena Iyer", level: 1 })).toBeVisible();
+    // The sign-in prompt does not linger once the user is signed in.
+    await expect(page.getByText("Please Login to Continue")).toHaveCount(0);
     await expect(page.getByText("No wallet connected")).toBeVisible();
     // The header shows the user menu with Profile and Sign out.
     const menuButton = page.locator(".user-menu-button");

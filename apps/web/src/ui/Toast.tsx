@@ -23,6 +23,8 @@ export interface ToastApi {
   info(text: string): void;
   warning(text: string): void;
   dismiss(id: number): void;
+  /** Removes every toast showing `text` (e.g. 'Please Login to Continue' once the user has signed in). */
+  dismissText(text: string): void;
 }
 
 const ToastContext = createContext<ToastApi | null>(null);
@@ -40,6 +42,17 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     const timer = timers.current.get(id);
     if (timer) clearTimeout(timer);
     timers.current.delete(id);
+  }, []);
+
+  const dismissText = useCallback((text: string) => {
+    setItems((list) => {
+      for (const t of list) {
+        if (t.text !== text) continue;
+        clearTimeout(timers.current.get(t.id));
+        timers.current.delete(t.id);
+      }
+      return list.filter((t) => t.text !== text);
+    });
   }, []);
 
   const push = useCallback(
@@ -68,8 +81,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       info: (text) => push("info", text),
       warning: (text) => push("warning", text),
       dismiss,
+      dismissText,
     }),
-    [push, dismiss],
+    [push, dismiss, dismissText],
   );
 
   const render = (list: ToastItem[]) =>

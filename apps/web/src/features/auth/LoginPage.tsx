@@ -56,6 +56,7 @@ export function Component() {
       signingIn.current = true;
     },
     onSuccess: async ({ user: signedIn }) => {
+      toast.dismissText(authMessages.loginRequired);
       queryClient.setQueryData(sessionQueryKey, signedIn);
       navigate(destinationAfterSignIn(nextParam), { replace: true });
       await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
