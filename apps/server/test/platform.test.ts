@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, envSchema, loadConfig } from "../src/config.ts";
 import { hitRateLimit } from "../src/lib/rate-limit.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
@@ -24,6 +24,17 @@ describe("configuration", () => {
     expect(c.PORT).toBe(3000);
     expect(c.PUBLIC_URL).toBe("http://localhost:3000");
   });
+  it("documents every variable in .env.example, and its values are valid", () => {
+    const text = fs.readFileSync(new URL("../../../.env.example", import.meta.url), "utf8");
+    const documented = new Set([...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
+    const known = Object.keys(envSchema.in.shape);
+    expect(known.filter((k) => !documented.has(k))).toEqual([]);
+    const active = Object.fromEntries(
+      [...text.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]),
+    ) as Record<string, string>;
+    expect(() => loadConfig(active)).not.toThrow();
+  });
+
   it("requires a session secret in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET/);
   });
