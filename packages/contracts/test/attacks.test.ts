@@ -3,7 +3,7 @@
  * re-entry. (Front-running the listing price is in listings.test.ts; voucher replay and cross-chain replay
  * are in primary.test.ts.)
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeErrorResult, type Hex, type TransactionReceipt } from "viem";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import {
@@ -22,33 +22,21 @@ import {
   mp,
   readCol,
   readMp,
-  revertTo,
-  setupFixture,
-  snapshot,
+  useFixture,
   type Wallet,
   zeroAddress,
 } from "./fixture.js";
 
 let f: Fixture;
-let snap: Hex;
 let seller: Wallet;
 let eve: Wallet; // operates the attacker contracts
 let bob: Wallet;
-beforeAll(async () => {
-  f = await setupFixture();
+useFixture(async (chain) => {
+  f = chain;
   seller = f.wallets[3] as Wallet;
   eve = f.wallets[7] as Wallet;
   bob = f.wallets[5] as Wallet;
   await approveMarketplace(f, seller);
-});
-afterAll(async () => {
-  await f?.stop();
-});
-beforeEach(async () => {
-  snap = await snapshot(f);
-});
-afterEach(async () => {
-  await revertTo(f, snap);
 });
 
 const mpData = (functionName: string, args: readonly unknown[] = []) =>

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import {
   advance,
@@ -19,37 +18,25 @@ import {
   now,
   readCol,
   readMp,
-  revertTo,
-  setupFixture,
-  snapshot,
+  useFixture,
   type Wallet,
   zeroAddress,
 } from "./fixture.js";
 
 let f: Fixture;
-let snap: Hex;
 let tokenId: bigint;
 let seller: Wallet;
 let alice: Wallet;
 let bob: Wallet;
 const DAY = 86_400n;
 
-beforeAll(async () => {
-  f = await setupFixture();
+useFixture(async (chain) => {
+  f = chain;
   seller = f.wallets[3] as Wallet;
   alice = f.wallets[4] as Wallet;
   bob = f.wallets[5] as Wallet;
   tokenId = (await minterMint(f, seller.account.address)).tokenId;
   await approveMarketplace(f, seller);
-});
-afterAll(async () => {
-  await f?.stop();
-});
-beforeEach(async () => {
-  snap = await snapshot(f);
-});
-afterEach(async () => {
-  await revertTo(f, snap);
 });
 
 type Auction = {

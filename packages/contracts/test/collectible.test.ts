@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Hex } from "viem";
 import { diginoorCollectibleAbi, diginoorCollectibleBytecode } from "../generated/diginoorCollectible.js";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
@@ -13,26 +13,14 @@ import {
   minterMint,
   nextOrderId,
   readCol,
-  revertTo,
-  setupFixture,
-  snapshot,
+  useFixture,
   type Wallet,
   zeroAddress,
 } from "./fixture.js";
 
 let f: Fixture;
-let snap: Hex;
-beforeAll(async () => {
-  f = await setupFixture();
-});
-afterAll(async () => {
-  await f?.stop();
-});
-beforeEach(async () => {
-  snap = await snapshot(f);
-});
-afterEach(async () => {
-  await revertTo(f, snap);
+useFixture((chain) => {
+  f = chain;
 });
 
 const alice = ANVIL_ADDRESSES[3];

@@ -25,6 +25,7 @@ import {
   type Transport,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import { attackerWalletAbi, attackerWalletBytecode } from "../generated/testHelpers.js";
@@ -100,6 +101,29 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     treasury: ANVIL_ADDRESSES[9],
     stop: () => anvil.stop(),
   };
+}
+
+/**
+ * The chain of one test file: before its tests, a fresh anvil with the contracts deployed is handed to `ready`
+ * (which keeps it and does the file's own setup); after them, the anvil stops. Every test starts from the state
+ * `ready` left (snapshot before each test, revert after).
+ */
+export function useFixture(ready: (f: Fixture) => void | Promise<void>): void {
+  let f: Fixture | undefined;
+  let snap: Hex;
+  beforeAll(async () => {
+    f = await setupFixture();
+    await ready(f);
+  });
+  afterAll(async () => {
+    await f?.stop();
+  });
+  beforeEach(async () => {
+    snap = await snapshot(f as Fixture);
+  });
+  afterEach(async () => {
+    await revertTo(f as Fixture, snap);
+  });
 }
 
 /** Send a transaction and wait for a successful receipt. */

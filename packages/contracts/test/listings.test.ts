@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
 import {
   approveMarketplace,
@@ -16,33 +15,21 @@ import {
   mp,
   readCol,
   readMp,
-  revertTo,
-  setupFixture,
-  snapshot,
+  useFixture,
   type Wallet,
   zeroAddress,
 } from "./fixture.js";
 
 let f: Fixture;
-let snap: Hex;
 let tokenId: bigint;
 let seller: Wallet;
 let buyer: Wallet;
-beforeAll(async () => {
-  f = await setupFixture();
+useFixture(async (chain) => {
+  f = chain;
   seller = f.wallets[3] as Wallet;
   buyer = f.wallets[4] as Wallet;
   tokenId = (await minterMint(f, seller.account.address)).tokenId;
   await approveMarketplace(f, seller);
-});
-afterAll(async () => {
-  await f?.stop();
-});
-beforeEach(async () => {
-  snap = await snapshot(f);
-});
-afterEach(async () => {
-  await revertTo(f, snap);
 });
 
 const listing = (id: bigint) =>

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hex } from "viem";
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { SIGNER_ROLE } from "../src/deploy.js";
@@ -20,9 +20,8 @@ import {
   now,
   readCol,
   readMp,
-  revertTo,
   setupFixture,
-  snapshot,
+  useFixture,
   type Wallet,
   zeroAddress,
 } from "./fixture.js";
@@ -30,18 +29,14 @@ import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 
 let f: Fixture;
 let other: Fixture; // a second deployment on another chain id (cross-chain replay)
-let snap: Hex;
+useFixture((chain) => {
+  f = chain;
+});
 beforeAll(async () => {
-  [f, other] = await Promise.all([setupFixture(), setupFixture({ chainId: 4242 })]);
+  other = await setupFixture({ chainId: 4242 });
 });
 afterAll(async () => {
-  await Promise.all([f?.stop(), other?.stop()]);
-});
-beforeEach(async () => {
-  snap = await snapshot(f);
-});
-afterEach(async () => {
-  await revertTo(f, snap);
+  await other?.stop();
 });
 
 const buyerWallet = () => f.wallets[4] as Wallet;
