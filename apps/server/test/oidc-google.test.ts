@@ -240,6 +240,23 @@ describe("Google sign-in (OpenID Connect)", () => {
     expect(pw.statusCode).toBe(401);
   });
 
+  it("does not sign a different Google identity into an account already linked to another", async () => {
+    accounts.set("g-first", { email: "recycled@example.com", email_verified: true, name: "First Holder" });
+    const first = await googleSignIn("g-first");
+    const firstUser = (await me(t.app, sessionCookie(first))).json().user;
+    // The address is later reassigned to another Google account (e.g. a Workspace address reused).
+    accounts.set("g-second", { email: "recycled@example.com", email_verified: true, name: "New Holder" });
+    const second = await googleSignIn("g-second");
+    expect(second.statusCode).toBe(302);
+    expect(second.headers.location).toBe("/login?error=google");
+    expect(sessionCookie(second)).toBeUndefined();
+    const rows = await t.ctx.database.query<{ google_sub: string | null }>(
+      "SELECT google_sub FROM users WHERE id = $1",
+      [firstUser.id],
+    );
+    expect(rows[0]?.google_sub).toBe("g-first");
+  });
+
   it("does not link or create an account for an unverified Google email", async () => {
     const victim = await createVerifiedUser(t.app, "meera@example.com", "meera-password-1", "Meera");
     accounts.set("g-attacker", { email: "meera@example.com", email_verified: false, name: "Not Meera" });

@@ -40,6 +40,9 @@ async function main() {
     if (result.created) {
       console.log(`Created administrator ${email}.`);
       console.log(`Choose its password within one hour at:\n  ${result.setPasswordUrl}`);
+    } else if (result.setPasswordUrl) {
+      console.log(`${email} is now an administrator (its unverified password was removed).`);
+      console.log(`Choose its password within one hour at:\n  ${result.setPasswordUrl}`);
     } else {
       console.log(`${email} is now an administrator.`);
     }

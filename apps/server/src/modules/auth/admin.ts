@@ -2,13 +2,13 @@ import { emailSchema } from "@diginoor/api/auth";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { users } from "../../db/schema/accounts.ts";
-import { findUserByEmail, issueToken } from "./accounts.ts";
+import { findUserByEmail, issueToken, revokeTokens } from "./accounts.ts";
 import { endAllSessions } from "./session.ts";
 
 export interface PromoteResult {
   userId: string;
   created: boolean;
-  /** For a new account: a one-hour link to choose its password. */
+  /** For a new (or never-verified) account: a one-hour link to choose its password. */
   setPasswordUrl?: string;
 }
 
@@ -19,9 +19,26 @@ export interface PromoteResult {
 export async function promoteToAdmin(ctx: AppContext, rawEmail: string): Promise<PromoteResult> {
   const email = emailSchema.parse(rawEmail);
   const existing = await findUserByEmail(ctx, email);
-  if (existing) {
+  if (existing?.emailVerifiedAt) {
     await ctx.db.update(users).set({ role: "admin", updatedAt: sql`now()` }).where(eq(users.id, existing.id));
     return { userId: existing.id, created: false };
+  }
+  if (existing) {
+    // Never verified: whoever signed up may not own the address (a squatter's password would become
+    // an admin's). Treat it like a new account: password dropped, links revoked, a set-password link.
+    await ctx.db
+      .update(users)
+      .set({ role: "admin", passwordHash: null, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(users.id, existing.id));
+    await revokeTokens(ctx, existing.id, "verify_email");
+    await revokeTokens(ctx, existing.id, "password_reset");
+    await endAllSessions(ctx.db, existing.id);
+    const token = await issueToken(ctx, existing.id, "password_reset", existing.email);
+    return {
+      userId: existing.id,
+      created: false,
+      setPasswordUrl: `${ctx.config.PUBLIC_URL}/resetpass?token=${token}`,
+    };
   }
   const name = (email.split("@")[0] ?? "Admin").slice(0, 100) || "Admin";
   const [created] = await ctx.db

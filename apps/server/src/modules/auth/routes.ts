@@ -248,6 +248,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
         })
         .where(and(eq(users.id, token.userId), eq(users.email, token.email)));
       await revokeTokens(ctx, token.userId, "password_reset");
+      // Pending email-change links (maybe asked for by someone who knew the old password) die too.
+      await revokeTokens(ctx, token.userId, "verify_email");
       const current = await optionalUser(req);
       await endAllSessions(ctx.db, token.userId);
       // This browser's cookie is cleared only if it was signed in as that user (its session is gone).
@@ -334,6 +336,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
     const user = await userForGoogle(ctx, identity);
     if (user === "unverified") return reply.redirect(failTo("unverified_email"), 302);
+    if (user === "linked_elsewhere") return reply.redirect(failTo(), 302);
     if (user.suspendedAt) return reply.redirect(failTo("suspended"), 302);
     await startSession(ctx, req, reply, user.id);
     return reply.redirect(flow.next, 302);
@@ -348,11 +351,14 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
 async function userForGoogle(
   ctx: AppContext,
   id: { sub: string; email: string | null; emailVerified: boolean; name: string | null },
-): Promise<UserRow | "unverified"> {
+): Promise<UserRow | "unverified" | "linked_elsewhere"> {
   const linked = await ctx.db.select().from(users).where(eq(users.googleSub, id.sub)).limit(1);
   if (linked[0]) return linked[0];
   if (!id.email || !id.emailVerified) return "unverified";
   const existing = await findUserByEmail(ctx, id.email);
+  // An account already linked to another Google identity is not handed to whoever holds its
+  // address now (a recycled or reassigned address): the subject is the identity, not the email.
+  if (existing?.googleSub && existing.googleSub !== id.sub) return "linked_elsewhere";
   if (existing) {
     // Google has proved the address. If the local account never verified it, whoever created it
     // could not prove ownership: its password is dropped so only the address owner gets in.
@@ -368,7 +374,8 @@ async function userForGoogle(
       .where(and(eq(users.id, existing.id), isNull(users.googleSub)))
       .returning();
     if (unverifiedLocal) await endAllSessions(ctx.db, existing.id);
-    return updated[0] ?? existing;
+    if (!updated[0]) return userForGoogle(ctx, id); // linked concurrently: decide again
+    return updated[0];
   }
   const name = (id.name ?? id.email.split("@")[0] ?? "Diginoor fan").trim().slice(0, 100) || "Diginoor fan";
   const created = await ctx.db

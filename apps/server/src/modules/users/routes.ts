@@ -150,6 +150,8 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
       const passwordHash = await hashPassword(body.password);
       await ctx.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
       await revokeTokens(ctx, user.id, "password_reset");
+      // A pending email change asked for by whoever had the old password must not survive it.
+      await revokeTokens(ctx, user.id, "verify_email");
       await endAllSessions(ctx.db, user.id);
       clearSessionCookie(ctx.config, reply);
       return { ok: true as const };

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promoteToAdmin } from "../src/modules/auth/admin.ts";
+import { type TestApp, createTestApp } from "./harness.ts";
+import { createVerifiedUser, me, post, sessionCookie, tokenFromMail } from "./fixtures/accounts.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("a password change or reset ends pending email changes", () => {
+  it("refuses an email-change link asked for before the password was changed", async () => {
+    const u = await createVerifiedUser(t.app, "pending.owner@example.com", "pending-password-1");
+    // Someone who knew the old password asks to move the account to their own address…
+    const ask = await post(
+      t.app,
+      "/api/v1/me/email",
+      { email: "thief@example.com", currentPassword: "pending-password-1" },
+      { cookie: u.cookie },
+    );
+    expect(ask.statusCode).toBe(202);
+    const { token } = await tokenFromMail(t.app, "thief@example.com", "/verify-email");
+    // …the owner notices and changes the password.
+    const changed = await post(
+      t.app,
+      "/api/v1/me/password",
+      {
+        currentPassword: "pending-password-1",
+        password: "pending-password-2",
+        confirmPassword: "pending-password-2",
+      },
+      { cookie: u.cookie },
+    );
+    expect(changed.statusCode).toBe(200);
+    const used = await post(t.app, "/api/v1/auth/verify-email", { token });
+    expect(used.statusCode).toBe(400);
+    const login = await post(t.app, "/api/v1/auth/login", {
+      email: "pending.owner@example.com",
+      password: "pending-password-2",
+    });
+    expect(login.json().user.email).toBe("pending.owner@example.com");
+  });
+
+  it("refuses an email-change link asked for before a password reset", async () => {
+    const u = await createVerifiedUser(t.app, "reset.owner@example.com", "reset-owner-pass-1");
+    await post(
+      t.app,
+      "/api/v1/me/email",
+      { email: "reset.thief@example.com", currentPassword: "reset-owner-pass-1" },
+      { cookie: u.cookie },
+    );
+    const { token: change } = await tokenFromMail(t.app, "reset.thief@example.com", "/verify-email");
+    expect(
+      (await post(t.app, "/api/v1/auth/password-reset", { email: "reset.owner@example.com" })).statusCode,
+    ).toBe(202);
+    const { token: reset } = await tokenFromMail(t.app, "reset.owner@example.com", "/resetpass");
+    const confirmed = await post(t.app, "/api/v1/auth/password-reset/confirm", {
+      token: reset,
+      password: "reset-owner-pass-2",
+      confirmPassword: "reset-owner-pass-2",
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await post(t.app, "/api/v1/auth/verify-email", { token: change })).statusCode).toBe(400);
+  });
+});
+
+describe("admin:create on a never-verified account", () => {
+  it("does not make a squatter's password an administrator's", async () => {
+    const squat = await post(t.app, "/api/v1/auth/signup", {
+      name: "Squatter",
+      email: "boss@example.com",
+      password: "squatter-pass-1",
+      confirmPassword: "squatter-pass-1",
+    });
+    expect(squat.statusCode).toBe(201);
+    const { token: verify } = await tokenFromMail(t.app, "boss@example.com", "/verify-email");
+    const result = await promoteToAdmin(t.ctx, "boss@example.com");
+    expect(result.userId).toBe(squat.json().user.id);
+    expect(result.setPasswordUrl).toMatch(/\/resetpass\?token=/);
+    // The squatter's sign-up link (clicked by the unsuspecting owner) no longer verifies anything…
+    expect((await post(t.app, "/api/v1/auth/verify-email", { token: verify })).statusCode).toBe(400);
+    // …and the squatter's password does not sign in.
+    const login = await post(t.app, "/api/v1/auth/login", {
+      email: "boss@example.com",
+      password: "squatter-pass-1",
+    });
+    expect(login.statusCode).toBe(401);
+    // The owner sets a password with the printed link and is an admin.
+    const token = new URL(result.setPasswordUrl as string).searchParams.get("token") as string;
+    const set = await post(t.app, "/api/v1/auth/password-reset/confirm", {
+      token,
+      password: "owner-password-1",
+      confirmPassword: "owner-password-1",
+    });
+    expect(set.statusCode).toBe(200);
+    const owner = await post(t.app, "/api/v1/auth/login", {
+      email: "boss@example.com",
+      password: "owner-password-1",
+    });
+    expect(owner.statusCode).toBe(200);
+    expect((await me(t.app, sessionCookie(owner))).json().user.role).toBe("admin");
+  });
+});
