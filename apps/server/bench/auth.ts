@@ -10,66 +10,39 @@
 // Database: DATABASE_URL if set, else the PostgreSQL server at postgresql://postgres@127.0.0.1:5432
 // if reachable (fresh database `diginoor_bench_auth`, dropped at the end), else PGlite in a
 // temporary directory (the server child opens it after this process has closed it).
-import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
-import { buildApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import type { AppContext } from "../src/context.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { ARGON2_OPTIONS, hashPassword, verifyPassword } from "../src/modules/auth/password.ts";
+import {
+  benchConfig,
+  forkServer,
+  freshPostgres,
+  type Measured,
+  measure,
+  repoRoot,
+  serveParent,
+  stopServer,
+  writeDocs,
+} from "./support.ts";
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodeStats?: Record<string, { count: number }>;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ACCOUNTS = 200;
 const PASSWORD = "bench-password-123";
-const DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/test";
 const BENCH_DB = "diginoor_bench_auth";
 
 async function runServer() {
   const url = process.env.BENCH_DATABASE_URL || undefined;
   const database = await openDatabase({ url, dataDir: process.env.BENCH_PGLITE_DIR, poolSize: 10 });
-  const config = loadConfig({
-    NODE_ENV: "production",
-    SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
-    LOG_LEVEL: "silent",
+  const config = benchConfig({
     DATA_DIR: path.join(os.tmpdir(), "diginoor-bench-auth"),
-    PORT: "0",
-    HOST: "127.0.0.1",
-    CHAIN_DISABLED: "1",
-    SEED_ON_START: "0",
     // The bench plays many clients from one machine: it names each one in X-Forwarded-For.
     TRUST_PROXY: "true",
   });
-  const ctx: AppContext = { config, database, db: database.db };
-  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
-  process.on("message", async (m) => {
-    if (m === "stop") {
-      await app.close();
-      await database.close();
-      process.exit(0);
-    }
-  });
+  await serveParent(config, database);
 }
 
 async function chooseDatabase(): Promise<{
@@ -85,33 +58,13 @@ async function chooseDatabase(): Promise<{
       drop: async () => {},
     };
   }
-  const admin = new pg.Client({ connectionString: DEFAULT_SERVER, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-bench-auth-pglite-"));
-    return {
-      pgliteDir: dir,
-      engine: "PGlite (no PostgreSQL server reachable)",
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]
-    ?.server_version;
-  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-  await admin.end();
-  const url = new URL(DEFAULT_SERVER);
-  url.pathname = `/${BENCH_DB}`;
+  const fresh = await freshPostgres(BENCH_DB);
+  if (fresh) return fresh;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-bench-auth-pglite-"));
   return {
-    url: url.toString(),
-    engine: `PostgreSQL ${version ?? ""} server (fresh database ${BENCH_DB})`,
-    drop: async () => {
-      const a = new pg.Client({ connectionString: DEFAULT_SERVER });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-      await a.end();
-    },
+    pgliteDir: dir,
+    engine: "PGlite (no PostgreSQL server reachable)",
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
@@ -135,24 +88,7 @@ async function timeHashes(n = 20) {
   return { hashMs, verifyMs, verifyPerSecond };
 }
 
-function writeDocs(section: string) {
-  const file = path.join(repoRoot, "docs", "benchmarks.md");
-  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = text.search(/^## Accounts\s*$/m);
-  if (start === -1) {
-    text = `${text.replace(/\s*$/, "")}\n\n${section}`;
-  } else {
-    const rest = text.slice(start + 1);
-    const next = rest.search(/^## /m);
-    const end = next === -1 ? text.length : start + 1 + next;
-    text = `${text.slice(0, start)}${section}${next === -1 ? "" : "\n"}${text.slice(end)}`;
-  }
-  fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
-  return file;
-}
-
 async function main() {
-  const autocannon = require("autocannon") as Autocannon;
   const chosen = await chooseDatabase();
   console.log(`Database: ${chosen.engine}`);
   const load = os.loadavg()[0] ?? 0;
@@ -170,29 +106,20 @@ async function main() {
   );
   await setup.close();
 
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    env: {
-      ...process.env,
-      BENCH_ROLE: "server",
+  let child: ChildProcess | undefined;
+  try {
+    const server = await forkServer(import.meta.url, {
       BENCH_DATABASE_URL: chosen.url ?? "",
       BENCH_PGLITE_DIR: chosen.pgliteDir ?? "",
-    },
-    execArgv: ["--import", "tsx"],
-    stdio: "inherit",
-  });
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once("message", (m) => resolve((m as { port: number }).port));
-      child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const base = `http://127.0.0.1:${port}`;
+    child = server.child;
+    const base = server.base;
 
     let counter = 0;
-    const loginRun = (duration: number) =>
-      autocannon({
+    const login = await measure(
+      {
         url: `${base}/api/v1/auth/login`,
         connections: 16,
-        duration,
         requests: [
           {
             method: "POST",
@@ -212,12 +139,10 @@ async function main() {
             },
           },
         ],
-      });
-    await loginRun(2);
-    const login = await loginRun(DURATION);
-    console.log(
-      `sign-in: ${login.requests.average.toFixed(1)} req/s, p50 ${login.latency.p50} ms, non-2xx ${login.non2xx}`,
+      },
+      DURATION,
     );
+    console.log(`sign-in: ${login.rps.toFixed(1)} req/s, p50 ${login.p50} ms, non-2xx ${login.non2xx}`);
 
     const res = await fetch(`${base}/api/v1/auth/login`, {
       method: "POST",
@@ -227,22 +152,17 @@ async function main() {
     const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] as string;
     if (!cookie.startsWith("diginoor_session=")) throw new Error(`no session cookie: ${res.status}`);
 
-    const get = async (p: string, headers: Record<string, string> = {}) => {
-      await autocannon({ url: base + p, connections: 50, duration: 2, headers });
-      return autocannon({ url: base + p, connections: 50, duration: DURATION, headers });
-    };
+    const get = (p: string, headers: Record<string, string> = {}) =>
+      measure({ url: base + p, connections: 50, headers }, DURATION);
     const health = await get("/healthz");
     const meRun = await get("/api/v1/me", { cookie });
     const anon = await get("/api/v1/me");
-    console.log(
-      `/healthz ${health.requests.average.toFixed(0)} req/s; /me ${meRun.requests.average.toFixed(0)} req/s`,
-    );
+    console.log(`/healthz ${health.rps.toFixed(0)} req/s; /me ${meRun.rps.toFixed(0)} req/s`);
 
-    const perCheckUs = (1 / meRun.requests.average - 1 / health.requests.average) * 1e6;
+    const perCheckUs = (1 / meRun.rps - 1 / health.rps) * 1e6;
     const date = new Date().toISOString().slice(0, 10);
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-    const fmt = (r: AutocannonResult) =>
-      `${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors + r.timeouts}`;
+    const fmt = (r: Measured) => `${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors}`;
     const section = `## Accounts
 
 Measured ${date} with \`npm run bench:auth\` on ${os.cpus().length} × ${cpu}, Node ${process.version}.
@@ -272,18 +192,15 @@ Other requests stay responsive meanwhile because hashing never blocks the event 
 |---|---|---|---|---|
 | GET /healthz (baseline, no database) | ${fmt(health)} |
 | GET /api/v1/me with a session cookie | ${fmt(meRun)} |
-| GET /api/v1/me without a cookie (401, no query) | ${anon.requests.average.toFixed(0)} | ${anon.latency.p50} | ${anon.latency.p99} | (all 401 by design) |
+| GET /api/v1/me without a cookie (401, no query) | ${anon.rps.toFixed(0)} | ${anon.p50} | ${anon.p99} | (all 401 by design) |
 
 A session check is one indexed read (sessions ⋈ users by the SHA-256 of the cookie; last_seen_at is
 written at most once a minute), about ${perCheckUs.toFixed(0)} µs of server time per request over the baseline.
 `;
-    const file = writeDocs(section);
+    const file = writeDocs("## Accounts", section);
     console.log(`Wrote ${path.relative(repoRoot, file)}`);
   } finally {
-    if (child.exitCode === null) {
-      child.send("stop");
-      await new Promise((r) => child.once("exit", r));
-    }
+    if (child) await stopServer(child);
     await chosen.drop();
   }
 }

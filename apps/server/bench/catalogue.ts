@@ -5,44 +5,30 @@
 //
 // Database: DATABASE_URL if set, else the PostgreSQL server at postgresql://postgres@127.0.0.1:5432
 // if reachable (a fresh database `diginoor_bench`, dropped at the end), else in-memory PGlite.
-import { fork } from "node:child_process";
-import fs from "node:fs";
-import { createRequire } from "node:module";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { buildApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import type { AppContext } from "../src/context.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { seedCatalogue } from "../src/db/seed.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  pipelining?: number;
-}) => Promise<AutocannonResult>;
-
-const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../../..");
+import {
+  benchConfig,
+  forkServer,
+  freshPostgres,
+  listen,
+  type Measured,
+  measure,
+  repoRoot,
+  serveParent,
+  stopServer,
+  writeDocs,
+} from "./support.ts";
 
 const TOTAL_NFTS = Number(process.env.BENCH_NFTS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/test";
 const BENCH_DB = "diginoor_bench";
 
 // ─── server child ───────────────────────────────────────────────────────────
@@ -54,30 +40,11 @@ async function runServer() {
     url,
     poolSize: process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : undefined,
   });
-  const config = loadConfig({
-    NODE_ENV: "production",
-    SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
-    LOG_LEVEL: "silent",
+  const config = benchConfig({
     DATA_DIR: process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), "diginoor-bench"),
-    PORT: "0",
-    HOST: "127.0.0.1",
-    CHAIN_DISABLED: "1",
-    SEED_ON_START: "0",
     CATALOGUE_LIST_CACHE_MS: process.env.BENCH_LIST_CACHE_MS ?? "1000",
   });
-  const ctx: AppContext = { config, database, db: database.db };
-  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  process.send?.({ port });
-  process.on("message", async (m) => {
-    if (m === "stop") {
-      await app.close();
-      await database.close();
-      process.exit(0);
-    }
-  });
+  await serveParent(config, database);
 }
 
 // ─── data ───────────────────────────────────────────────────────────────────
@@ -86,29 +53,7 @@ async function chooseDatabase(): Promise<{ url?: string; engine: string; drop?: 
   if (process.env.DATABASE_URL) {
     return { url: process.env.DATABASE_URL, engine: "PostgreSQL server (DATABASE_URL)" };
   }
-  const admin = new pg.Client({ connectionString: DEFAULT_SERVER, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return { engine: "PGlite (in memory; no PostgreSQL server reachable)" };
-  }
-  const version = rowsOf<{ server_version: string }>(await admin.query("SHOW server_version"))[0]
-    ?.server_version;
-  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-  await admin.end();
-  const url = new URL(DEFAULT_SERVER);
-  url.pathname = `/${BENCH_DB}`;
-  return {
-    url: url.toString(),
-    engine: `PostgreSQL ${version ?? ""} server (fresh database ${BENCH_DB})`.replace("  ", " "),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: DEFAULT_SERVER });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-      await a.end();
-    },
-  };
+  return (await freshPostgres(BENCH_DB)) ?? { engine: "PGlite (in memory; no PostgreSQL server reachable)" };
 }
 
 /** Seeds the launch catalogue, then multiplies it into `total` NFTs with one INSERT … SELECT. */
@@ -144,28 +89,7 @@ async function seedMany(database: Database, total: number): Promise<number> {
 
 // ─── measuring ──────────────────────────────────────────────────────────────
 
-interface Row {
-  name: string;
-  path: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function measure(autocannon: Autocannon, base: string, name: string, p: string): Promise<Row> {
-  // Warm up (JIT, connection pool, PostgreSQL caches), then measure.
-  await autocannon({ url: base + p, connections: CONNECTIONS, duration: 2 });
-  const r = await autocannon({ url: base + p, connections: CONNECTIONS, duration: DURATION });
-  return {
-    name,
-    path: p,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.non2xx + r.errors + r.timeouts,
-  };
-}
+type Row = Measured & { name: string };
 
 async function getJson(url: string): Promise<{ items: unknown[]; nextCursor: string | null }> {
   const res = await fetch(url);
@@ -173,25 +97,7 @@ async function getJson(url: string): Promise<{ items: unknown[]; nextCursor: str
   return (await res.json()) as { items: unknown[]; nextCursor: string | null };
 }
 
-function writeDocs(section: string) {
-  const file = path.join(repoRoot, "docs", "benchmarks.md");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = text.search(/^## Catalogue\s*$/m);
-  if (start === -1) {
-    text = `${text.replace(/\s*$/, "")}\n\n${section}`;
-  } else {
-    const rest = text.slice(start + 1);
-    const next = rest.search(/^## /m);
-    const end = next === -1 ? text.length : start + 1 + next;
-    text = `${text.slice(0, start)}${section}${next === -1 ? "" : "\n"}${text.slice(end)}`;
-  }
-  fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
-  return file;
-}
-
 async function main() {
-  const autocannon = require("autocannon") as Autocannon;
   const loadAtStart = os.loadavg()[0] ?? 0;
   const chosen = await chooseDatabase();
   console.log(`Database: ${chosen.engine}`);
@@ -207,45 +113,26 @@ async function main() {
       console.log("PGlite cannot be shared with a child process; the server runs in this process.");
     }
 
-    const children: ReturnType<typeof fork>[] = [];
+    const children: ChildProcess[] = [];
     stopChildren = async () => {
-      for (const c of children) {
-        c.send("stop");
-        await new Promise((r) => c.once("exit", r));
-      }
+      for (const c of children) await stopServer(c);
     };
     /** Starts the real server in its own process; `listCacheMs` 0 turns the list micro-cache off. */
     const startServer = async (listCacheMs: number): Promise<string> => {
       if (!chosen.url) {
-        const config = loadConfig({
-          NODE_ENV: "production",
-          SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
-          LOG_LEVEL: "silent",
+        const config = benchConfig({
           DATA_DIR: path.join(os.tmpdir(), "diginoor-bench"),
-          CHAIN_DISABLED: "1",
           CATALOGUE_LIST_CACHE_MS: String(listCacheMs),
         });
-        const app = await buildApp({ config, database, db: database.db }, { webDistDir: "/nonexistent" });
-        await app.listen({ port: 0, host: "127.0.0.1" });
-        const address = app.server.address();
-        return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+        const { port } = await listen(config, database);
+        return `http://127.0.0.1:${port}`;
       }
-      const child = fork(fileURLToPath(import.meta.url), [], {
-        env: {
-          ...process.env,
-          BENCH_ROLE: "server",
-          BENCH_DATABASE_URL: chosen.url,
-          BENCH_LIST_CACHE_MS: String(listCacheMs),
-        },
-        execArgv: ["--import", "tsx"],
-        stdio: "inherit",
+      const { child, base } = await forkServer(import.meta.url, {
+        BENCH_DATABASE_URL: chosen.url,
+        BENCH_LIST_CACHE_MS: String(listCacheMs),
       });
       children.push(child);
-      const port = await new Promise<number>((resolve, reject) => {
-        child.once("message", (m) => resolve((m as { port: number }).port));
-        child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-      });
-      return `http://127.0.0.1:${port}`;
+      return base;
     };
     if (chosen.url) await database.close();
     const base = await startServer(1000);
@@ -274,7 +161,7 @@ async function main() {
     ] as const;
     const run = async (b: string, name: string, p: string) => {
       process.stdout.write(`${name} … `);
-      const r = await measure(autocannon, b, name, p);
+      const r: Row = { name, ...(await measure({ url: b + p, connections: CONNECTIONS }, DURATION)) };
       console.log(
         `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ""}`,
       );
@@ -335,7 +222,7 @@ docs/decisions/020-catalogue-keyset-pagination-and-trigram-search.md for the ind
     if (process.env.BENCH_NO_DOCS === "1") {
       console.log("BENCH_NO_DOCS=1: docs/benchmarks.md left as it is");
     } else {
-      const file = writeDocs(section);
+      const file = writeDocs("## Catalogue", section);
       console.log(`Wrote ${path.relative(repoRoot, file)}`);
     }
   } finally {
