@@ -257,6 +257,17 @@ describe("Google sign-in (OpenID Connect)", () => {
     expect(rows[0]?.google_sub).toBe("g-first");
   });
 
+  it("applies the name rules to a provider's name (no markup or control characters)", async () => {
+    accounts.set("g-markup", {
+      email: "markup@example.com",
+      email_verified: true,
+      name: "<img src=x onerror=alert(1)>\nClick https://evil.example",
+    });
+    const res = await googleSignIn("g-markup");
+    const user = (await me(t.app, sessionCookie(res))).json().user;
+    expect(user.name).toBe("markup");
+  });
+
   it("does not link or create an account for an unverified Google email", async () => {
     const victim = await createVerifiedUser(t.app, "meera@example.com", "meera-password-1", "Meera");
     accounts.set("g-attacker", { email: "meera@example.com", email_verified: false, name: "Not Meera" });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteToAdmin } from "../src/modules/auth/admin.ts";
+import { ipSubject } from "../src/modules/auth/limits.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import { createVerifiedUser, me, post, sessionCookie, tokenFromMail } from "./fixtures/accounts.ts";
 
@@ -102,5 +103,50 @@ describe("admin:create on a never-verified account", () => {
     });
     expect(owner.statusCode).toBe(200);
     expect((await me(t.app, sessionCookie(owner))).json().user.role).toBe("admin");
+  });
+});
+
+describe("per-address rate limits and IPv6", () => {
+  it("counts one IPv6 /64 as one client (rotating addresses in it does not escape the sign-up limit)", async () => {
+    const codes: number[] = [];
+    for (let i = 1; i <= 11; i++) {
+      const res = await post(
+        t.app,
+        "/api/v1/auth/signup",
+        {
+          name: "Rotator",
+          email: `rotator${i}@example.com`,
+          password: "rotator-pass-1",
+          confirmPassword: "rotator-pass-1",
+        },
+        { ip: `2001:db8:7:7::${i.toString(16)}` },
+      );
+      codes.push(res.statusCode);
+    }
+    expect(codes.slice(0, 10).every((c) => c === 201)).toBe(true);
+    expect(codes[10]).toBe(429);
+    // Another /64 is another client.
+    const other = await post(
+      t.app,
+      "/api/v1/auth/signup",
+      {
+        name: "Other",
+        email: "other64@example.com",
+        password: "rotator-pass-1",
+        confirmPassword: "rotator-pass-1",
+      },
+      { ip: "2001:db8:7:8::1" },
+    );
+    expect(other.statusCode).toBe(201);
+  });
+
+  it("normalises addresses to their subject", () => {
+    expect(ipSubject("203.0.113.9")).toBe("203.0.113.9");
+    expect(ipSubject("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(ipSubject("2001:db8:7:7::1")).toBe("2001:db8:7:7::/64");
+    expect(ipSubject("2001:0db8:0007:0007:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:7:7::/64");
+    expect(ipSubject("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(ipSubject("::1")).toBe("0:0:0:0::/64");
+    expect(ipSubject("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
   });
 });

@@ -59,3 +59,22 @@ export async function clearSlidingLimit(db: Db, rule: RateLimitRule, subject: st
   const base = `${rule.name}:${subject}:`;
   await db.execute(sql`DELETE FROM rate_limit_buckets WHERE key IN (${base + index}, ${base + (index - 1)})`);
 }
+
+/**
+ * The rate-limit subject for a client address. One IPv6 host usually holds a whole /64 (SLAAC,
+ * privacy addresses), so counting each /128 apart would let a single client rotate through
+ * billions of "addresses": IPv6 is counted per /64. IPv4 (and IPv4-mapped IPv6) is per address.
+ */
+export function ipSubject(ip: string): string {
+  const addr = ip.split("%")[0] ?? ip;
+  if (!addr.includes(":")) return addr;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(addr);
+  if (mapped?.[1]) return mapped[1];
+  const [head = "", tail] = addr.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const width = (parts: string[]) => parts.reduce((n, p) => n + (p.includes(".") ? 2 : 1), 0);
+  const groups = [...left, ...Array(Math.max(0, 8 - width(left) - width(right))).fill("0"), ...right];
+  const prefix = groups.slice(0, 4).map((g) => (Number.parseInt(g, 16) || 0).toString(16));
+  return `${prefix.join(":")}::/64`;
+}

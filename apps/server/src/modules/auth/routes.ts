@@ -2,6 +2,7 @@ import {
   authMessages,
   googleStartQuerySchema,
   loginRequestSchema,
+  nameSchema,
   okResponseSchema,
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
@@ -38,7 +39,7 @@ import {
   safeNext,
 } from "./google.ts";
 import { limits, useFriendlyValidationMessages } from "./http.ts";
-import { clearSlidingLimit, hitSlidingLimit } from "./limits.ts";
+import { clearSlidingLimit, hitSlidingLimit, ipSubject } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import {
   clearSessionCookie,
@@ -86,7 +87,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [409],
     response: signupResponseSchema,
     handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.signupPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.signupPerIp, ipSubject(req.ip));
       const passwordHash = await hashPassword(body.password);
       const inserted = await ctx.db
         .insert(users)
@@ -115,7 +116,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [409],
     response: userResponseSchema,
     handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.verifyPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.verifyPerIp, ipSubject(req.ip));
       const token = await consumeToken(ctx, body.token, "verify_email");
       if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
       const user = await findUserById(ctx, token.userId);
@@ -159,7 +160,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     status: 202,
     response: okResponseSchema,
     handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.resendPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resendPerIp, ipSubject(req.ip));
       await hitSlidingLimit(ctx.db, limits.resendPerEmail, body.email);
       inBackground(req.log, "resend verification", async () => {
         const user = await findUserByEmail(ctx, body.email);
@@ -179,7 +180,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     errors: [401, 403],
     response: userResponseSchema,
     handler: async ({ body, req, reply }) => {
-      await hitSlidingLimit(ctx.db, limits.loginPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.loginPerIp, ipSubject(req.ip));
       await hitSlidingLimit(ctx.db, limits.loginPerAccount, body.email);
       const user = await findUserByEmail(ctx, body.email);
       const ok = await verifyPassword(user?.passwordHash, body.password);
@@ -215,7 +216,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     status: 202,
     response: okResponseSchema,
     handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.resetPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resetPerIp, ipSubject(req.ip));
       await hitSlidingLimit(ctx.db, limits.resetPerEmail, body.email);
       inBackground(req.log, "password reset mail", async () => {
         const user = await findUserByEmail(ctx, body.email);
@@ -234,7 +235,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     body: passwordResetConfirmSchema,
     response: okResponseSchema,
     handler: async ({ body, req, reply }) => {
-      await hitSlidingLimit(ctx.db, limits.resetConfirmPerIp, req.ip);
+      await hitSlidingLimit(ctx.db, limits.resetConfirmPerIp, ipSubject(req.ip));
       const token = await consumeToken(ctx, body.token, "password_reset");
       if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
       const passwordHash = await hashPassword(body.password);
@@ -300,7 +301,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/v1/auth/google/start", async (req, reply) => {
     if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
-    await hitSlidingLimit(ctx.db, limits.googlePerIp, req.ip);
+    await hitSlidingLimit(ctx.db, limits.googlePerIp, ipSubject(req.ip));
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
     let url: URL;
@@ -377,7 +378,11 @@ async function userForGoogle(
     if (!updated[0]) return userForGoogle(ctx, id); // linked concurrently: decide again
     return updated[0];
   }
-  const name = (id.name ?? id.email.split("@")[0] ?? "Diginoor fan").trim().slice(0, 100) || "Diginoor fan";
+  // The provider's name gets the same rules as a typed one (no control characters or < >, ≤ 100).
+  const name =
+    [id.name, id.email.split("@")[0]]
+      .map((n) => nameSchema.safeParse(n?.trim().slice(0, 100)))
+      .find((r) => r.success)?.data ?? "Diginoor fan";
   const created = await ctx.db
     .insert(users)
     .values({ name, email: id.email, googleSub: id.sub, emailVerifiedAt: new Date() })
