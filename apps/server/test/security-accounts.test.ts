@@ -150,3 +150,45 @@ describe("per-address rate limits and IPv6", () => {
     expect(ipSubject("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
   });
 });
+
+describe("mail content injection", () => {
+  it("never puts a stranger-typed name into mail sent to an unproven address", async () => {
+    const name = "Your wallet is locked, restore it at evil.example";
+    const signup = await post(t.app, "/api/v1/auth/signup", {
+      name,
+      email: "phish.target@example.com",
+      password: "phisher-pass-1",
+      confirmPassword: "phisher-pass-1",
+    });
+    expect(signup.statusCode).toBe(201);
+    const { mail } = await tokenFromMail(t.app, "phish.target@example.com", "/verify-email");
+    expect(mail.text).not.toContain("evil.example");
+    expect(mail.html).not.toContain("evil.example");
+    // A reset asked for the never-verified account does not carry it either.
+    await post(t.app, "/api/v1/auth/password-reset", { email: "phish.target@example.com" });
+    const { mail: reset } = await tokenFromMail(t.app, "phish.target@example.com", "/resetpass");
+    expect(reset.text).not.toContain("evil.example");
+    // An email change sends the account's name to an address it does not own yet: not shown either.
+    const u = await createVerifiedUser(
+      t.app,
+      "namer@example.com",
+      "namer-password-1",
+      "Claim at evil.example",
+    );
+    await post(
+      t.app,
+      "/api/v1/me/email",
+      { email: "someone.else@example.com", currentPassword: "namer-password-1" },
+      { cookie: u.cookie },
+    );
+    const { mail: change } = await tokenFromMail(t.app, "someone.else@example.com", "/verify-email");
+    expect(change.text).not.toContain("evil.example");
+  });
+
+  it("still greets a verified owner by name in a reset mail", async () => {
+    await createVerifiedUser(t.app, "named.owner@example.com", "named-owner-1", "Priya Sharma");
+    await post(t.app, "/api/v1/auth/password-reset", { email: "named.owner@example.com" });
+    const { mail } = await tokenFromMail(t.app, "named.owner@example.com", "/resetpass");
+    expect(mail.text).toContain("Hello Priya Sharma,");
+  });
+});

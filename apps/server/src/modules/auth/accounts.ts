@@ -79,13 +79,16 @@ export async function sendVerification(
 ): Promise<void> {
   const token = await issueToken(ctx, user.id, "verify_email", email);
   const url = `${ctx.config.PUBLIC_URL}/verify-email?token=${token}`;
-  await mailer.send({ to: email, ...verificationMail(user.name, url, email !== user.email) });
+  // The name is whatever the account's creator typed, and this address has not been proven to be
+  // theirs: anyone could send a Diginoor mail with their text in it to anyone. So no name here.
+  await mailer.send({ to: email, ...verificationMail(null, url, email !== user.email) });
 }
 
 export async function sendPasswordReset(ctx: AppContext, mailer: Mailer, user: UserRow): Promise<void> {
   const token = await issueToken(ctx, user.id, "password_reset", user.email);
   const url = `${ctx.config.PUBLIC_URL}/resetpass?token=${token}`;
-  await mailer.send({ to: user.email, ...passwordResetMail(user.name, url) });
+  // Greet by name only an address proven to be the account's (else the name is a stranger's text).
+  await mailer.send({ to: user.email, ...passwordResetMail(user.emailVerifiedAt ? user.name : null, url) });
 }
 
 /**

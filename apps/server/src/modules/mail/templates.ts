@@ -27,12 +27,17 @@ ${button}
 </body></html>`;
 }
 
-export function verificationMail(name: string, url: string, isEmailChange: boolean): RenderedMail {
+/** "Hello Name," — or just "Hello," when the name must not be shown (see accounts.ts). */
+function greeting(name: string | null): string {
+  return name ? `Hello ${name},` : "Hello,";
+}
+
+export function verificationMail(name: string | null, url: string, isEmailChange: boolean): RenderedMail {
   const subject = isEmailChange
     ? "Confirm your new Diginoor email address"
     : "Verify your Diginoor email address";
   const lines = [
-    `Hello ${name},`,
+    greeting(name),
     isEmailChange
       ? "Please confirm that this is your new email address for Diginoor."
       : "Welcome to Diginoor! Please verify your email address to finish creating your account.",
@@ -45,10 +50,10 @@ export function verificationMail(name: string, url: string, isEmailChange: boole
   };
 }
 
-export function passwordResetMail(name: string, url: string): RenderedMail {
+export function passwordResetMail(name: string | null, url: string): RenderedMail {
   const subject = "Reset your Diginoor password";
   const lines = [
-    `Hello ${name},`,
+    greeting(name),
     "Someone asked to reset the password of your Diginoor account. Use the link below to choose a new one.",
     "This link works once and expires in 1 hour. Resetting signs you out everywhere. If you did not ask for this, ignore this email: your password stays the same.",
   ];
