@@ -192,3 +192,25 @@ describe("mail content injection", () => {
     expect(mail.text).toContain("Hello Priya Sharma,");
   });
 });
+
+describe("per-account rate-limit keys", () => {
+  it("count case and whitespace variants of one email as the same account", async () => {
+    await createVerifiedUser(t.app, "variant@example.com", "variant-password-1");
+    const variants = [
+      "variant@example.com",
+      "VARIANT@example.com",
+      " Variant@Example.com ",
+      "variant@EXAMPLE.COM",
+    ];
+    const codes: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await post(t.app, "/api/v1/auth/login", {
+        email: variants[i % variants.length],
+        password: "wrong-guess-000",
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+    expect(codes[10]).toBe(429);
+  });
+});
