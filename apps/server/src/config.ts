@@ -1,4 +1,5 @@
 import path from "node:path";
+import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
 
 const optionalSecret = z
@@ -21,6 +22,36 @@ const urlWithProtocol = (protocols: string[]) =>
       (u) => protocols.some((p) => u.startsWith(`${p}:`)),
       `must start with ${protocols.join(": or ")}:`,
     );
+
+const evmAddress = z
+  .string()
+  .refine(isAddress, "must be an address")
+  .transform((a) => getAddress(a) as Address);
+
+/** The JSON line printed by `npm run deploy -w packages/contracts`, given to the server as CHAIN_DEPLOYMENT. */
+const deploymentJson = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be the JSON line printed by the deploy script" });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.object({
+      chainId: z.number().int().positive(),
+      collectible: evmAddress,
+      marketplace: evmAddress,
+      deployer: evmAddress,
+      minter: evmAddress,
+      treasury: evmAddress,
+      blockNumber: z
+        .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
+        .transform((b) => BigInt(b)),
+    }),
+  );
 
 const boolFlag = z
   .enum(["0", "1", "true", "false", ""])
@@ -67,6 +98,8 @@ export const envSchema = z
     CHAIN_ID: z.coerce.number().int().positive().optional(),
     /** Set to 1 to run without any chain (tests of areas that do not need one). */
     CHAIN_DISABLED: boolFlag,
+    /** Our contracts on CHAIN_RPC_URL: the JSON line `npm run deploy -w packages/contracts` prints. */
+    CHAIN_DEPLOYMENT: deploymentJson.optional(),
     DEPLOYER_PRIVATE_KEY: hexKey,
     MINTER_PRIVATE_KEY: hexKey,
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startAnvil } from "@diginoor/contracts/anvil";
+import { deployAll } from "@diginoor/contracts/deploy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/harness.ts";
-import { loadConfig } from "../config.ts";
+import { ConfigError, loadConfig } from "../config.ts";
 import { latestDeployment } from "./deployments.ts";
 import { startChain } from "./runtime.ts";
 
@@ -57,5 +59,70 @@ describe("local chain runtime", () => {
   it("is off when CHAIN_DISABLED=1", async () => {
     const off = loadConfig({ NODE_ENV: "test", CHAIN_DISABLED: "1" });
     expect(await startChain(off, tdb.database.db, () => {})).toBeUndefined();
+  });
+});
+
+describe("a chain given by CHAIN_RPC_URL", () => {
+  let tdb: TestDatabase;
+  let anvil: Awaited<ReturnType<typeof startAnvil>>;
+  let deploymentLine: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    anvil = await startAnvil({ chainId: 777 });
+    const d = await deployAll({
+      rpcUrl: anvil.rpcUrl,
+      metadataBaseUri: "https://diginoor.example/api/v1/metadata/",
+    });
+    // Exactly what the deploy CLI prints.
+    deploymentLine = JSON.stringify({ ...d, blockNumber: d.blockNumber.toString() });
+  }, 60_000);
+  afterAll(async () => {
+    await anvil?.stop();
+    await tdb.dispose();
+  });
+
+  const remote = (extra: Record<string, string> = {}) =>
+    loadConfig({ NODE_ENV: "test", CHAIN_RPC_URL: anvil.rpcUrl, ...extra });
+
+  it("uses the deployment printed by the deploy script and never starts or deploys anything", async () => {
+    const logs: string[] = [];
+    const chain = await startChain(remote({ CHAIN_DEPLOYMENT: deploymentLine }), tdb.database.db, (m) =>
+      logs.push(m),
+    );
+    try {
+      expect(chain!.local).toBe(false);
+      expect(chain!.chainId).toBe(777);
+      expect(chain!.deployment.collectible).toBe(JSON.parse(deploymentLine).collectible);
+      expect(logs).toEqual([]);
+      expect((await latestDeployment(tdb.database.db, 777))?.marketplace).toBe(
+        JSON.parse(deploymentLine).marketplace,
+      );
+    } finally {
+      await chain!.stop();
+    }
+  });
+
+  it("refuses a deployment line for another chain", async () => {
+    const other = JSON.stringify({ ...JSON.parse(deploymentLine), chainId: 137 });
+    await expect(startChain(remote({ CHAIN_DEPLOYMENT: other }), tdb.database.db, () => {})).rejects.toThrow(
+      /CHAIN_DEPLOYMENT is for chain 137/,
+    );
+  });
+
+  it("explains what to do when nothing is deployed and there is no deployer key", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await expect(startChain(remote(), fresh.database.db, () => {})).rejects.toThrow(/npm run deploy/);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it("validates CHAIN_DEPLOYMENT at start-up", () => {
+    expect(() => remote({ CHAIN_DEPLOYMENT: "not json" })).toThrow(ConfigError);
+    expect(() => remote({ CHAIN_DEPLOYMENT: JSON.stringify({ chainId: 1, collectible: "0x12" }) })).toThrow(
+      /CHAIN_DEPLOYMENT/,
+    );
   });
 });

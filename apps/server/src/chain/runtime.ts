@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
-import { type Address, createPublicClient, getAddress, http, isAddress, type PublicClient } from "viem";
+import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { type ChainDeployment, latestDeployment, recordDeployment } from "./deployments.ts";
@@ -22,21 +21,6 @@ export interface ChainRuntime {
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
-
-const address = z
-  .string()
-  .refine(isAddress, "must be an address")
-  .transform((a) => getAddress(a) as Address);
-/** The JSON line printed by `npm run deploy -w packages/contracts`, accepted in CHAIN_DEPLOYMENT. */
-const deploymentLine = z.object({
-  chainId: z.number().int().positive(),
-  collectible: address,
-  marketplace: address,
-  deployer: address,
-  minter: address,
-  treasury: address,
-  blockNumber: z.union([z.string(), z.number()]).transform((b) => BigInt(b)),
-});
 
 async function hasCode(client: PublicClient, a: Address): Promise<boolean> {
   const code = await client.getCode({ address: a }).catch(() => undefined);
@@ -74,9 +58,13 @@ export async function startChain(
       throw new Error(`CHAIN_ID is ${config.CHAIN_ID} but ${rpcUrl} is chain ${chainId}`);
     }
     let deployment: ChainDeployment | undefined;
-    if (process.env.CHAIN_DEPLOYMENT) {
-      deployment = deploymentLine.parse(JSON.parse(process.env.CHAIN_DEPLOYMENT));
-      if (deployment.chainId !== chainId) throw new Error("CHAIN_DEPLOYMENT is for another chain id");
+    if (config.CHAIN_DEPLOYMENT) {
+      deployment = config.CHAIN_DEPLOYMENT;
+      if (deployment.chainId !== chainId) {
+        throw new Error(
+          `CHAIN_DEPLOYMENT is for chain ${deployment.chainId}, but ${rpcUrl} is chain ${chainId}`,
+        );
+      }
       await recordDeployment(db, deployment);
     } else {
       deployment = await latestDeployment(db, chainId);
