@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { createLimiter } from "../../lib/limiter.ts";
 import { AppError } from "../../http/errors.ts";
 
 export type ImageKind = "jpeg" | "png";
@@ -122,15 +123,25 @@ export async function renderImage(
   }
 }
 
+/**
+ * A decode of the largest accepted image holds about 120 MB, so renders run one size at a time and
+ * at most two at once in this process (one per core); further uploads wait their turn.
+ */
+const renderSlot = createLimiter(2);
+
 function renderAll(buf: Buffer, renditions: Rendition[]) {
-  return Promise.all(
-    renditions.map(async (r) => ({
-      suffix: r.suffix,
-      data: await sharp(buf, { failOn: "error", limitInputPixels: MAX_PIXELS })
-        .rotate()
-        .resize(r.width, r.height, { fit: "cover", position: "attention" })
-        .webp({ quality: 82 })
-        .toBuffer(),
-    })),
-  );
+  return renderSlot(async () => {
+    const out: { suffix: string; data: Buffer }[] = [];
+    for (const r of renditions) {
+      out.push({
+        suffix: r.suffix,
+        data: await sharp(buf, { failOn: "error", limitInputPixels: MAX_PIXELS })
+          .rotate()
+          .resize(r.width, r.height, { fit: "cover", position: "attention" })
+          .webp({ quality: 82 })
+          .toBuffer(),
+      });
+    }
+    return out;
+  });
 }
