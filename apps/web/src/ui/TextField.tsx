@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from "react";
 
 interface FieldBits {
   label: string;
@@ -14,25 +14,36 @@ function describedBy(hintId: string, errorId: string, hint?: string, error?: str
   return ids || undefined;
 }
 
-export type TextFieldProps = FieldBits & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string };
+interface ControlProps {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+}
 
-/** A labelled input with hint and error text wired through aria-describedby / aria-invalid. */
-export function TextField({ label, hint, error, hideLabel, id, className, ...input }: TextFieldProps) {
+/** The label, hint and error around one control, with the ids wired for assistive technology. */
+function Field({
+  label,
+  hint,
+  error,
+  hideLabel,
+  id,
+  className,
+  control,
+}: FieldBits & { id?: string; className?: string; control: (props: ControlProps) => ReactNode }) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
+  const controlId = id ?? autoId;
+  const hintId = `${controlId}-hint`;
+  const errorId = `${controlId}-error`;
   return (
     <div className={`field${className ? ` ${className}` : ""}`}>
-      <label htmlFor={inputId} className={hideLabel ? "visually-hidden" : undefined}>
+      <label htmlFor={controlId} className={hideLabel ? "visually-hidden" : undefined}>
         {label}
       </label>
-      <input
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId, hint, error)}
-        {...input}
-      />
+      {control({
+        id: controlId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy(hintId, errorId, hint, error),
+      })}
       {hint ? (
         <span id={hintId} className="field-hint">
           {hint}
@@ -44,6 +55,18 @@ export function TextField({ label, hint, error, hideLabel, id, className, ...inp
         </span>
       ) : null}
     </div>
+  );
+}
+
+export type TextFieldProps = FieldBits & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string };
+
+/** A labelled input with hint and error text wired through aria-describedby / aria-invalid. */
+export function TextField({ label, hint, error, hideLabel, id, className, ...input }: TextFieldProps) {
+  return (
+    <Field
+      {...{ label, hint, error, hideLabel, id, className }}
+      control={(wiring) => <input {...wiring} {...input} />}
+    />
   );
 }
 
@@ -60,31 +83,10 @@ export function TextAreaField({
   className,
   ...input
 }: TextAreaFieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
   return (
-    <div className={`field${className ? ` ${className}` : ""}`}>
-      <label htmlFor={inputId} className={hideLabel ? "visually-hidden" : undefined}>
-        {label}
-      </label>
-      <textarea
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId, hint, error)}
-        {...input}
-      />
-      {hint ? (
-        <span id={hintId} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={errorId} className="field-error">
-          {error}
-        </span>
-      ) : null}
-    </div>
+    <Field
+      {...{ label, hint, error, hideLabel, id, className }}
+      control={(wiring) => <textarea {...wiring} {...input} />}
+    />
   );
 }
