@@ -12,6 +12,8 @@ export type Db = PgDatabase<PgQueryResultHKT>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** The engine's own handle, for the platform pieces that need it (transactions, jobs, LISTEN/NOTIFY). */
+  raw: { kind: "pglite"; client: PGlite } | { kind: "postgres"; pool: pg.Pool };
   /** Runs a multi-statement SQL script (migrations). */
   exec(script: string): Promise<void>;
   /** Runs one parameterised query and returns its rows (raw access for the migrator and LISTEN-free tools). */
@@ -50,6 +52,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: "postgres",
+      raw: { kind: "postgres", pool },
       exec: async (script) => {
         await pool.query(script);
       },
@@ -85,7 +88,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     query: async (text, params) => (await client.query(text, params)).rows as never,
   };
   // PGlite is one connection already.
-  return { db, kind: "pglite", ...conn, exclusive: (fn) => fn(conn), close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    raw: { kind: "pglite", client },
+    ...conn, exclusive: (fn) => fn(conn), close: () => client.close() };
 }
 
 async function pgliteExtensions() {
