@@ -92,7 +92,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     db,
     kind: "pglite",
     raw: { kind: "pglite", client },
-    ...conn, exclusive: (fn) => fn(conn), close: () => client.close() };
+    ...conn,
+    exclusive: (fn) => fn(conn),
+    close: () => client.close(),
+  };
 }
 
 async function pgliteExtensions() {

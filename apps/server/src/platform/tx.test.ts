@@ -24,7 +24,8 @@ describe.each(engines)("withTransaction on %s", (_name, open) => {
   });
   afterAll(() => t.dispose());
 
-  const count = async () => Number((await database.query<{ n: number }>("SELECT count(*)::int AS n FROM tx_probe"))[0]?.n);
+  const count = async () =>
+    Number((await database.query<{ n: number }>("SELECT count(*)::int AS n FROM tx_probe"))[0]?.n);
 
   it("commits every write together and runs after-commit hooks once, after the commit", async () => {
     const seen: number[] = [];
@@ -68,7 +69,9 @@ describe.each(engines)("withTransaction on %s", (_name, open) => {
     expect(rows[0]?.note).toBe("a");
     // The connection went back clean: a new transaction works.
     await withTransaction(database, (tx) => tx.query("UPDATE tx_probe SET note = 'a2' WHERE id = 1"));
-    expect((await database.query<{ note: string }>("SELECT note FROM tx_probe WHERE id = 1"))[0]?.note).toBe("a2");
+    expect((await database.query<{ note: string }>("SELECT note FROM tx_probe WHERE id = 1"))[0]?.note).toBe(
+      "a2",
+    );
   });
 
   it("joins an outer transaction when given a Tx, so a failing outer work undoes the inner writes", async () => {

@@ -1,0 +1,291 @@
+import PgBoss from "pg-boss";
+import type { z } from "zod";
+import type { Database } from "../../db/client.ts";
+import type { Tx } from "../tx.ts";
+
+/**
+ * Durable background work on pg-boss (decision 060): jobs live in PostgreSQL (the `pgboss` schema),
+ * survive restarts, are shared by every worker process, retry with backoff and end in a visible
+ * `failed` state. The same code runs on PGlite through a small `executeSql` adapter.
+ */
+
+export interface JobInfo {
+  id: string;
+  /** 0 on the first attempt. */
+  retryCount: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts after the first one; then the job is `failed`. */
+  limit: number;
+  /** Seconds before the first retry. */
+  delaySeconds: number;
+  /** Doubles the delay on each retry (with jitter). */
+  backoff: boolean;
+}
+
+export interface JobDefinition<P = unknown> {
+  readonly name: string;
+  readonly payload: z.ZodType<P>;
+  // Method syntax on purpose: a definition of a concrete payload is usable where any definition is.
+  handler(payload: P, job: JobInfo): Promise<void>;
+  readonly retry: RetryPolicy;
+  /** A job running longer than this is failed (and retried). */
+  readonly expireInSeconds: number;
+  /** Cron (UTC) on which the job is enqueued with `payload` by whichever worker process keeps time. */
+  readonly schedule?: { cron: string; payload: P };
+}
+
+const NAME = /^[a-z][a-z0-9_.-]{0,49}$/;
+
+export function defineJob<S extends z.ZodType>(def: {
+  name: string;
+  payload: S;
+  handler: (payload: z.output<S>, job: JobInfo) => Promise<void>;
+  retry?: Partial<RetryPolicy>;
+  expireInSeconds?: number;
+  schedule?: { cron: string; payload: z.input<S> };
+}): JobDefinition<z.output<S>> {
+  if (!NAME.test(def.name)) throw new Error(`job name "${def.name}" must match ${NAME}`);
+  return {
+    name: def.name,
+    payload: def.payload as z.ZodType<z.output<S>>,
+    handler: def.handler,
+    retry: { limit: 5, delaySeconds: 10, backoff: true, ...def.retry },
+    expireInSeconds: def.expireInSeconds ?? 15 * 60,
+    ...(def.schedule ? { schedule: def.schedule as { cron: string; payload: z.output<S> } } : {}),
+  };
+}
+
+export class JobPayloadError extends Error {
+  constructor(
+    readonly job: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(
+      `job ${job}: invalid payload: ${issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+        .join("; ")}`,
+    );
+  }
+}
+
+export type JobState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+
+export interface JobRecord {
+  id: string;
+  name: string;
+  state: JobState;
+  retryCount: number;
+  retryLimit: number;
+  data: unknown;
+  /** What the handler returned, or the error of the last attempt. */
+  output: unknown;
+  createdOn: Date;
+  startAfter: Date;
+  completedOn: Date | null;
+}
+
+export interface EnqueueOptions {
+  /** Enqueue as part of this transaction: the job exists if and only if it commits. */
+  tx?: Tx;
+  /** Not before this time. */
+  startAfter?: Date;
+  /** At most one queued or active job with this key per job name. */
+  singletonKey?: string;
+}
+
+export interface Jobs {
+  /** True when this process runs handlers (WORKERS=on); API-only processes still enqueue. */
+  readonly workers: boolean;
+  start(): Promise<void>;
+  /** Validates `payload` and enqueues; returns the job id (null when a singleton key was taken). */
+  enqueue<P>(def: JobDefinition<P>, payload: NoInfer<P>, opts?: EnqueueOptions): Promise<string | null>;
+  get(def: JobDefinition<unknown> | string, id: string): Promise<JobRecord | null>;
+  /** Jobs of `def` (or of every job) in the given state, newest first: the visible failed state. */
+  list(state: JobState, def?: JobDefinition<unknown> | string, limit?: number): Promise<JobRecord[]>;
+  /** Puts a failed job back in the queue. */
+  retry(def: JobDefinition<unknown> | string, id: string): Promise<void>;
+  /** Stops fetching, waits for running handlers (up to `timeoutMs`). */
+  stop(timeoutMs?: number): Promise<void>;
+  readonly boss: PgBoss;
+}
+
+export interface JobsOptions {
+  database: Database;
+  definitions: JobDefinition<unknown>[];
+  /** Run handlers, schedules and queue maintenance in this process. */
+  workers: boolean;
+  /** How often an idle worker looks for new jobs (jobs enqueued in this process wake it at once). */
+  pollingIntervalSeconds?: number;
+  /** How often the time keeper checks the schedules (pg-boss default 30 s). */
+  cronMonitorIntervalSeconds?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** pg-boss's `db` contract: executeSql(text, values) → { rows }. */
+type BossDb = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
+/** Lets pg-boss share our connection pool (server) or our single PGlite connection. */
+export function bossDb(database: Database): BossDb {
+  const raw = database.raw;
+  if (raw.kind === "postgres") {
+    return { executeSql: async (text, values) => raw.pool.query(text, values as unknown[]) };
+  }
+  const client = raw.client;
+  return {
+    async executeSql(text, values) {
+      if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+      // pg-boss sends multi-statement scripts (BEGIN; ...; COMMIT) without parameters.
+      try {
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      } catch (err) {
+        // A failed script can leave its explicit transaction open on the one connection.
+        await client.exec("ROLLBACK").catch(() => {});
+        throw err;
+      }
+    },
+  };
+}
+
+function txDb(tx: Tx): BossDb {
+  return { executeSql: async (text, values) => ({ rows: await tx.query(text, values) }) };
+}
+
+const nameOf = (def: JobDefinition<unknown> | string) => (typeof def === "string" ? def : def.name);
+
+function toRecord(j: PgBoss.JobWithMetadata<unknown>): JobRecord {
+  return {
+    id: j.id,
+    name: j.name,
+    state: j.state,
+    retryCount: j.retryCount,
+    retryLimit: j.retryLimit,
+    data: j.data,
+    output: j.output,
+    createdOn: j.createdOn,
+    startAfter: j.startAfter,
+    completedOn: j.completedOn ?? null,
+  };
+}
+
+export function createJobs(opts: JobsOptions): Jobs {
+  const onError = opts.onError ?? ((err: unknown) => console.error("jobs:", err));
+  const definitions = new Map<string, JobDefinition<unknown>>();
+  for (const def of opts.definitions) {
+    if (definitions.has(def.name)) throw new Error(`job ${def.name} is defined twice`);
+    definitions.set(def.name, def);
+  }
+  const db = bossDb(opts.database);
+  const boss = new PgBoss({
+    db: db as PgBoss.Db,
+    // API-only processes enqueue; only worker processes keep time and maintain the queues.
+    supervise: opts.workers,
+    schedule: opts.workers,
+    cronMonitorIntervalSeconds: opts.cronMonitorIntervalSeconds ?? 30,
+    // Completed jobs stay queryable for a day, failed ones for a week before they are archived.
+    archiveCompletedAfterSeconds: 24 * 3600,
+    archiveFailedAfterSeconds: 7 * 24 * 3600,
+  });
+  boss.on("error", onError);
+  const workerIds = new Map<string, string>();
+  let started = false;
+
+  const assertDefined = (name: string) => {
+    if (!definitions.has(name)) throw new Error(`job ${name} is not defined`);
+  };
+
+  return {
+    workers: opts.workers,
+    boss,
+    async start() {
+      await boss.start();
+      started = true;
+      for (const def of definitions.values()) {
+        const queue = {
+          name: def.name,
+          retryLimit: def.retry.limit,
+          retryDelay: def.retry.delaySeconds,
+          retryBackoff: def.retry.backoff,
+          expireInSeconds: def.expireInSeconds,
+        };
+        if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, queue);
+        else {
+          try {
+            await boss.createQueue(def.name, queue);
+          } catch (err) {
+            // Another process created it between the check and here.
+            if (!(await boss.getQueue(def.name))) throw err;
+          }
+        }
+      }
+      if (!opts.workers) return;
+      for (const def of definitions.values()) {
+        if (def.schedule)
+          await boss.schedule(def.name, def.schedule.cron, def.schedule.payload as object, { tz: "UTC" });
+        else await boss.unschedule(def.name).catch(() => {});
+        const id = await boss.work<unknown>(
+          def.name,
+          { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, includeMetadata: true },
+          async ([job]) => {
+            if (!job) return;
+            const parsed = def.payload.safeParse(job.data);
+            if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
+            await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
+          },
+        );
+        workerIds.set(def.name, id);
+      }
+    },
+    async enqueue(def, payload, o = {}) {
+      assertDefined(def.name);
+      if (!started) throw new Error("jobs: enqueue before start()");
+      const parsed = def.payload.safeParse(payload);
+      if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
+      const id = await boss.send(def.name, parsed.data as object, {
+        ...(o.tx ? { db: txDb(o.tx) as PgBoss.Db } : {}),
+        ...(o.startAfter ? { startAfter: o.startAfter } : {}),
+        ...(o.singletonKey ? { singletonKey: o.singletonKey } : {}),
+      });
+      const wake = () => {
+        const worker = workerIds.get(def.name);
+        if (worker) boss.notifyWorker(worker);
+      };
+      if (o.tx) o.tx.afterCommit(wake);
+      else wake();
+      return id;
+    },
+    async get(def, id) {
+      const job = await boss.getJobById<unknown>(nameOf(def), id, { includeArchive: true });
+      return job ? toRecord(job) : null;
+    },
+    async list(state, def, limit = 100) {
+      const rows = await opts.database.query<{ id: string; name: string }>(
+        `SELECT id, name FROM pgboss.job
+          WHERE state = $1::pgboss.job_state AND ($2::text IS NULL OR name = $2) AND name NOT LIKE '\\_\\_pgboss%'
+          ORDER BY created_on DESC LIMIT $3`,
+        [state, def ? nameOf(def) : null, limit],
+      );
+      const out: JobRecord[] = [];
+      for (const r of rows) {
+        const job = await boss.getJobById<unknown>(r.name, r.id);
+        if (job) out.push(toRecord(job));
+      }
+      return out;
+    },
+    async retry(def, id) {
+      await boss.retry(nameOf(def), id);
+      const worker = workerIds.get(nameOf(def));
+      if (worker) boss.notifyWorker(worker);
+    },
+    async stop(timeoutMs = 10_000) {
+      if (!started) return;
+      started = false;
+      const stopped = new Promise<void>((resolve) => boss.once("stopped", () => resolve()));
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, timeoutMs + 1000))]);
+    },
+  };
+}
