@@ -3,7 +3,8 @@ pragma solidity ^0.8.24;
 
 import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {AccessControlDefaultAdminRules} from
+    "@openzeppelin/contracts/access/extensions/AccessControlDefaultAdminRules.sol";
 import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
@@ -21,22 +22,24 @@ import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Util
  *
  * `tokenURI(id)` is `baseURI ++ decimal(id)`; the base URI is `{PUBLIC_URL}/api/v1/metadata/`.
  */
-contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuardTransient {
+contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules, ReentrancyGuardTransient {
     /// @notice Role allowed to mint (the marketplace for primary sales, the server for card/INR orders).
     bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
     /// @notice Royalty rates can never be set above 15%.
     uint16 public constant MAX_ROYALTY_BPS = 1_500;
     uint256 private constant BPS_DENOMINATOR = 10_000;
 
-    /// @dev Storage: one slot per token, 160 + 16 + 48 + 16 + 16 = 256 bits. `transferCount` counts
-    /// transfers after the mint (wrapping at 2^16); the marketplace stores it in a listing so a listing
-    /// dies as soon as the token moves, even if it later comes back to the seller.
+    /// @dev Storage: one slot per token, 160 + 16 + 32 + 16 + 32 = 256 bits. `version` counts every
+    /// transfer after the mint and every single-token approval change. The marketplace stores it in a
+    /// listing, so a listing dies as soon as the token moves or its approval changes, even if the token
+    /// later comes back to the seller or the approval is given again. 32 bits cannot be wrapped on purpose:
+    /// 2^32 transfers cost more than 10^14 gas (docs/decisions/108-contracts-audit-fixes.md).
     struct TokenData {
         address royaltyReceiver;
         uint16 royaltyBps;
-        uint48 catalogueNftId;
+        uint32 catalogueNftId;
         uint16 edition;
-        uint16 transferCount;
+        uint32 version;
     }
 
     /// @notice What {tokenInfo} returns.
@@ -45,20 +48,23 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
         uint16 royaltyBps;
         uint64 catalogueNftId;
         uint16 edition;
-        uint16 transferCount;
+        uint32 version;
     }
 
     /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
     uint16 public immutable defaultRoyaltyBps;
 
     mapping(uint256 tokenId => TokenData) private _tokenData;
+    /// @notice Bumped each time `owner` revokes an operator it had approved for all its tokens. A listing
+    /// records its seller's value, so revoking the marketplace's approval cancels the seller's listings for
+    /// good: approving again later does not revive them.
+    mapping(address owner => uint32) public approvalEpoch;
     string private _baseTokenURI;
 
     error InvalidOrderId();
     error OrderAlreadyMinted(bytes32 orderId);
     error InvalidRoyaltyReceiver(address receiver);
     error RoyaltyTooHigh(uint256 bps, uint256 maxBps);
-    error InvalidAdmin();
     error CatalogueIdTooLarge(uint64 catalogueNftId);
 
     /// @notice A token was minted for an order (primary voucher sale or card/INR order).
@@ -78,12 +84,15 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     /// @notice ERC-4906: metadata of a range of tokens changed.
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
-    constructor(address admin, string memory baseURI_, uint16 defaultRoyaltyBps_) ERC721("Diginoor Collectible", "DGNR") {
-        if (admin == address(0)) revert InvalidAdmin();
+    /// @param adminDelay seconds an admin transfer waits before it can be accepted (two-step, see
+    /// AccessControlDefaultAdminRules).
+    constructor(address admin, uint48 adminDelay, string memory baseURI_, uint16 defaultRoyaltyBps_)
+        ERC721("Diginoor Collectible", "DGNR")
+        AccessControlDefaultAdminRules(adminDelay, admin)
+    {
         if (defaultRoyaltyBps_ > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(defaultRoyaltyBps_, MAX_ROYALTY_BPS);
         defaultRoyaltyBps = defaultRoyaltyBps_;
         _baseTokenURI = baseURI_;
-        _grantRole(DEFAULT_ADMIN_ROLE, admin);
         emit BaseURIUpdated(baseURI_);
     }
 
@@ -100,12 +109,12 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
         returns (uint256 tokenId)
     {
         if (orderId == bytes32(0)) revert InvalidOrderId();
-        if (royaltyReceiver == address(0)) revert InvalidRoyaltyReceiver(address(0));
-        if (catalogueNftId > type(uint48).max) revert CatalogueIdTooLarge(catalogueNftId);
+        _checkRoyaltyReceiver(royaltyReceiver);
+        if (catalogueNftId > type(uint32).max) revert CatalogueIdTooLarge(catalogueNftId);
         tokenId = uint256(orderId);
         if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
         uint16 bps = defaultRoyaltyBps;
-        _tokenData[tokenId] = TokenData(royaltyReceiver, bps, uint48(catalogueNftId), edition, 0);
+        _tokenData[tokenId] = TokenData(royaltyReceiver, bps, uint32(catalogueNftId), edition, 0);
         emit CollectibleMinted(tokenId, to, catalogueNftId, edition, royaltyReceiver, bps, orderId);
         // Interaction last: _safeMint calls onERC721Received on contract receivers.
         _safeMint(to, tokenId);
@@ -127,7 +136,7 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
         nonReentrant
     {
         _requireOwned(tokenId);
-        if (receiver == address(0)) revert InvalidRoyaltyReceiver(address(0));
+        _checkRoyaltyReceiver(receiver);
         if (royaltyBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(royaltyBps, MAX_ROYALTY_BPS);
         TokenData storage d = _tokenData[tokenId];
         d.royaltyReceiver = receiver;
@@ -154,23 +163,45 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
         ERC721Utils.checkOnERC721Received(_msgSender(), from, to, tokenId, data);
     }
 
+    /// @dev Any change of the token's single approval bumps its version: a listing that relied on it dies.
     function approve(address to, uint256 tokenId) public override nonReentrant {
         super.approve(to, tokenId);
+        unchecked {
+            _tokenData[tokenId].version += 1;
+        }
     }
 
+    /// @dev Revoking an operator that was approved bumps the owner's approval epoch: listings die for good.
     function setApprovalForAll(address operator, bool approved) public override nonReentrant {
+        if (!approved && isApprovedForAll(_msgSender(), operator)) {
+            unchecked {
+                approvalEpoch[_msgSender()] += 1;
+            }
+        }
         super.setApprovalForAll(operator, approved);
     }
 
-    function grantRole(bytes32 role, address account) public override nonReentrant {
+    function grantRole(bytes32 role, address account)
+        public
+        override
+        nonReentrant
+    {
         super.grantRole(role, account);
     }
 
-    function revokeRole(bytes32 role, address account) public override nonReentrant {
+    function revokeRole(bytes32 role, address account)
+        public
+        override
+        nonReentrant
+    {
         super.revokeRole(role, account);
     }
 
-    function renounceRole(bytes32 role, address callerConfirmation) public override nonReentrant {
+    function renounceRole(bytes32 role, address callerConfirmation)
+        public
+        override
+        nonReentrant
+    {
         super.renounceRole(role, callerConfirmation);
     }
 
@@ -180,20 +211,21 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     function tokenInfo(uint256 tokenId) external view returns (TokenInfo memory) {
         _requireOwned(tokenId);
         TokenData memory d = _tokenData[tokenId];
-        return TokenInfo(d.royaltyReceiver, d.royaltyBps, d.catalogueNftId, d.edition, d.transferCount);
+        return TokenInfo(d.royaltyReceiver, d.royaltyBps, d.catalogueNftId, d.edition, d.version);
     }
 
     /**
-     * @notice Owner (0 if the token does not exist), transfer count and royalty of a token in one call:
-     * what the marketplace needs to list and to buy.
+     * @notice Owner (0 if the token does not exist), version, the owner's approval epoch and the royalty of a
+     * token in one call: what the marketplace needs to list and to buy.
      */
     function tokenState(uint256 tokenId)
         external
         view
-        returns (address owner, uint16 transferCount, address royaltyReceiver, uint16 royaltyBps)
+        returns (address owner, uint32 version, uint32 ownerEpoch, address royaltyReceiver, uint16 royaltyBps)
     {
         TokenData storage d = _tokenData[tokenId];
-        return (_ownerOf(tokenId), d.transferCount, d.royaltyReceiver, d.royaltyBps);
+        owner = _ownerOf(tokenId);
+        return (owner, d.version, approvalEpoch[owner], d.royaltyReceiver, d.royaltyBps);
     }
 
     /// @notice Whether the token of `orderId` has been minted.
@@ -221,20 +253,28 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControl, ReentrancyGuard
     function supportsInterface(bytes4 interfaceId)
         public
         view
-        override(ERC721, AccessControl, IERC165)
+        override(ERC721, AccessControlDefaultAdminRules, IERC165)
         returns (bool)
     {
         return interfaceId == type(IERC2981).interfaceId || interfaceId == bytes4(0x49064906)
             || super.supportsInterface(interfaceId);
     }
 
-    /// @dev Counts every transfer after the mint (see TokenData.transferCount).
+    /// @dev Counts every transfer after the mint (see TokenData.version).
     function _update(address to, uint256 tokenId, address auth) internal override returns (address from) {
         from = super._update(to, tokenId, auth);
         if (from != address(0)) {
             unchecked {
-                _tokenData[tokenId].transferCount += 1;
+                _tokenData[tokenId].version += 1;
             }
+        }
+    }
+
+    /// @dev A royalty receiver must be able to receive: never zero, this contract, or a minter (the
+    /// marketplace holds MINTER_ROLE; ETH credited to it there could never be withdrawn).
+    function _checkRoyaltyReceiver(address receiver) private view {
+        if (receiver == address(0) || receiver == address(this) || hasRole(MINTER_ROLE, receiver)) {
+            revert InvalidRoyaltyReceiver(receiver);
         }
     }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {AccessControlDefaultAdminRules} from
+    "@openzeppelin/contracts/access/extensions/AccessControlDefaultAdminRules.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
@@ -16,15 +17,19 @@ import {DiginoorCollectible} from "./DiginoorCollectible.sol";
  * checks-effects-interactions. All ETH payouts are pushed with a gas cap (PAYOUT_GAS) and fall back to a
  * withdrawable balance, so no payee (seller, royalty receiver, treasury, outbid bidder) can block others.
  * Invariant: address(this).balance == sum(escrowed highest bids) + sum(pendingWithdrawals).
- * Pause stops purchases, listings, price updates, sales, auctions, bids and settlement; it never stops
- * cancelling or withdrawing.
+ * Pause stops purchases, listings, price updates, sales, auctions, bids and the settlement of auctions
+ * that were still running when it began; it never stops cancelling, withdrawing or settling an auction that
+ * had ended before it. A pause lasts at most MAX_PAUSE_DURATION, and an auction that was running when a
+ * pause began takes bids until EXTENSION_WINDOW after the pause ends (docs/decisions/108).
+ * Terms are fixed when agreed: a listing and an auction record the fee and royalty rates of their creation;
+ * a voucher carries the primary fee it was signed with; fee increases take effect FEE_INCREASE_DELAY later.
  */
-contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient {
-    /// @notice Role whose signatures are accepted on purchase vouchers.
+contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, ReentrancyGuardTransient {
+    /// @notice Role whose signatures are accepted on purchase vouchers (held by a key of its own, not the minter's).
     bytes32 public constant SIGNER_ROLE = keccak256("SIGNER_ROLE");
     /// @notice EIP-712 type of the primary-sale voucher.
     bytes32 public constant PURCHASE_VOUCHER_TYPEHASH = keccak256(
-        "PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,bytes32 orderId,uint64 expiry)"
+        "PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)"
     );
 
     uint256 private constant BPS = 10_000;
@@ -40,42 +45,81 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     uint40 public constant EXTENSION_WINDOW = 15 minutes;
     /// @notice Gas forwarded with pushed ETH payouts (plus the 2,300 call stipend).
     uint256 public constant PAYOUT_GAS = 10_000;
+    /// @notice A fee increase takes effect this long after it is announced (decreases take effect at once).
+    uint40 public constant FEE_INCREASE_DELAY = 7 days;
+    /// @notice A pause ends by itself after this long, so nothing is locked for ever (even with no admin left).
+    uint40 public constant MAX_PAUSE_DURATION = 7 days;
+    /// @notice Time between the end of a pause and the next pause; longer than EXTENSION_WINDOW, so the
+    /// bidding window that follows a pause is never cut short by another one.
+    uint40 public constant PAUSE_COOLDOWN = 1 hours;
 
-    /// @dev Everything the hot paths read, in one slot: 160 + 16 + 16 + 16 + 8 = 216 bits.
+    /// @dev Everything the hot paths read, in one slot: 160 + 16 + 16 + 16 + 40 = 248 bits.
+    /// `pausedAt` is the start of the current (or an expired, never lifted) pause; 0 when not paused.
     struct Config {
         address treasury;
         uint16 feeBps;
         uint16 primaryFeeBps;
         uint16 minIncrementBps;
-        bool paused;
+        uint40 pausedAt;
     }
 
-    /// @dev One slot: 160 + 80 + 16. `transferCount` is the token's transfer count when listed: the
-    /// listing is live only while the seller owns the token AND the token has not moved since.
+    /// @dev The last pause that was lifted by `unpause` (or replaced after it expired).
+    struct PauseHistory {
+        uint40 pausedAt;
+        uint40 unpausedAt;
+    }
+
+    /// @dev Announced fee increases: each applies (through {applyFeeIncreases}) once its time has come.
+    struct PendingFees {
+        uint16 feeBps;
+        uint40 feeEffectiveAt;
+        uint16 primaryFeeBps;
+        uint40 primaryFeeEffectiveAt;
+    }
+
+    /// @dev One slot: 96 + 32 + 32 + 16 + 16 = 192 bits. The seller is not stored: a listing is live only while
+    /// the token's version and its owner's approval epoch are those recorded at listing time, and the
+    /// version changes with every transfer, so a live listing's seller is the token's current owner.
+    /// `feeBps` and `royaltyBps` are the terms the seller agreed to when listing.
     struct Listing {
+        uint96 price;
+        uint32 tokenVersion;
+        uint32 ownerEpoch;
+        uint16 feeBps;
+        uint16 royaltyBps;
+    }
+
+    /// @notice What {getListing} returns: the live listing of a token (all zero when there is none).
+    struct ListingView {
         address seller;
-        uint80 price;
-        uint16 transferCount;
+        uint96 price;
+        uint16 feeBps;
+        uint16 royaltyBps;
     }
 
     /// @dev Two slots. `amount` is the reserve price until the first bid (highestBidder == 0), then the
-    /// highest bid. `endTime` is 0 until the first bid starts the clock.
+    /// highest bid. `endTime` is 0 until the first bid starts the clock. `feeBps`/`royaltyBps`: the terms
+    /// at creation, used at settlement.
     struct Auction {
         address seller;
         uint40 endTime;
         uint16 durationDays;
+        uint16 feeBps;
+        uint16 royaltyBps;
         address highestBidder;
         uint96 amount;
     }
 
     /// @notice Server-signed primary-sale voucher. `productionHouse` receives the revenue net of the platform
-    /// share and becomes the token's royalty receiver; it is signed so a buyer cannot redirect revenue.
+    /// share `platformFeeBps` and becomes the token's royalty receiver; both are signed so neither a buyer nor
+    /// a later fee change can alter what the production house was promised.
     struct PurchaseVoucher {
         uint64 catalogueNftId;
         uint16 edition;
         uint256 priceWei;
         address buyer;
         address productionHouse;
+        uint16 platformFeeBps;
         bytes32 orderId;
         uint64 expiry;
     }
@@ -84,18 +128,27 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     DiginoorCollectible public immutable collectible;
 
     Config private _config;
+    PauseHistory private _lastPause;
+    PendingFees private _pendingFees;
     mapping(uint256 tokenId => Listing) private _listings;
     mapping(uint256 tokenId => Auction) private _auctions;
     /// @notice ETH owed to an account whose pushed payout failed (or that was outbid and rejected the refund).
     mapping(address account => uint256) public pendingWithdrawals;
+    /// @notice Vouchers cancelled before they expired (by order id).
+    mapping(bytes32 orderId => bool) public voucherCancelled;
 
     // ------------------------------------------------------------------ errors
     error EnforcedPause();
     error ExpectedPause();
+    error PauseCooldown(uint256 allowedAt);
     error InvalidAddress();
+    error InvalidPayee(address payee);
     error FeeTooHigh(uint256 bps, uint256 maxBps);
     error InvalidIncrement(uint256 bps);
+    error NoFeeIncreaseDue();
     error VoucherExpired(uint64 expiry);
+    error VoucherIsCancelled(bytes32 orderId);
+    error VoucherFeeTooHigh(uint256 bps, uint256 maxBps);
     error InvalidSignature(address recovered);
     error NotVoucherBuyer(address buyer, address caller);
     error WrongPayment(uint256 expected, uint256 sent);
@@ -106,6 +159,7 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     error TokenOnAuction(uint256 tokenId);
     error NotListed(uint256 tokenId);
     error NotListingSeller(uint256 tokenId, address caller);
+    error BuyerIsSeller(uint256 tokenId);
     error PriceMismatch(uint256 expected, uint256 actual);
     error ListingStale(uint256 tokenId);
     error FeesExceedPrice(uint256 price, uint256 royalty, uint256 fee);
@@ -120,16 +174,22 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     error AuctionNotStarted(uint256 tokenId);
     error AuctionNotEnded(uint256 tokenId, uint256 endTime);
     error AuctionHasBids(uint256 tokenId);
+    error NotStuck(uint256 tokenId);
     error NothingToWithdraw();
     error WithdrawFailed(address to, uint256 amount);
 
     // ------------------------------------------------------------------ events
-    event Paused(address account);
-    event Unpaused(address account);
+    event Paused(address indexed account);
+    event Unpaused(address indexed account);
     event TreasuryUpdated(address indexed previousTreasury, address indexed newTreasury);
     event FeeUpdated(uint16 previousBps, uint16 newBps);
     event PrimaryFeeUpdated(uint16 previousBps, uint16 newBps);
+    /// @notice A fee increase was announced; it can be applied from `effectiveAt`. `primary` tells which fee.
+    event FeeIncreaseScheduled(bool indexed primary, uint16 newBps, uint256 effectiveAt);
     event MinIncrementUpdated(uint16 previousBps, uint16 newBps);
+    event VoucherCancelled(bytes32 indexed orderId, address indexed by);
+    /// @notice The admin returned a token that was sent to the marketplace outside an auction.
+    event TokenRescued(uint256 indexed tokenId, address indexed to);
 
     /// @notice A voucher was redeemed: the token `tokenId` (== uint256(orderId)) was minted to `buyer`.
     event PrimaryPurchase(
@@ -142,8 +202,12 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         uint256 price,
         uint256 platformFee
     );
-    event Listed(uint256 indexed tokenId, address indexed seller, uint256 price);
+    /// @notice A token was listed at `price` on the terms `feeBps` (platform) and `royaltyBps`.
+    event Listed(uint256 indexed tokenId, address indexed seller, uint256 price, uint16 feeBps, uint16 royaltyBps);
     event ListingPriceUpdated(uint256 indexed tokenId, address indexed seller, uint256 previousPrice, uint256 newPrice);
+    /// @notice A listing was removed. `seller` is the caller for an explicit cancel; it is 0 when a dead
+    /// listing (its token moved or its approval was revoked since) is cleared by a new listing or an
+    /// auction: that listing's seller is the one of its `Listed` event.
     event ListingCancelled(uint256 indexed tokenId, address indexed seller);
     /// @notice A listing was bought. `sellerProceeds = price - royaltyAmount - platformFee`.
     event Sale(
@@ -156,7 +220,14 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         uint256 platformFee,
         uint256 sellerProceeds
     );
-    event AuctionCreated(uint256 indexed tokenId, address indexed seller, uint256 reservePrice, uint16 durationDays);
+    event AuctionCreated(
+        uint256 indexed tokenId,
+        address indexed seller,
+        uint256 reservePrice,
+        uint16 durationDays,
+        uint16 feeBps,
+        uint16 royaltyBps
+    );
     /// @notice A bid was accepted. `endTime` is the (possibly started or extended) end of the auction.
     event BidPlaced(
         uint256 indexed tokenId,
@@ -182,15 +253,16 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     event PaymentDeferred(address indexed payee, uint256 amount);
     event Withdrawal(address indexed account, address indexed to, uint256 amount);
 
-    constructor(DiginoorCollectible collectible_, address admin, address treasury_, address signer)
+    /// @param adminDelay seconds a two-step admin transfer waits (AccessControlDefaultAdminRules).
+    /// @param signer holder of SIGNER_ROLE (voucher signing); none when 0.
+    constructor(DiginoorCollectible collectible_, address admin, uint48 adminDelay, address treasury_, address signer)
         EIP712("Diginoor Marketplace", "1")
+        AccessControlDefaultAdminRules(adminDelay, admin)
     {
-        if (address(collectible_) == address(0) || admin == address(0) || treasury_ == address(0)) {
-            revert InvalidAddress();
-        }
+        if (address(collectible_) == address(0)) revert InvalidAddress();
         collectible = collectible_;
-        _config = Config({treasury: treasury_, feeBps: 250, primaryFeeBps: 250, minIncrementBps: 500, paused: false});
-        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _checkPayee(treasury_);
+        _config = Config({treasury: treasury_, feeBps: 250, primaryFeeBps: 250, minIncrementBps: 500, pausedAt: 0});
         if (signer != address(0)) _grantRole(SIGNER_ROLE, signer);
         emit TreasuryUpdated(address(0), treasury_);
         emit FeeUpdated(0, 250);
@@ -198,16 +270,11 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         emit MinIncrementUpdated(0, 500);
     }
 
-    modifier whenNotPaused() {
-        if (_config.paused) revert EnforcedPause();
-        _;
-    }
-
     // ================================================================== primary sales
 
     /**
      * @notice Redeem a server-signed voucher: pay exactly `priceWei`, mint token `uint256(orderId)` to the
-     * buyer (the caller), pay the platform share to the treasury and the rest to the production house.
+     * buyer (the caller), pay the signed platform share to the treasury and the rest to the production house.
      */
     function purchase(PurchaseVoucher calldata voucher, bytes calldata signature)
         external
@@ -216,19 +283,25 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         returns (uint256 tokenId)
     {
         Config memory cfg = _config;
-        if (cfg.paused) revert EnforcedPause();
+        if (_isPaused(cfg)) revert EnforcedPause();
         if (block.timestamp > voucher.expiry) revert VoucherExpired(voucher.expiry);
         if (msg.sender != voucher.buyer) revert NotVoucherBuyer(voucher.buyer, msg.sender);
         if (msg.value != voucher.priceWei) revert WrongPayment(voucher.priceWei, msg.value);
+        // The signed share may be below today's rate (signed before a decrease took effect), never above it.
+        if (voucher.platformFeeBps > cfg.primaryFeeBps) {
+            revert VoucherFeeTooHigh(voucher.platformFeeBps, cfg.primaryFeeBps);
+        }
+        if (voucherCancelled[voucher.orderId]) revert VoucherIsCancelled(voucher.orderId);
         address signer = ECDSA.recoverCalldata(_hashTypedDataV4(hashVoucher(voucher)), signature);
         if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSignature(signer);
 
-        // Mint (reverts OrderAlreadyMinted on replay). Marketplace state is not touched, so the mint
-        // callback into a contract buyer sees a consistent state (and cannot re-enter: nonReentrant).
+        // Mint (reverts OrderAlreadyMinted on replay, InvalidRoyaltyReceiver for a payee that could never be
+        // paid). Marketplace state is not touched, so the mint callback into a contract buyer sees a
+        // consistent state (and cannot re-enter: nonReentrant).
         tokenId = collectible.mintForOrder(
             msg.sender, voucher.catalogueNftId, voucher.edition, voucher.productionHouse, voucher.orderId
         );
-        uint256 fee = (msg.value * cfg.primaryFeeBps) / BPS;
+        uint256 fee = (msg.value * voucher.platformFeeBps) / BPS;
         emit PrimaryPurchase(
             tokenId,
             msg.sender,
@@ -253,6 +326,7 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
                 v.priceWei,
                 v.buyer,
                 v.productionHouse,
+                v.platformFeeBps,
                 v.orderId,
                 v.expiry
             )
@@ -264,125 +338,146 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         return _hashTypedDataV4(hashVoucher(v));
     }
 
+    /// @notice Cancel a voucher before it expires (a signer or the admin), e.g. when its order is refunded.
+    function cancelVoucher(bytes32 orderId) external nonReentrant {
+        if (!hasRole(SIGNER_ROLE, msg.sender) && msg.sender != defaultAdmin()) {
+            revert AccessControlUnauthorizedAccount(msg.sender, SIGNER_ROLE);
+        }
+        voucherCancelled[orderId] = true;
+        emit VoucherCancelled(orderId, msg.sender);
+    }
+
     // ================================================================== resale listings
 
     /**
-     * @notice List `tokenId` at `price` wei. The caller must own it and have approved this marketplace
-     * (setApprovalForAll or approve). The token stays in the seller's wallet until sold.
+     * @notice List `tokenId` at `price` wei on today's fee and royalty rates. The caller must own it and have
+     * approved this marketplace (setApprovalForAll or approve). The token stays in the seller's wallet.
+     * The listing dies for good when the token moves, when its single approval changes, or when the seller
+     * revokes an operator approval: it never comes back, whatever happens later.
      */
-    function list(uint256 tokenId, uint80 price) external nonReentrant whenNotPaused {
+    function list(uint256 tokenId, uint96 price) external nonReentrant {
+        Config memory cfg = _config;
+        if (_isPaused(cfg)) revert EnforcedPause();
         if (price == 0) revert InvalidPrice();
-        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
-        if (owner == address(this)) revert TokenOnAuction(tokenId);
-        if (owner != msg.sender) revert NotTokenOwner(tokenId, msg.sender);
-        // Only a live listing blocks; a stale one (token moved since) is overwritten.
+        (address owner, uint32 version, uint32 epoch,, uint16 royaltyBps) = collectible.tokenState(tokenId);
+        if (owner != msg.sender) _revertNotOwner(tokenId, owner);
         Listing memory existing = _listings[tokenId];
-        if (existing.seller == msg.sender && existing.transferCount == transferCount) revert AlreadyListed(tokenId);
+        if (existing.price != 0) {
+            if (existing.tokenVersion == version && existing.ownerEpoch == epoch) revert AlreadyListed(tokenId);
+            emit ListingCancelled(tokenId, address(0));
+        }
         if (!collectible.isApprovedForAll(msg.sender, address(this)) && collectible.getApproved(tokenId) != address(this))
         {
             revert MarketplaceNotApproved(tokenId);
         }
-        _listings[tokenId] = Listing(msg.sender, price, transferCount);
-        emit Listed(tokenId, msg.sender, price);
+        _listings[tokenId] = Listing(price, version, epoch, cfg.feeBps, royaltyBps);
+        emit Listed(tokenId, msg.sender, price, cfg.feeBps, royaltyBps);
     }
 
-    /// @notice Change the price of your listing.
-    function updatePrice(uint256 tokenId, uint80 newPrice) external nonReentrant whenNotPaused {
+    /// @notice Change the price of your live listing (its terms stay those agreed when listing).
+    function updatePrice(uint256 tokenId, uint96 newPrice) external nonReentrant {
+        if (_isPaused(_config)) revert EnforcedPause();
         if (newPrice == 0) revert InvalidPrice();
         Listing storage l = _listings[tokenId];
-        address seller = l.seller;
-        if (seller == address(0)) revert NotListed(tokenId);
-        if (seller != msg.sender) revert NotListingSeller(tokenId, msg.sender);
-        uint80 previous = l.price;
+        uint96 previous = l.price;
+        if (previous == 0) revert NotListed(tokenId);
+        (address owner, uint32 version, uint32 epoch,,) = collectible.tokenState(tokenId);
+        if (owner != msg.sender) revert NotListingSeller(tokenId, msg.sender);
+        if (version != l.tokenVersion || epoch != l.ownerEpoch) revert ListingStale(tokenId);
         l.price = newPrice;
         emit ListingPriceUpdated(tokenId, msg.sender, previous, newPrice);
     }
 
-    /// @notice Remove your listing (allowed while paused).
+    /// @notice Remove the listing of a token you own, live or dead (allowed while paused).
     function cancelListing(uint256 tokenId) external nonReentrant {
-        address seller = _listings[tokenId].seller;
-        if (seller == address(0)) revert NotListed(tokenId);
-        if (seller != msg.sender) revert NotListingSeller(tokenId, msg.sender);
+        if (_listings[tokenId].price == 0) revert NotListed(tokenId);
+        if (collectible.ownerOf(tokenId) != msg.sender) revert NotListingSeller(tokenId, msg.sender);
         delete _listings[tokenId];
         emit ListingCancelled(tokenId, msg.sender);
     }
 
     /**
      * @notice Buy a listed token, paying exactly the listed price. `expectedPrice` guards against a price
-     * change front-running the purchase. Pays the seller, the ERC-2981 royalty and the platform fee.
+     * change front-running the purchase. Pays the seller, the royalty and the platform fee at the rates
+     * recorded in the listing.
      */
     function buy(uint256 tokenId, uint256 expectedPrice) external payable nonReentrant {
         Config memory cfg = _config;
-        if (cfg.paused) revert EnforcedPause();
+        if (_isPaused(cfg)) revert EnforcedPause();
         Listing memory l = _listings[tokenId];
-        if (l.seller == address(0)) revert NotListed(tokenId);
+        if (l.price == 0) revert NotListed(tokenId);
         if (l.price != expectedPrice) revert PriceMismatch(expectedPrice, l.price);
         if (msg.value != l.price) revert WrongPayment(l.price, msg.value);
-        (address owner, uint16 transferCount, address royaltyReceiver, uint16 royaltyBps) =
-            collectible.tokenState(tokenId);
-        // The token moved since it was listed (even if it came back): the listing is dead.
-        if (owner != l.seller || transferCount != l.transferCount) revert ListingStale(tokenId);
-        uint256 royalty = (msg.value * royaltyBps) / BPS; // == collectible.royaltyInfo(tokenId, price)
-        uint256 fee = (msg.value * cfg.feeBps) / BPS;
+        (address seller, uint32 version, uint32 epoch, address royaltyReceiver,) = collectible.tokenState(tokenId);
+        // The token moved, its approval changed or the seller revoked an operator since listing: dead for good.
+        if (version != l.tokenVersion || epoch != l.ownerEpoch) revert ListingStale(tokenId);
+        if (seller == msg.sender) revert BuyerIsSeller(tokenId);
+        uint256 royalty = (msg.value * l.royaltyBps) / BPS;
+        uint256 fee = (msg.value * l.feeBps) / BPS;
         if (royalty + fee > msg.value) revert FeesExceedPrice(msg.value, royalty, fee);
         uint256 proceeds = msg.value - royalty - fee;
         delete _listings[tokenId];
-        // Reverts with ERC721InsufficientApproval if the seller revoked the approval.
-        collectible.safeTransferFrom(l.seller, msg.sender, tokenId);
-        emit Sale(tokenId, l.seller, msg.sender, msg.value, royaltyReceiver, royalty, fee, proceeds);
+        collectible.safeTransferFrom(seller, msg.sender, tokenId);
+        emit Sale(tokenId, seller, msg.sender, msg.value, royaltyReceiver, royalty, fee, proceeds);
         _pay(royaltyReceiver, royalty);
         _pay(cfg.treasury, fee);
-        _pay(l.seller, proceeds);
+        _pay(seller, proceeds);
     }
 
-    /// @notice The stored listing of `tokenId` (seller 0 when none). It may be stale: see {isListingLive}.
-    function getListing(uint256 tokenId) external view returns (Listing memory) {
-        return _listings[tokenId];
+    /// @notice The live listing of `tokenId` (all zero when there is none, or when the stored one is dead).
+    function getListing(uint256 tokenId) external view returns (ListingView memory) {
+        Listing memory l = _listings[tokenId];
+        if (l.price == 0) return ListingView(address(0), 0, 0, 0);
+        (address owner, uint32 version, uint32 epoch,,) = collectible.tokenState(tokenId);
+        if (version != l.tokenVersion || epoch != l.ownerEpoch) return ListingView(address(0), 0, 0, 0);
+        return ListingView(owner, l.price, l.feeBps, l.royaltyBps);
     }
 
-    /// @notice Whether `tokenId` has a listing that can be bought now (seller still owns the token, the
-    /// token has not moved since it was listed, and the marketplace is still approved).
+    /// @notice Whether `tokenId` has a listing that can be bought now.
     function isListingLive(uint256 tokenId) external view returns (bool) {
         Listing memory l = _listings[tokenId];
-        if (l.seller == address(0)) return false;
-        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
-        return owner == l.seller && transferCount == l.transferCount
-            && (collectible.isApprovedForAll(owner, address(this)) || collectible.getApproved(tokenId) == address(this));
+        if (l.price == 0) return false;
+        (, uint32 version, uint32 epoch,,) = collectible.tokenState(tokenId);
+        return version == l.tokenVersion && epoch == l.ownerEpoch;
     }
 
     // ================================================================== English auctions
 
     /**
-     * @notice Put `tokenId` up for auction. The token is escrowed by this contract (needs approval). The
-     * clock (`durationDays` days) starts with the first bid at or above `reservePrice`.
+     * @notice Put `tokenId` up for auction on today's fee and royalty rates. The token is escrowed by this
+     * contract (needs approval). The clock (`durationDays` days) starts with the first bid at or above
+     * `reservePrice`. A dead listing of the token is cleared; a live one must be cancelled first.
      */
-    function createAuction(uint256 tokenId, uint96 reservePrice, uint16 durationDays)
-        external
-        nonReentrant
-        whenNotPaused
-    {
+    function createAuction(uint256 tokenId, uint96 reservePrice, uint16 durationDays) external nonReentrant {
+        Config memory cfg = _config;
+        if (_isPaused(cfg)) revert EnforcedPause();
         if (reservePrice == 0) revert InvalidPrice();
         if (durationDays == 0 || durationDays > MAX_AUCTION_DAYS) revert InvalidDuration(durationDays);
-        (address owner, uint16 transferCount,,) = collectible.tokenState(tokenId);
-        if (owner == address(this)) revert TokenOnAuction(tokenId);
-        if (owner != msg.sender) revert NotTokenOwner(tokenId, msg.sender);
+        (address owner, uint32 version, uint32 epoch,, uint16 royaltyBps) = collectible.tokenState(tokenId);
+        if (owner != msg.sender) _revertNotOwner(tokenId, owner);
         Listing memory l = _listings[tokenId];
-        if (l.seller == msg.sender && l.transferCount == transferCount) revert AlreadyListed(tokenId);
+        if (l.price != 0) {
+            if (l.tokenVersion == version && l.ownerEpoch == epoch) revert AlreadyListed(tokenId);
+            delete _listings[tokenId];
+            emit ListingCancelled(tokenId, address(0));
+        }
         // transferFrom checks the approval.
-        _auctions[tokenId] = Auction(msg.sender, 0, durationDays, address(0), reservePrice);
-        emit AuctionCreated(tokenId, msg.sender, reservePrice, durationDays);
+        _auctions[tokenId] =
+            Auction(msg.sender, 0, durationDays, cfg.feeBps, royaltyBps, address(0), reservePrice);
+        emit AuctionCreated(tokenId, msg.sender, reservePrice, durationDays, cfg.feeBps, royaltyBps);
         collectible.transferFrom(msg.sender, address(this), tokenId);
     }
 
     /**
      * @notice Bid `msg.value` on `tokenId`. The first bid must be at least the reserve and starts the clock;
      * later bids must beat the highest by the minimum increment. A bid in the last 15 minutes extends the
-     * end to 15 minutes after it. The previous highest bidder is refunded at once (gas-capped), or credited
+     * end to 15 minutes after it. An auction that was running when a pause began takes bids until 15 minutes
+     * after the pause ended. The previous highest bidder is refunded at once (gas-capped), or credited
      * to `pendingWithdrawals` if the refund fails.
      */
     function bid(uint256 tokenId) external payable nonReentrant {
         Config memory cfg = _config;
-        if (cfg.paused) revert EnforcedPause();
+        if (_isPaused(cfg)) revert EnforcedPause();
         Auction storage a = _auctions[tokenId];
         address seller = a.seller;
         if (seller == address(0)) revert AuctionNotFound(tokenId);
@@ -398,11 +493,14 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
             previousAmount = 0;
         } else {
             endTime = a.endTime;
-            if (block.timestamp >= endTime) revert AuctionEnded(tokenId, endTime);
+            if (block.timestamp >= endTime) {
+                uint256 fairEnd = _fairEnd(endTime, cfg);
+                if (block.timestamp >= fairEnd) revert AuctionEnded(tokenId, fairEnd);
+            }
             uint256 increment = (previousAmount * cfg.minIncrementBps) / BPS;
             uint256 minimum = previousAmount + (increment == 0 ? 1 : increment);
             if (msg.value < minimum) revert BidTooLow(minimum, msg.value);
-            if (endTime - block.timestamp < EXTENSION_WINDOW) {
+            if (endTime < block.timestamp + EXTENSION_WINDOW) {
                 endTime = block.timestamp + EXTENSION_WINDOW;
                 a.endTime = uint40(endTime);
             }
@@ -413,20 +511,27 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         if (previousAmount != 0) _pay(previousBidder, previousAmount);
     }
 
-    /// @notice Settle an ended auction (anyone): token to the winner, proceeds split as in a sale.
+    /**
+     * @notice Settle an ended auction (anyone): token to the winner, proceeds split at the auction's terms.
+     * Allowed during a pause only for an auction that had ended before the pause began.
+     */
     function settle(uint256 tokenId) external nonReentrant {
         Config memory cfg = _config;
-        if (cfg.paused) revert EnforcedPause();
         Auction memory a = _auctions[tokenId];
         if (a.seller == address(0)) revert AuctionNotFound(tokenId);
         if (a.highestBidder == address(0)) revert AuctionNotStarted(tokenId);
-        if (block.timestamp < a.endTime) revert AuctionNotEnded(tokenId, a.endTime);
+        uint256 end = block.timestamp >= a.endTime ? _fairEnd(a.endTime, cfg) : a.endTime;
+        if (block.timestamp < end) revert AuctionNotEnded(tokenId, end);
+        if (_isPaused(cfg) && end > cfg.pausedAt) revert EnforcedPause();
         delete _auctions[tokenId];
         // Plain transfer: a winner contract without onERC721Received still gets the token it paid for
-        // (docs/decisions/102-auction-winner-plain-transfer.md).
+        // (docs/decisions/105-auction-escrow-and-winner-transfer.md).
         collectible.transferFrom(address(this), a.highestBidder, tokenId);
-        (address royaltyReceiver, uint256 royalty, uint256 fee, uint256 proceeds) =
-            _split(tokenId, a.amount, cfg.feeBps);
+        (address royaltyReceiver,) = collectible.royaltyInfo(tokenId, 0);
+        uint256 royalty = (uint256(a.amount) * a.royaltyBps) / BPS;
+        uint256 fee = (uint256(a.amount) * a.feeBps) / BPS;
+        if (royalty + fee > a.amount) revert FeesExceedPrice(a.amount, royalty, fee);
+        uint256 proceeds = a.amount - royalty - fee;
         emit AuctionSettled(tokenId, a.seller, a.highestBidder, a.amount, royaltyReceiver, royalty, fee, proceeds);
         _pay(royaltyReceiver, royalty);
         _pay(cfg.treasury, fee);
@@ -447,6 +552,15 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
     /// @notice The auction of `tokenId` (seller 0 when none). `amount` is the reserve until the first bid.
     function getAuction(uint256 tokenId) external view returns (Auction memory) {
         return _auctions[tokenId];
+    }
+
+    /// @notice When bidding on `tokenId` closes: its end time, later after a pause that began while it ran.
+    function auctionEndsAt(uint256 tokenId) external view returns (uint256) {
+        Auction storage a = _auctions[tokenId];
+        if (a.seller == address(0)) revert AuctionNotFound(tokenId);
+        uint256 endTime = a.endTime;
+        if (endTime == 0) return 0;
+        return block.timestamp >= endTime ? _fairEnd(endTime, _config) : endTime;
     }
 
     /// @notice The smallest acceptable next bid on `tokenId` (reserve before the first bid).
@@ -483,36 +597,98 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
 
     // ================================================================== admin
 
+    /// @notice Pause trading for at most MAX_PAUSE_DURATION; not again within PAUSE_COOLDOWN of the last pause's end.
     function pause() external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
-        if (_config.paused) revert EnforcedPause();
-        _config.paused = true;
+        Config memory cfg = _config;
+        if (_isPaused(cfg)) revert EnforcedPause();
+        PauseHistory memory last = _lastPause;
+        if (cfg.pausedAt != 0) {
+            // The previous pause expired without an unpause: it becomes the last pause.
+            last = PauseHistory(cfg.pausedAt, cfg.pausedAt + MAX_PAUSE_DURATION);
+            _lastPause = last;
+        }
+        if (last.unpausedAt != 0 && block.timestamp < uint256(last.unpausedAt) + PAUSE_COOLDOWN) {
+            revert PauseCooldown(uint256(last.unpausedAt) + PAUSE_COOLDOWN);
+        }
+        _config.pausedAt = uint40(block.timestamp);
         emit Paused(msg.sender);
     }
 
     function unpause() external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
-        if (!_config.paused) revert ExpectedPause();
-        _config.paused = false;
+        Config memory cfg = _config;
+        if (!_isPaused(cfg)) revert ExpectedPause();
+        _lastPause = PauseHistory(cfg.pausedAt, uint40(block.timestamp));
+        _config.pausedAt = 0;
         emit Unpaused(msg.sender);
     }
 
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
-        if (newTreasury == address(0)) revert InvalidAddress();
+        _checkPayee(newTreasury);
         emit TreasuryUpdated(_config.treasury, newTreasury);
         _config.treasury = newTreasury;
     }
 
-    /// @notice Resale platform fee in basis points (default 250, at most MAX_FEE_BPS).
+    /// @notice Resale platform fee in basis points (default 250, at most MAX_FEE_BPS). A decrease applies at
+    /// once; an increase is announced and applies FEE_INCREASE_DELAY later (see {applyFeeIncreases}).
     function setFeeBps(uint16 bps) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         if (bps > MAX_FEE_BPS) revert FeeTooHigh(bps, MAX_FEE_BPS);
-        emit FeeUpdated(_config.feeBps, bps);
-        _config.feeBps = bps;
+        uint16 current = _config.feeBps;
+        if (bps <= current) {
+            _pendingFees.feeBps = 0;
+            _pendingFees.feeEffectiveAt = 0;
+            emit FeeUpdated(current, bps);
+            _config.feeBps = bps;
+        } else {
+            uint40 effectiveAt = uint40(block.timestamp) + FEE_INCREASE_DELAY;
+            _pendingFees.feeBps = bps;
+            _pendingFees.feeEffectiveAt = effectiveAt;
+            emit FeeIncreaseScheduled(false, bps, effectiveAt);
+        }
     }
 
-    /// @notice Platform share of primary sales in basis points (default 250, at most MAX_PRIMARY_FEE_BPS).
+    /// @notice Platform share of primary sales (the highest share a voucher may carry; default 250, at most
+    /// MAX_PRIMARY_FEE_BPS). Decreases apply at once, increases FEE_INCREASE_DELAY later.
     function setPrimaryFeeBps(uint16 bps) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         if (bps > MAX_PRIMARY_FEE_BPS) revert FeeTooHigh(bps, MAX_PRIMARY_FEE_BPS);
-        emit PrimaryFeeUpdated(_config.primaryFeeBps, bps);
-        _config.primaryFeeBps = bps;
+        uint16 current = _config.primaryFeeBps;
+        if (bps <= current) {
+            _pendingFees.primaryFeeBps = 0;
+            _pendingFees.primaryFeeEffectiveAt = 0;
+            emit PrimaryFeeUpdated(current, bps);
+            _config.primaryFeeBps = bps;
+        } else {
+            uint40 effectiveAt = uint40(block.timestamp) + FEE_INCREASE_DELAY;
+            _pendingFees.primaryFeeBps = bps;
+            _pendingFees.primaryFeeEffectiveAt = effectiveAt;
+            emit FeeIncreaseScheduled(true, bps, effectiveAt);
+        }
+    }
+
+    /// @notice Apply the announced fee increases whose time has come (anyone may call).
+    function applyFeeIncreases() external nonReentrant {
+        PendingFees memory p = _pendingFees;
+        bool applied;
+        if (p.feeEffectiveAt != 0 && block.timestamp >= p.feeEffectiveAt) {
+            emit FeeUpdated(_config.feeBps, p.feeBps);
+            _config.feeBps = p.feeBps;
+            p.feeBps = 0;
+            p.feeEffectiveAt = 0;
+            applied = true;
+        }
+        if (p.primaryFeeEffectiveAt != 0 && block.timestamp >= p.primaryFeeEffectiveAt) {
+            emit PrimaryFeeUpdated(_config.primaryFeeBps, p.primaryFeeBps);
+            _config.primaryFeeBps = p.primaryFeeBps;
+            p.primaryFeeBps = 0;
+            p.primaryFeeEffectiveAt = 0;
+            applied = true;
+        }
+        if (!applied) revert NoFeeIncreaseDue();
+        _pendingFees = p;
+    }
+
+    /// @notice Announced fee increases: (fee, effective at, primary fee, effective at); zeros when none.
+    function pendingFees() external view returns (PendingFees memory) {
+        return _pendingFees;
     }
 
     /// @notice Minimum auction increment in basis points (default 500 = 5%).
@@ -522,22 +698,23 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
         _config.minIncrementBps = bps;
     }
 
-    function grantRole(bytes32 role, address account) public override nonReentrant {
-        super.grantRole(role, account);
+    /// @notice Return a token that was sent to the marketplace outside an auction (a plain `transferFrom`)
+    /// to `to`, normally its sender as the `Transfer` event shows. Admin only.
+    function rescueToken(uint256 tokenId, address to) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        if (to == address(0)) revert InvalidAddress();
+        if (_auctions[tokenId].seller != address(0) || collectible.ownerOf(tokenId) != address(this)) {
+            revert NotStuck(tokenId);
+        }
+        emit TokenRescued(tokenId, to);
+        collectible.transferFrom(address(this), to, tokenId);
     }
 
-    function revokeRole(bytes32 role, address account) public override nonReentrant {
-        super.revokeRole(role, account);
-    }
-
-    function renounceRole(bytes32 role, address callerConfirmation) public override nonReentrant {
-        super.renounceRole(role, callerConfirmation);
-    }
 
     // ================================================================== views
 
+    /// @notice Whether trading is paused now (a pause ends by itself after MAX_PAUSE_DURATION).
     function paused() external view returns (bool) {
-        return _config.paused;
+        return _isPaused(_config);
     }
 
     function treasury() external view returns (address) {
@@ -558,15 +735,43 @@ contract DiginoorMarketplace is AccessControl, EIP712, ReentrancyGuardTransient 
 
     // ================================================================== internals
 
-    function _split(uint256 tokenId, uint256 price, uint16 fee_)
-        private
-        view
-        returns (address royaltyReceiver, uint256 royalty, uint256 fee, uint256 proceeds)
-    {
-        (royaltyReceiver, royalty) = collectible.royaltyInfo(tokenId, price);
-        fee = (price * fee_) / BPS;
-        if (royalty + fee > price) revert FeesExceedPrice(price, royalty, fee);
-        proceeds = price - royalty - fee;
+    function _isPaused(Config memory cfg) private view returns (bool) {
+        return cfg.pausedAt != 0 && block.timestamp < uint256(cfg.pausedAt) + MAX_PAUSE_DURATION;
+    }
+
+    /**
+     * @dev When bidding on an auction with end `endTime` really closes: if the last finished pause began
+     * before `endTime` (the auction was running) and ended less than EXTENSION_WINDOW before it, bidders get
+     * until EXTENSION_WINDOW after the pause's end. PAUSE_COOLDOWN > EXTENSION_WINDOW, so only the last
+     * pause can matter: an earlier one's window had closed before the last one began.
+     */
+    function _fairEnd(uint256 endTime, Config memory cfg) private view returns (uint256) {
+        uint256 pausedAt;
+        uint256 unpausedAt;
+        if (cfg.pausedAt != 0 && !_isPaused(cfg)) {
+            pausedAt = cfg.pausedAt;
+            unpausedAt = pausedAt + MAX_PAUSE_DURATION;
+        } else {
+            PauseHistory memory last = _lastPause;
+            pausedAt = last.pausedAt;
+            unpausedAt = last.unpausedAt;
+        }
+        if (pausedAt != 0 && pausedAt < endTime && unpausedAt + EXTENSION_WINDOW > endTime) {
+            return unpausedAt + EXTENSION_WINDOW;
+        }
+        return endTime;
+    }
+
+    function _revertNotOwner(uint256 tokenId, address owner) private view {
+        if (owner == address(this) && _auctions[tokenId].seller != address(0)) revert TokenOnAuction(tokenId);
+        revert NotTokenOwner(tokenId, msg.sender);
+    }
+
+    /// @dev A payee must be able to withdraw: never zero, this marketplace or the collectible.
+    function _checkPayee(address payee) private view {
+        if (payee == address(0) || payee == address(this) || payee == address(collectible)) {
+            revert InvalidPayee(payee);
+        }
     }
 
     /// @dev Push `amount` to `to` with a gas cap and no returndata copy; on failure credit it to

@@ -21,7 +21,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const contractsDir = join(root, "contracts");
 
 export const COMPILER_SETTINGS = {
-  optimizer: { enabled: true, runs: 20_000 },
+  optimizer: { enabled: true, runs: 500 },
   evmVersion: "cancun",
   outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
 } as const;

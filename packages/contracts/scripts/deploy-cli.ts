@@ -1,11 +1,14 @@
 /**
  * Deploy and configure the Diginoor contracts on any RPC and print ONE JSON line:
- *   {"chainId":31337,"collectible":"0x…","marketplace":"0x…","deployer":"0x…","minter":"0x…","treasury":"0x…","blockNumber":"1"}
+ *   {"chainId":31337,"collectible":"0x…","marketplace":"0x…","deployer":"0x…","admin":"0x…","minter":"0x…","signer":"0x…","treasury":"0x…","blockNumber":"1"}
  *
  * Usage: npm run deploy -w packages/contracts -- --rpc <url> [--base-uri <uri>] [--treasury <address>]
- * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset), MINTER_PRIVATE_KEY (its address gets the
- * minter and voucher-signer roles; the deployer when unset), CHAIN_RPC_URL (when --rpc is absent),
- * PUBLIC_URL (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent), TREASURY_ADDRESS.
+ *          [--admin <address>] [--admin-delay <seconds>] [--minter <address>] [--signer <address>]
+ * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset); MINTER_PRIVATE_KEY and
+ * VOUCHER_SIGNER_PRIVATE_KEY (their addresses get MINTER_ROLE and SIGNER_ROLE when --minter / --signer
+ * are absent; the deployer when neither is given), ADMIN_ADDRESS (e.g. a multisig: it receives the admin
+ * role by a two-step transfer it accepts after the delay), CHAIN_RPC_URL (when --rpc is absent), PUBLIC_URL
+ * (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent), TREASURY_ADDRESS.
  */
 import { parseArgs } from "node:util";
 import { type Address, getAddress, type Hex } from "viem";
@@ -17,24 +20,40 @@ const { values } = parseArgs({
     rpc: { type: "string" },
     "base-uri": { type: "string" },
     treasury: { type: "string" },
+    admin: { type: "string" },
+    "admin-delay": { type: "string" },
+    minter: { type: "string" },
+    signer: { type: "string" },
   },
   allowPositionals: false,
 });
 
-const rpcUrl = values.rpc ?? process.env.CHAIN_RPC_URL ?? "http://127.0.0.1:8545";
-const publicUrl = (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
-const metadataBaseUri = values["base-uri"] ?? `${publicUrl}/api/v1/metadata/`;
-const deployerPrivateKey = (process.env.DEPLOYER_PRIVATE_KEY || undefined) as Hex | undefined;
-const minterKey = (process.env.MINTER_PRIVATE_KEY || undefined) as Hex | undefined;
-const minterAddress = minterKey ? privateKeyToAccount(minterKey).address : undefined;
-const treasuryArg = values.treasury ?? process.env.TREASURY_ADDRESS;
-const treasury: Address | undefined = treasuryArg ? getAddress(treasuryArg) : undefined;
+function addressOf(flag: string | undefined, keyEnv: string): Address | undefined {
+  if (flag) return getAddress(flag);
+  const key = process.env[keyEnv];
+  return key ? privateKeyToAccount(key as Hex).address : undefined;
+}
 
 try {
-  const d = await deployAll({ rpcUrl, deployerPrivateKey, minterAddress, treasury, metadataBaseUri });
-  process.stdout.write(
-    `${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`,
-  );
+  const rpcUrl = values.rpc ?? process.env.CHAIN_RPC_URL ?? "http://127.0.0.1:8545";
+  const publicUrl = (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const metadataBaseUri = values["base-uri"] ?? `${publicUrl}/api/v1/metadata/`;
+  const deployerPrivateKey = (process.env.DEPLOYER_PRIVATE_KEY || undefined) as Hex | undefined;
+  const treasuryArg = values.treasury ?? process.env.TREASURY_ADDRESS;
+  const adminArg = values.admin ?? process.env.ADMIN_ADDRESS;
+  const delay = values["admin-delay"];
+  if (delay !== undefined && !/^\d+$/.test(delay)) throw new Error("--admin-delay must be a number of seconds");
+  const d = await deployAll({
+    rpcUrl,
+    deployerPrivateKey,
+    metadataBaseUri,
+    minterAddress: addressOf(values.minter, "MINTER_PRIVATE_KEY"),
+    signerAddress: addressOf(values.signer, "VOUCHER_SIGNER_PRIVATE_KEY"),
+    adminAddress: adminArg ? getAddress(adminArg) : undefined,
+    adminDelaySeconds: delay === undefined ? undefined : Number(delay),
+    treasury: treasuryArg ? getAddress(treasuryArg) : undefined,
+  });
+  process.stdout.write(`${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`);
 } catch (err) {
   console.error(`deploy failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

@@ -1,5 +1,5 @@
 import type { Address, Hex, LocalAccount } from "viem";
-import { hashTypedData, hexToBigInt, isHex, keccak256, pad, toHex } from "viem";
+import { hashTypedData, hexToBigInt, pad, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 /** EIP-712 domain name of DiginoorMarketplace. */
@@ -9,7 +9,7 @@ export const VOUCHER_DOMAIN_VERSION = "1";
 
 /**
  * EIP-712 types of the primary-sale voucher, exactly as in DiginoorMarketplace.PURCHASE_VOUCHER_TYPEHASH:
- * `PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,bytes32 orderId,uint64 expiry)`.
+ * `PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)`.
  */
 export const purchaseVoucherTypes = {
   PurchaseVoucher: [
@@ -18,6 +18,7 @@ export const purchaseVoucherTypes = {
     { name: "priceWei", type: "uint256" },
     { name: "buyer", type: "address" },
     { name: "productionHouse", type: "address" },
+    { name: "platformFeeBps", type: "uint16" },
     { name: "orderId", type: "bytes32" },
     { name: "expiry", type: "uint64" },
   ],
@@ -31,6 +32,8 @@ export const purchaseVoucherTypes = {
  * - `buyer`: the only account that may redeem it (msg.sender) and who receives the token.
  * - `productionHouse`: receives the revenue net of the platform share and becomes the token's royalty
  *   receiver; signed so a buyer cannot redirect revenue.
+ * - `platformFeeBps`: the platform's share in basis points, at most the marketplace's `primaryFeeBps()`;
+ *   signed, so a later fee change cannot alter what the production house was promised.
  * - `orderId`: bytes32, non-zero; the minted token id is `BigInt(orderId)`; each order mints once.
  * - `expiry`: unix seconds; redeemable while `block.timestamp <= expiry`.
  */
@@ -40,6 +43,7 @@ export interface PurchaseVoucher {
   priceWei: bigint;
   buyer: Address;
   productionHouse: Address;
+  platformFeeBps: number;
   orderId: Hex;
   expiry: bigint;
 }
@@ -86,13 +90,20 @@ export function purchaseVoucherDigest(chainId: number, marketplace: Address, vou
 }
 
 /**
- * A bytes32 order id from a server order reference: a bigint / safe integer is left-padded (so token ids
- * stay small), a 0x-prefixed 32-byte hex is returned as is, any other string (e.g. a UUID) is keccak256-hashed.
+ * The bytes32 order id of an order: its positive numeric id, left-padded (so token ids stay small).
+ * One form only: a bigint. Strings and numbers are refused, because `"123"` and `123n` must never give two
+ * ids for one order (PostgreSQL bigints arrive as strings: convert with `BigInt(row.id)` first).
  */
-export function toOrderId(ref: bigint | number | string): Hex {
-  if (typeof ref === "bigint" || typeof ref === "number") return pad(toHex(BigInt(ref)), { size: 32 });
-  if (isHex(ref) && ref.length === 66) return ref;
-  return keccak256(toHex(ref));
+export function toOrderId(orderNumber: bigint): Hex {
+  if (typeof orderNumber !== "bigint") {
+    throw new TypeError(
+      `toOrderId takes the order's numeric id as a bigint (BigInt(row.id)), not a ${typeof orderNumber}`,
+    );
+  }
+  if (orderNumber <= 0n || orderNumber >= 2n ** 256n) {
+    throw new RangeError(`order id ${orderNumber} is outside 1 .. 2^256-1`);
+  }
+  return pad(toHex(orderNumber), { size: 32 });
 }
 
 /** The token id minted for an order: `BigInt(orderId)`. */

@@ -3,6 +3,7 @@ import type { Hex } from "viem";
 import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generated/diginoorMarketplace.js";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
 import {
+  advance,
   approveMarketplace,
   attack,
   balance,
@@ -38,13 +39,14 @@ describe("marketplace deployment", () => {
     expect(await readMp(f, "PAYOUT_GAS")).toBe(10_000n);
   });
 
-  it("constructor rejects zero collectible, admin or treasury", async () => {
-    const deploy = (args: readonly [Hex, Hex, Hex, Hex]) =>
+  it("constructor rejects zero collectible, admin or treasury, and a treasury that could never withdraw", async () => {
+    const deploy = (args: readonly [Hex, Hex, number, Hex, Hex]) =>
       f.admin.deployContract({ abi: diginoorMarketplaceAbi, bytecode: diginoorMarketplaceBytecode, args });
     const a = ANVIL_ADDRESSES[0];
-    await expectRevert(deploy([zeroAddress, a, a, a]), "InvalidAddress");
-    await expectRevert(deploy([f.collectible, zeroAddress, a, a]), "InvalidAddress");
-    await expectRevert(deploy([f.collectible, a, zeroAddress, a]), "InvalidAddress");
+    await expectRevert(deploy([zeroAddress, a, 0, a, a]), "InvalidAddress");
+    await expectRevert(deploy([f.collectible, zeroAddress, 0, a, a]), "AccessControlInvalidDefaultAdmin");
+    await expectRevert(deploy([f.collectible, a, 0, zeroAddress, a]), "InvalidPayee");
+    await expectRevert(deploy([f.collectible, a, 0, f.collectible, a]), "InvalidPayee");
   });
 });
 
@@ -66,20 +68,28 @@ describe("admin setters", () => {
       newTreasury: t,
     });
     expect(await readMp(f, "treasury")).toBe(t);
-    await expectRevert(mp(f, f.admin, "setTreasury", [zeroAddress]), "InvalidAddress");
+    await expectRevert(mp(f, f.admin, "setTreasury", [zeroAddress]), "InvalidPayee");
 
-    expect(eventOf(await mp(f, f.admin, "setFeeBps", [1000]), "FeeUpdated")).toEqual({
-      previousBps: 250,
+    // Increases are announced and apply after FEE_INCREASE_DELAY; decreases apply at once.
+    expect(eventOf(await mp(f, f.admin, "setFeeBps", [1000]), "FeeIncreaseScheduled")).toMatchObject({
+      primary: false,
       newBps: 1000,
     });
-    await expectRevert(mp(f, f.admin, "setFeeBps", [1001]), "FeeTooHigh");
-    await mp(f, f.admin, "setFeeBps", [0]);
-    expect(await readMp(f, "feeBps")).toBe(0);
-
-    expect(eventOf(await mp(f, f.admin, "setPrimaryFeeBps", [5000]), "PrimaryFeeUpdated")).toEqual({
-      previousBps: 250,
+    expect(eventOf(await mp(f, f.admin, "setPrimaryFeeBps", [5000]), "FeeIncreaseScheduled")).toMatchObject({
+      primary: true,
       newBps: 5000,
     });
+    expect(await readMp(f, "feeBps")).toBe(250);
+    await expectRevert(mp(f, stranger(), "applyFeeIncreases"), "NoFeeIncreaseDue");
+    await advance(f, 7 * 24 * 3600);
+    const applied = await mp(f, stranger(), "applyFeeIncreases");
+    expect(eventOf(applied, "FeeUpdated")).toEqual({ previousBps: 250, newBps: 1000 });
+    expect(eventOf(applied, "PrimaryFeeUpdated")).toEqual({ previousBps: 250, newBps: 5000 });
+    expect(await readMp(f, "feeBps")).toBe(1000);
+    expect(await readMp(f, "primaryFeeBps")).toBe(5000);
+    await expectRevert(mp(f, f.admin, "setFeeBps", [1001]), "FeeTooHigh");
+    expect(eventOf(await mp(f, f.admin, "setFeeBps", [0]), "FeeUpdated")).toEqual({ previousBps: 1000, newBps: 0 });
+    expect(await readMp(f, "feeBps")).toBe(0);
     await expectRevert(mp(f, f.admin, "setPrimaryFeeBps", [5001]), "FeeTooHigh");
 
     expect(eventOf(await mp(f, f.admin, "setMinIncrementBps", [1000]), "MinIncrementUpdated")).toEqual({
@@ -156,6 +166,7 @@ describe("royalty + fee can never exceed the price", () => {
     const market = await deploy(diginoorMarketplaceAbi, diginoorMarketplaceBytecode, [
       token,
       ANVIL_ADDRESSES[0],
+      0,
       f.treasury,
       zeroAddress,
     ]);
@@ -190,6 +201,8 @@ describe("role management", () => {
   it("roles can be renounced on both contracts; hashVoucher and the typehash match the TS types", async () => {
     const { SIGNER_ROLE, MINTER_ROLE } = await import("../src/deploy.js");
     const { col, readCol } = await import("./fixture.js");
+    await mp(f, f.admin, "grantRole", [SIGNER_ROLE, f.minter.account.address]);
+    expect(await readMp(f, "hasRole", [SIGNER_ROLE, f.minter.account.address])).toBe(true);
     await mp(f, f.minter, "renounceRole", [SIGNER_ROLE, f.minter.account.address]);
     expect(await readMp(f, "hasRole", [SIGNER_ROLE, f.minter.account.address])).toBe(false);
     await col(f, f.minter, "renounceRole", [MINTER_ROLE, f.minter.account.address]);
@@ -208,6 +221,7 @@ describe("role management", () => {
       priceWei: 3n,
       buyer: ANVIL_ADDRESSES[4],
       productionHouse: ANVIL_ADDRESSES[2],
+      platformFeeBps: 250,
       orderId: `0x${"11".repeat(32)}` as Hex,
       expiry: 4n,
     };

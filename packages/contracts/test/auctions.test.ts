@@ -58,12 +58,16 @@ describe("createAuction", () => {
       seller: seller.account.address,
       reservePrice: ETH,
       durationDays: 3,
+      feeBps: 250,
+      royaltyBps: 1000,
     });
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(f.marketplace);
     expect(await auction()).toEqual({
       seller: seller.account.address,
       endTime: 0,
       durationDays: 3,
+      feeBps: 250,
+      royaltyBps: 1000,
       highestBidder: zeroAddress,
       amount: ETH,
     });
@@ -221,10 +225,13 @@ describe("settle", () => {
     await create();
     await expectRevert(mp(f, alice, "settle", [tokenId]), "AuctionNotStarted");
     await bid(alice, ETH);
-    await advance(f, DAY + 1n);
+    // Paused while the auction runs: no settlement during the pause, nor before the bidding window after it.
     await mp(f, f.admin, "pause");
+    await advance(f, DAY + 1n);
     await expectRevert(mp(f, alice, "settle", [tokenId]), "EnforcedPause");
     await mp(f, f.admin, "unpause");
+    await expectRevert(mp(f, alice, "settle", [tokenId]), "AuctionNotEnded");
+    await advance(f, 15n * 60n);
     await mp(f, alice, "settle", [tokenId]);
   });
 

@@ -46,10 +46,10 @@ describe("DiginoorCollectible deployment", () => {
   });
 
   it("constructor rejects a zero admin and a royalty above the cap", async () => {
-    const deploy = (args: readonly [Hex, string, number]) =>
+    const deploy = (args: readonly [Hex, number, string, number]) =>
       f.admin.deployContract({ abi: diginoorCollectibleAbi, bytecode: diginoorCollectibleBytecode, args });
-    await expectRevert(deploy([zeroAddress, BASE_URI, 1000]), "InvalidAdmin");
-    await expectRevert(deploy([ANVIL_ADDRESSES[0], BASE_URI, 1501]), "RoyaltyTooHigh");
+    await expectRevert(deploy([zeroAddress, 0, BASE_URI, 1000]), "AccessControlInvalidDefaultAdmin");
+    await expectRevert(deploy([ANVIL_ADDRESSES[0], 0, BASE_URI, 1501]), "RoyaltyTooHigh");
   });
 });
 
@@ -71,9 +71,9 @@ describe("mintForOrder", () => {
       royaltyBps: 1000,
       catalogueNftId: 99n,
       edition: 12,
-      transferCount: 0,
+      version: 0,
     });
-    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 0, f.productionHouse, 1000]);
+    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 0, 0, f.productionHouse, 1000]);
     expect(await readCol(f, "tokenURI", [tokenId])).toBe(`${BASE_URI}${tokenId}`);
     expect(await readCol(f, "royaltyInfo", [tokenId, 1000n])).toEqual([f.productionHouse, 100n]);
     expect(await readCol(f, "isOrderMinted", [orderId])).toBe(true);
@@ -112,21 +112,30 @@ describe("mintForOrder", () => {
     );
   });
 
-  it("counts transfers after the mint; tokenState of an unknown token has owner 0", async () => {
+  it("versions count transfers and single-approval changes; revoking an operator bumps the owner's epoch", async () => {
     const { tokenId } = await minterMint(f, alice);
     const bob = f.wallets[4] as Wallet;
     await col(f, f.wallets[3] as Wallet, "transferFrom", [alice, bob.account.address, tokenId]);
     await col(f, bob, "safeTransferFrom", [bob.account.address, alice, tokenId]);
-    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 2, f.productionHouse, 1000]);
-    expect((await readCol<{ transferCount: number }>(f, "tokenInfo", [tokenId])).transferCount).toBe(2);
-    expect(await readCol(f, "tokenState", [tokenId + 1n])).toEqual([zeroAddress, 0, zeroAddress, 0]);
+    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 2, 0, f.productionHouse, 1000]);
+    expect((await readCol<{ version: number }>(f, "tokenInfo", [tokenId])).version).toBe(2);
+    await col(f, f.wallets[3] as Wallet, "approve", [bob.account.address, tokenId]);
+    expect((await readCol<{ version: number }>(f, "tokenInfo", [tokenId])).version).toBe(3);
+    // Revoking an operator that was not approved changes nothing; revoking one that was bumps the epoch.
+    await col(f, f.wallets[3] as Wallet, "setApprovalForAll", [bob.account.address, false]);
+    expect(await readCol(f, "approvalEpoch", [alice])).toBe(0);
+    await col(f, f.wallets[3] as Wallet, "setApprovalForAll", [bob.account.address, true]);
+    await col(f, f.wallets[3] as Wallet, "setApprovalForAll", [bob.account.address, false]);
+    expect(await readCol(f, "approvalEpoch", [alice])).toBe(1);
+    expect(await readCol(f, "tokenState", [tokenId])).toEqual([alice, 3, 1, f.productionHouse, 1000]);
+    expect(await readCol(f, "tokenState", [tokenId + 1n])).toEqual([zeroAddress, 0, 0, zeroAddress, 0]);
   });
 
-  it("rejects catalogue ids that do not fit in 48 bits", async () => {
-    await expectRevert(minterMint(f, alice, { catalogueNftId: 2n ** 48n }), "CatalogueIdTooLarge");
-    const { tokenId } = await minterMint(f, alice, { catalogueNftId: 2n ** 48n - 1n });
+  it("rejects catalogue ids that do not fit in 32 bits", async () => {
+    await expectRevert(minterMint(f, alice, { catalogueNftId: 2n ** 32n }), "CatalogueIdTooLarge");
+    const { tokenId } = await minterMint(f, alice, { catalogueNftId: 2n ** 32n - 1n });
     expect((await readCol<{ catalogueNftId: bigint }>(f, "tokenInfo", [tokenId])).catalogueNftId).toBe(
-      2n ** 48n - 1n,
+      2n ** 32n - 1n,
     );
   });
 

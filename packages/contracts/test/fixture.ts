@@ -35,6 +35,9 @@ import { deployAll, type Deployment } from "../src/deploy.js";
 import { type PurchaseVoucher, signPurchaseVoucher, toOrderId } from "../src/voucher.js";
 
 export const BASE_URI = "https://diginoor.test/api/v1/metadata/";
+/** The voucher signer's key: a key of its own, apart from the minter's (SIGNER_ROLE only, holds no ETH). */
+export const SIGNER_KEY: Hex = "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63";
+export const SIGNER_ADDRESS: Address = privateKeyToAccount(SIGNER_KEY).address;
 export const ETH = 10n ** 18n;
 
 /** Every custom error the contracts can raise (bubbled ones included), for decoding revert data. */
@@ -53,10 +56,12 @@ export interface Fixture {
   deployment: Deployment;
   collectible: Address;
   marketplace: Address;
-  /** wallets[i] = anvil dev account i. 0 admin/deployer, 1 minter+voucher signer, 2 production house, 9 treasury. */
+  /** wallets[i] = anvil dev account i. 0 admin/deployer, 1 minter, 2 production house, 9 treasury. */
   wallets: Wallet[];
   admin: Wallet;
   minter: Wallet;
+  /** Holder of SIGNER_ROLE (key SIGNER_KEY). */
+  signer: Address;
   productionHouse: Address;
   treasury: Address;
   stop(): Promise<void>;
@@ -65,6 +70,9 @@ export interface Fixture {
 function makeTestClient(chain: Chain, rpcUrl: string) {
   return createTestClient({ chain, mode: "anvil", transport: http(rpcUrl, { timeout: 60_000 }) });
 }
+
+/** Admin transfer delay used by the test deployments (1 hour). */
+export const ADMIN_DELAY = 3600;
 
 export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
   const anvil = await startAnvil({ chainId: opts.chainId });
@@ -84,7 +92,9 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     rpcUrl: anvil.rpcUrl,
     metadataBaseUri: BASE_URI,
     minterAddress: ANVIL_ADDRESSES[1],
+    signerAddress: SIGNER_ADDRESS,
     treasury: ANVIL_ADDRESSES[9],
+    adminDelaySeconds: ADMIN_DELAY,
   });
   return {
     anvil,
@@ -97,6 +107,7 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     wallets,
     admin: wallets[0] as Wallet,
     minter: wallets[1] as Wallet,
+    signer: SIGNER_ADDRESS,
     productionHouse: ANVIL_ADDRESSES[2],
     treasury: ANVIL_ADDRESSES[9],
     stop: () => anvil.stop(),
@@ -224,7 +235,7 @@ export async function minterMint(
   return { tokenId: BigInt(orderId), receipt, orderId };
 }
 
-/** Build and sign a voucher (signed by the minter = SIGNER_ROLE holder unless `signerKey` is given). */
+/** Build and sign a voucher (signed by the SIGNER_ROLE holder unless `signerKey` is given; fee 250 bps). */
 export async function makeVoucher(
   f: Fixture,
   buyer: Address,
@@ -236,11 +247,12 @@ export async function makeVoucher(
     priceWei: o.priceWei ?? ETH / 10n,
     buyer,
     productionHouse: o.productionHouse ?? f.productionHouse,
+    platformFeeBps: o.platformFeeBps ?? 250,
     orderId: o.orderId ?? nextOrderId(),
     expiry: o.expiry ?? (await now(f)) + 3600n,
   };
   const signature = await signPurchaseVoucher({
-    privateKey: o.signerKey ?? ANVIL_PRIVATE_KEYS[1],
+    privateKey: o.signerKey ?? SIGNER_KEY,
     chainId: o.chainId ?? f.chain.id,
     marketplace: o.marketplace ?? f.marketplace,
     voucher,

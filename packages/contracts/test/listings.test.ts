@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
 import {
+  advance,
   approveMarketplace,
   attack,
   balance,
@@ -33,13 +34,14 @@ useFixture(async (chain) => {
 });
 
 const listing = (id: bigint) =>
-  readMp<{ seller: string; price: bigint; transferCount: number }>(f, "getListing", [id]);
+  readMp<{ seller: string; price: bigint; feeBps: number; royaltyBps: number }>(f, "getListing", [id]);
+const terms = { feeBps: 250, royaltyBps: 1000 };
 
 describe("list", () => {
   it("lists without taking custody and emits Listed", async () => {
     const r = await mp(f, seller, "list", [tokenId, ETH]);
-    expect(eventOf(r, "Listed")).toEqual({ tokenId, seller: seller.account.address, price: ETH });
-    expect(await listing(tokenId)).toEqual({ seller: seller.account.address, price: ETH, transferCount: 0 });
+    expect(eventOf(r, "Listed")).toEqual({ tokenId, seller: seller.account.address, price: ETH, ...terms });
+    expect(await listing(tokenId)).toEqual({ seller: seller.account.address, price: ETH, ...terms });
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(seller.account.address);
   });
 
@@ -75,13 +77,10 @@ describe("list", () => {
     await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ListingStale");
     await approveMarketplace(f, buyer);
     await expectRevert(mp(f, f.wallets[6] as Wallet, "buy", [tokenId, ETH], ETH), "ListingStale");
-    // ...and the new owner can list.
-    await mp(f, buyer, "list", [tokenId, 3n * ETH]);
-    expect(await listing(tokenId)).toEqual({
-      seller: buyer.account.address,
-      price: 3n * ETH,
-      transferCount: 1,
-    });
+    // ...and the new owner can list; the dead listing's removal is announced.
+    const r = await mp(f, buyer, "list", [tokenId, 3n * ETH]);
+    expect(eventOf(r, "ListingCancelled")).toEqual({ tokenId, seller: zeroAddress });
+    expect(await listing(tokenId)).toEqual({ seller: buyer.account.address, price: 3n * ETH, ...terms });
   });
 });
 
@@ -98,14 +97,13 @@ describe("zombie listings", () => {
     // The seller can list again (not AlreadyListed), and that listing is live.
     await mp(f, seller, "list", [tokenId, 2n * ETH]);
     expect(await readMp(f, "isListingLive", [tokenId])).toBe(true);
-    expect(await listing(tokenId)).toEqual({
-      seller: seller.account.address,
-      price: 2n * ETH,
-      transferCount: 2,
-    });
-    // Revoking the approval also makes it not live.
+    expect(await listing(tokenId)).toEqual({ seller: seller.account.address, price: 2n * ETH, ...terms });
+    // Revoking the approval cancels it for good: approving again does not bring it back.
     await col(f, seller, "setApprovalForAll", [f.marketplace, false]);
     expect(await readMp(f, "isListingLive", [tokenId])).toBe(false);
+    await col(f, seller, "setApprovalForAll", [f.marketplace, true]);
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(false);
+    expect((await listing(tokenId)).seller).toBe(zeroAddress);
     expect(await readMp(f, "isListingLive", [tokenId + 1n])).toBe(false);
   });
 });
@@ -180,6 +178,8 @@ describe("buy", () => {
 
   it("uses the admin fee and the token royalty at their maximums: royalty + fee < price", async () => {
     await mp(f, f.admin, "setFeeBps", [1000]);
+    await advance(f, 7 * 24 * 3600);
+    await mp(f, buyer, "applyFeeIncreases");
     await col(f, f.admin, "setTokenRoyalty", [tokenId, f.productionHouse, 1500]);
     await mp(f, seller, "list", [tokenId, 10_000n]);
     const r = await mp(f, buyer, "buy", [tokenId, 10_000n], 10_000n);
@@ -203,7 +203,7 @@ describe("buy", () => {
     await expectRevert(mp(f, buyer, "buy", [tokenId, ETH], ETH), "EnforcedPause");
     await mp(f, f.admin, "unpause");
     await col(f, seller, "setApprovalForAll", [f.marketplace, false]);
-    await expectRevert(mp(f, buyer, "buy", [tokenId, ETH], ETH), "ERC721InsufficientApproval");
+    await expectRevert(mp(f, buyer, "buy", [tokenId, ETH], ETH), "ListingStale");
   });
 
   it("a buyer contract that cannot receive ERC-721 cannot buy (safe transfer)", async () => {

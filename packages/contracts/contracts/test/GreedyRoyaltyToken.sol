@@ -35,7 +35,7 @@ contract GreedyRoyaltyToken {
     }
 
     /// @dev Royalty of 100%: with any platform fee, royalty + fee > price.
-    function tokenState(uint256 tokenId) external view returns (address, uint16, address, uint16) {
-        return (ownerOf[tokenId], 0, address(this), 10_000);
+    function tokenState(uint256 tokenId) external view returns (address, uint32, uint32, address, uint16) {
+        return (ownerOf[tokenId], 0, 0, address(this), 10_000);
     }
 }
