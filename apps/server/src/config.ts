@@ -40,17 +40,22 @@ const deploymentJson = z
     }
   })
   .pipe(
-    z.object({
-      chainId: z.number().int().positive(),
-      collectible: evmAddress,
-      marketplace: evmAddress,
-      deployer: evmAddress,
-      minter: evmAddress,
-      treasury: evmAddress,
-      blockNumber: z
-        .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
-        .transform((b) => BigInt(b)),
-    }),
+    z
+      .object({
+        chainId: z.number().int().positive(),
+        collectible: evmAddress,
+        marketplace: evmAddress,
+        deployer: evmAddress,
+        admin: evmAddress.optional(),
+        minter: evmAddress,
+        signer: evmAddress.optional(),
+        treasury: evmAddress,
+        blockNumber: z
+          .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
+          .transform((b) => BigInt(b)),
+      })
+      // Lines printed before the keys were separated: the deployer was admin, the minter also signed.
+      .transform((d) => ({ ...d, admin: d.admin ?? d.deployer, signer: d.signer ?? d.minter })),
   );
 
 const boolFlag = z
@@ -102,6 +107,8 @@ export const envSchema = z
     CHAIN_DEPLOYMENT: deploymentJson.optional(),
     DEPLOYER_PRIVATE_KEY: hexKey,
     MINTER_PRIVATE_KEY: hexKey,
+    /** Signs purchase vouchers (SIGNER_ROLE); keep it apart from the minter key. */
+    VOUCHER_SIGNER_PRIVATE_KEY: hexKey,
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
     STRIPE_SECRET_KEY: optionalSecret,

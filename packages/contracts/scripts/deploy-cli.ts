@@ -42,7 +42,8 @@ try {
   const treasuryArg = values.treasury ?? process.env.TREASURY_ADDRESS;
   const adminArg = values.admin ?? process.env.ADMIN_ADDRESS;
   const delay = values["admin-delay"];
-  if (delay !== undefined && !/^\d+$/.test(delay)) throw new Error("--admin-delay must be a number of seconds");
+  if (delay !== undefined && !/^\d+$/.test(delay))
+    throw new Error("--admin-delay must be a number of seconds");
   const d = await deployAll({
     rpcUrl,
     deployerPrivateKey,
@@ -53,7 +54,9 @@ try {
     adminDelaySeconds: delay === undefined ? undefined : Number(delay),
     treasury: treasuryArg ? getAddress(treasuryArg) : undefined,
   });
-  process.stdout.write(`${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...d, blockNumber: d.blockNumber.toString(), metadataBaseUri })}\n`,
+  );
 } catch (err) {
   console.error(`deploy failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

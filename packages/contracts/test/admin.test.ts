@@ -88,7 +88,10 @@ describe("admin setters", () => {
     expect(await readMp(f, "feeBps")).toBe(1000);
     expect(await readMp(f, "primaryFeeBps")).toBe(5000);
     await expectRevert(mp(f, f.admin, "setFeeBps", [1001]), "FeeTooHigh");
-    expect(eventOf(await mp(f, f.admin, "setFeeBps", [0]), "FeeUpdated")).toEqual({ previousBps: 1000, newBps: 0 });
+    expect(eventOf(await mp(f, f.admin, "setFeeBps", [0]), "FeeUpdated")).toEqual({
+      previousBps: 1000,
+      newBps: 0,
+    });
     expect(await readMp(f, "feeBps")).toBe(0);
     await expectRevert(mp(f, f.admin, "setPrimaryFeeBps", [5001]), "FeeTooHigh");
 

@@ -39,6 +39,9 @@ const FEE_BPS = 250n;
 const ROYALTY_BPS = 1000n;
 const INCREMENT_BPS = 500n;
 const DAY = 86_400n;
+const WEEK = 7n * DAY;
+/** Spec: a bid in the last 15 minutes extends the auction to 15 minutes after it. */
+const WINDOW = 15n * 60n;
 /** Outcome counts per action type across all runs (printed with FUZZ_VERBOSE=1). */
 const stats = new Map<string, { ok: number; reverted: number }>();
 
@@ -176,7 +179,10 @@ interface Model {
   listing: ({ seller: Address; price: bigint; count: number } | undefined)[];
   transfers: number[]; // the collectible's transferCount per token
   auction: (Auction | undefined)[];
-  paused: boolean;
+  /** Start of the current pause (or of an expired one nobody lifted); null when none. */
+  pausedAt: bigint | null;
+  /** The last pause that ended: [start, end]. */
+  lastPause: [bigint, bigint] | null;
   pending: Map<Address, bigint>;
   balance: Map<Address, bigint>; // expected ETH balance of every party
   time: bigint;
@@ -206,7 +212,8 @@ async function runSequence(actions: Action[]): Promise<void> {
       transfers: tokens.map(() => 0),
       listing: tokens.map(() => undefined),
       auction: tokens.map(() => undefined),
-      paused: false,
+      pausedAt: null,
+      lastPause: null,
       pending: new Map(parties.map((p) => [p, 0n])),
       balance: new Map(
         await Promise.all(
@@ -222,6 +229,16 @@ async function runSequence(actions: Action[]): Promise<void> {
     };
     const debit = (from: Address, amount: bigint) =>
       m.balance.set(from, (m.balance.get(from) ?? 0n) - amount);
+    /** Paused at time `at`: a pause lasts at most 7 days (spec of decision 108). */
+    const pausedAt = (at: bigint) => m.pausedAt !== null && at < m.pausedAt + WEEK;
+    /** The last finished pause at time `at`. */
+    const finishedPause = (at: bigint): [bigint, bigint] | null =>
+      m.pausedAt !== null && !pausedAt(at) ? [m.pausedAt, m.pausedAt + WEEK] : m.lastPause;
+    /** Bidding closes 15 minutes after a pause that began while the auction ran and ended near its end. */
+    const fairEnd = (end: bigint, at: bigint) => {
+      const p = finishedPause(at);
+      return p && p[0] < end && p[1] + WINDOW > end ? p[1] + WINDOW : end;
+    };
     const split = (k: number, amount: bigint, seller: Address) => {
       const royalty = (amount * ROYALTY_BPS) / 10_000n;
       const fee = (amount * FEE_BPS) / 10_000n;
@@ -302,11 +319,13 @@ async function runSequence(actions: Action[]): Promise<void> {
           if (live.length) act.k = live[act.k % live.length] as number;
         }
       }
-      /** A listing is live while its seller owns the token and the token has not moved since. */
-      const liveBy = (k: number, who: Address) => {
+      /** A listing is live while the token has not moved since (so its seller still owns it). */
+      const live = (k: number) => {
         const l = m.listing[k];
-        return !!l && l.seller === who && l.seller === m.owner[k] && l.count === m.transfers[k];
+        return !!l && l.count === m.transfers[k];
       };
+      const at = m.time + 1n; // every call is mined one second after the model's clock
+      const paused = pausedAt(at);
       const moved = (k: number, to: Address) => {
         m.owner[k] = to;
         m.transfers[k] = (m.transfers[k] ?? 0) + 1;
@@ -314,7 +333,7 @@ async function runSequence(actions: Action[]): Promise<void> {
       switch (act.t) {
         case "list": {
           const me = addrOf(act.a);
-          const predicted = !m.paused && m.owner[act.k] === me && !liveBy(act.k, me);
+          const predicted = !paused && m.owner[act.k] === me && !live(act.k);
           const ok = await call(act.a, "list", [tokens[act.k], act.price]);
           expectOutcome(act, predicted, ok);
           if (ok) m.listing[act.k] = { seller: me, price: act.price, count: m.transfers[act.k] ?? 0 };
@@ -331,7 +350,7 @@ async function runSequence(actions: Action[]): Promise<void> {
         }
         case "update": {
           const me = addrOf(act.a);
-          const predicted = !m.paused && m.listing[act.k]?.seller === me;
+          const predicted = !paused && live(act.k) && m.owner[act.k] === me;
           const ok = await call(act.a, "updatePrice", [tokens[act.k], act.price]);
           expectOutcome(act, predicted, ok);
           const l = m.listing[act.k];
@@ -340,7 +359,7 @@ async function runSequence(actions: Action[]): Promise<void> {
         }
         case "cancel": {
           const me = addrOf(act.a);
-          const predicted = m.listing[act.k]?.seller === me;
+          const predicted = !!m.listing[act.k] && m.owner[act.k] === me;
           const ok = await call(act.a, "cancelListing", [tokens[act.k]]);
           expectOutcome(act, predicted, ok);
           if (ok) m.listing[act.k] = undefined;
@@ -351,7 +370,7 @@ async function runSequence(actions: Action[]): Promise<void> {
           const l = m.listing[act.k];
           const p = l?.price ?? ETH;
           const expected = act.stale ? p + 1n : p; // a stale expected price models a front-run update
-          const predicted = !m.paused && !!l && !act.stale && liveBy(act.k, l.seller);
+          const predicted = !paused && !!l && !act.stale && live(act.k) && l.seller !== me;
           const ok = await call(act.a, "buy", [tokens[act.k], expected], p);
           expectOutcome(act, predicted, ok);
           if (ok && l) {
@@ -363,10 +382,11 @@ async function runSequence(actions: Action[]): Promise<void> {
         }
         case "create": {
           const me = addrOf(act.a);
-          const predicted = !m.paused && !liveBy(act.k, me) && m.owner[act.k] === me;
+          const predicted = !paused && !live(act.k) && m.owner[act.k] === me;
           const ok = await call(act.a, "createAuction", [tokens[act.k], act.reserve, act.days]);
           expectOutcome(act, predicted, ok);
           if (ok) {
+            m.listing[act.k] = undefined; // a dead listing is cleared
             moved(act.k, mp);
             m.auction[act.k] = {
               seller: me,
@@ -388,14 +408,13 @@ async function runSequence(actions: Action[]): Promise<void> {
             min = au.bidder ? au.amount + (inc === 0n ? 1n : inc) : au.reserve;
           }
           const amount = act.kind === "below" ? min - 1n : act.kind === "exact" ? min : min + act.extra;
-          const at = m.time + 1n;
           const predicted =
-            !m.paused &&
+            !paused &&
             !!au &&
             au.seller !== me &&
             amount >= min &&
             amount > 0n &&
-            (!au.bidder || at < au.endTime);
+            (!au.bidder || at < fairEnd(au.endTime, at));
           const ok = await call(act.a, "bid", [tokens[act.k]], amount);
           expectOutcome(act, predicted, ok);
           if (ok && au) {
@@ -403,7 +422,7 @@ async function runSequence(actions: Action[]): Promise<void> {
             expect(amount).toBeGreaterThanOrEqual(min);
             if (au.bidder) {
               credit(au.bidder, au.amount);
-              if (au.endTime - at < 900n) au.endTime = at + 900n;
+              if (au.endTime - at < WINDOW) au.endTime = at + WINDOW;
             } else {
               au.endTime = at + au.days * DAY;
             }
@@ -422,8 +441,10 @@ async function runSequence(actions: Action[]): Promise<void> {
         case "settle": {
           const au = m.auction[act.k];
           if (act.wait && au?.bidder && m.time + 1n < au.endTime) m.time = au.endTime - 1n;
-          const at = m.time + 1n;
-          const predicted = !m.paused && !!au && !!au.bidder && at >= au.endTime;
+          const t = m.time + 1n;
+          const end = au?.bidder ? fairEnd(au.endTime, t) : 0n;
+          const predicted =
+            !!au && !!au.bidder && t >= end && (!pausedAt(t) || end <= (m.pausedAt as bigint));
           const ok = await call(act.a, "settle", [tokens[act.k]]);
           expectOutcome(act, predicted, ok);
           if (ok && au?.bidder) {
@@ -465,15 +486,22 @@ async function runSequence(actions: Action[]): Promise<void> {
           m.time += act.s;
           break;
         case "pause": {
+          const last = finishedPause(at);
           const ok = await call("admin", "pause", []);
-          expectOutcome(act, !m.paused, ok);
-          if (ok) m.paused = true;
+          expectOutcome(act, !paused && (!last || at >= last[1] + 3600n), ok);
+          if (ok) {
+            m.lastPause = last;
+            m.pausedAt = at;
+          }
           break;
         }
         case "unpause": {
           const ok = await call("admin", "unpause", []);
-          expectOutcome(act, m.paused, ok);
-          if (ok) m.paused = false;
+          expectOutcome(act, paused, ok);
+          if (ok) {
+            m.lastPause = [m.pausedAt as bigint, at];
+            m.pausedAt = null;
+          }
           break;
         }
       }

@@ -8,7 +8,12 @@ export interface ChainDeployment {
   collectible: Address;
   marketplace: Address;
   deployer: Address;
+  /** Holder of the contracts' admin role (two-step transfers). */
+  admin: Address;
+  /** Holder of MINTER_ROLE on the collectible (card/INR orders). */
   minter: Address;
+  /** Holder of SIGNER_ROLE on the marketplace (voucher signer); a key apart from the minter's. */
+  signer: Address;
   treasury: Address;
   blockNumber: bigint;
 }
@@ -18,7 +23,9 @@ interface Row {
   collectible: string;
   marketplace: string;
   deployer: string;
+  admin: string;
   minter: string;
+  signer: string;
   treasury: string;
   block_number: string | number;
 }
@@ -37,7 +44,9 @@ export async function latestDeployment(db: Db, chainId: number): Promise<ChainDe
     collectible: r.collectible as Address,
     marketplace: r.marketplace as Address,
     deployer: r.deployer as Address,
+    admin: r.admin as Address,
     minter: r.minter as Address,
+    signer: r.signer as Address,
     treasury: r.treasury as Address,
     blockNumber: BigInt(r.block_number),
   };
@@ -45,7 +54,7 @@ export async function latestDeployment(db: Db, chainId: number): Promise<ChainDe
 
 export async function recordDeployment(db: Db, d: ChainDeployment): Promise<void> {
   await db.execute(sql`
-    INSERT INTO chain_deployments (chain_id, collectible, marketplace, deployer, minter, treasury, block_number)
-    VALUES (${d.chainId}, ${d.collectible}, ${d.marketplace}, ${d.deployer}, ${d.minter}, ${d.treasury}, ${d.blockNumber.toString()})
+    INSERT INTO chain_deployments (chain_id, collectible, marketplace, deployer, admin, minter, signer, treasury, block_number)
+    VALUES (${d.chainId}, ${d.collectible}, ${d.marketplace}, ${d.deployer}, ${d.admin}, ${d.minter}, ${d.signer}, ${d.treasury}, ${d.blockNumber.toString()})
     ON CONFLICT (chain_id, collectible) DO NOTHING`);
 }

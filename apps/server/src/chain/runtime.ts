@@ -80,13 +80,13 @@ export async function startChain(
           "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY",
         );
       }
-      const minterAddress = config.MINTER_PRIVATE_KEY
-        ? privateKeyToAccount(config.MINTER_PRIVATE_KEY as `0x${string}`).address
-        : undefined;
+      const addressOf = (key: string | undefined) =>
+        key ? privateKeyToAccount(key as `0x${string}`).address : undefined;
       const deployed = await deployAll({
         rpcUrl,
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as `0x${string}` | undefined,
-        minterAddress,
+        minterAddress: addressOf(config.MINTER_PRIVATE_KEY),
+        signerAddress: addressOf(config.VOUCHER_SIGNER_PRIVATE_KEY),
         metadataBaseUri: `${config.PUBLIC_URL}/api/v1/metadata/`,
       });
       deployment = deployed;
