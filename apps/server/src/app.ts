@@ -107,6 +107,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
+  // Durable jobs: modules register their definitions while they are registered; the workers start
+  // when the app is ready and stop (waiting for running handlers) when it closes.
+  app.addHook("onReady", async () => {
+    await ctx.jobs.start();
+  });
+  app.addHook("onClose", async () => {
+    await ctx.jobs.stop();
+    await ctx.pubsub.close();
+  });
+
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
   await registerMail(app, ctx);
   await registerAuth(app, ctx);

@@ -125,6 +125,15 @@ export const envSchema = z
     WEB_DIST_DIR: z.string().optional(),
     /** Milliseconds identical NFT list queries share one cached answer (0 = off; default 1000). */
     CATALOGUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** Run job handlers, schedules and queue maintenance in this process (off = API-only process). */
+    WORKERS: z
+      .enum(["on", "off", "1", "0", "true", "false"])
+      .default("on")
+      .transform((v) => v === "on" || v === "1" || v === "true"),
+    /** Sessions one user may hold; signing in beyond it ends the least recently used ones. */
+    MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Accounts whose email is still unverified this many days after sign-up are deleted. */
+    UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
     /** Seed the catalogue on first start (default on). */
     SEED_ON_START: z
       .enum(["0", "1", "true", "false"])

@@ -4,6 +4,7 @@ import { startChain } from "./chain/runtime.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
+import { createPlatform } from "./platform/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { seedCatalogue } from "./db/seed.ts";
 
@@ -33,7 +34,7 @@ async function main() {
   }
 
   const chain = await startChain(config, database.db, (m) => console.log(m));
-  const ctx: AppContext = { config, database, db: database.db, chain };
+  const ctx: AppContext = { config, database, db: database.db, chain, ...createPlatform(config, database) };
   const app = await buildApp(ctx);
 
   const shutdown = async (signal: string) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteToAdmin, setSuspended } from "../src/modules/auth/admin.ts";
 import { hashPassword } from "../src/modules/auth/password.ts";
-import { pruneExpiredAuthData } from "../src/modules/auth/session.ts";
+import { pruneAuthData } from "../src/modules/auth/session.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import {
   createVerifiedUser,
@@ -130,7 +130,7 @@ describe("session cookies", () => {
         ('idle', $1, now() + interval '1 day', now() - interval '8 days')`,
       [live.id],
     );
-    await pruneExpiredAuthData(t.ctx.db);
+    await pruneAuthData(t.ctx.db, { now: new Date(), maxSessionsPerUser: 20, unverifiedAccountDays: 7 });
     const left = await t.ctx.database.query<{ id_hash: string }>(
       "SELECT id_hash FROM sessions WHERE user_id = $1",
       [live.id],

@@ -5,6 +5,7 @@ import { buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/context.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import { createPlatform } from "../src/platform/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 
 export interface TestDatabase {
@@ -64,7 +65,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     SESSION_SECRET: "test-secret-test-secret-test-secret-123",
     ...env,
   });
-  const ctx: AppContext = { config, database, db: database.db };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    ...createPlatform(config, database, { pollingIntervalSeconds: 0.5 }),
+  };
   const app = await buildApp(ctx, { webDistDir: env.WEB_DIST_DIR ?? "/nonexistent" });
   await app.ready();
   return {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/harness.ts";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
+import { createPlatform } from "../platform/index.ts";
 import { type ChainRuntime, startChain } from "./runtime.ts";
 
 describe("GET /api/v1/metadata/:tokenId", () => {
@@ -57,7 +58,10 @@ describe("GET /api/v1/metadata/:tokenId", () => {
       args: [ANVIL_ADDRESSES[3]!, catalogueNumber, 7, ANVIL_ADDRESSES[4]!, toOrderId(42n)],
     });
     await chain.publicClient.waitForTransactionReceipt({ hash });
-    app = await buildApp({ config, database: tdb.database, db, chain }, { webDistDir: "/nonexistent" });
+    app = await buildApp(
+      { config, database: tdb.database, db, chain, ...createPlatform(config, tdb.database) },
+      { webDistDir: "/nonexistent" },
+    );
   }, 60_000);
 
   afterAll(async () => {

@@ -33,13 +33,6 @@ export async function hitRateLimit(db: Db, rule: RateLimitRule, subject: string)
   }
 }
 
-/** Deletes buckets whose window has long passed (run periodically). */
-export async function pruneRateLimits(db: Db, olderThanSeconds = 86_400): Promise<void> {
-  await db.execute(
-    sql`DELETE FROM rate_limit_buckets WHERE window_start < now() - make_interval(secs => ${olderThanSeconds})`,
-  );
-}
-
 /** node-postgres returns `{ rows }`, PGlite returns `{ rows }` too; drizzle passes them through. */
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];

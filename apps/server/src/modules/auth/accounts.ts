@@ -1,8 +1,10 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { authTokens, type UserRow, users } from "../../db/schema/accounts.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import { z } from "zod";
+import { type JobRef, defineJob } from "../../platform/jobs/jobs.ts";
+import { deliverOnce } from "../mail/deliver.ts";
+import type { MailMessage, Mailer } from "../mail/mailer.ts";
 import { passwordResetMail, verificationMail } from "../mail/templates.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 
@@ -70,40 +72,61 @@ export async function revokeTokens(ctx: AppContext, userId: string, kind: "verif
     .where(and(eq(authTokens.userId, userId), eq(authTokens.kind, kind), isNull(authTokens.usedAt)));
 }
 
-/** Issues a verification token for `email` and mails the link there. Throws when sending fails. */
-export async function sendVerification(
-  ctx: AppContext,
-  mailer: Mailer,
-  user: UserRow,
-  email: string,
-): Promise<void> {
+/** What the account mail job sends. Only ids and addresses: tokens are issued when the mail is composed. */
+export const accountMailPayload = z.discriminatedUnion("kind", [
+  // Sign-up or email change: a verification link to `email` (the new address for a change).
+  z.object({ kind: z.literal("verify_email"), userId: z.uuid(), email: z.string().max(254) }),
+  // "Resend the link": only if an unverified password account has this address when the job runs.
+  z.object({ kind: z.literal("resend_verification"), email: z.string().max(254) }),
+  // "Forgot password": only if a not-suspended account has this address when the job runs.
+  z.object({ kind: z.literal("password_reset"), email: z.string().max(254) }),
+]);
+export type AccountMail = z.infer<typeof accountMailPayload>;
+
+/** Enqueue account mail with this (`ctx.jobs.enqueue(accountMail, {...}, { tx })`). */
+export const accountMail: JobRef<AccountMail> = { name: "accounts.mail", payload: accountMailPayload };
+
+/**
+ * The job that sends every account mail (decision 060): enqueued in the transaction of the change
+ * that causes it, retried with backoff, delivered once per job.
+ */
+export function accountMailJob(ctx: AppContext, mailer: Mailer) {
+  return defineJob({
+    name: accountMail.name,
+    payload: accountMailPayload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 120,
+    handler: async (mail, job) => {
+      await deliverOnce({ database: ctx.database, mailer }, job.id, async (db) => {
+        const at = { ...ctx, db };
+        if (mail.kind === "verify_email") {
+          const user = await findUserById(at, mail.userId);
+          // The account is gone, or the address was changed again since: nothing to verify.
+          if (!user || user.suspendedAt) return null;
+          return verificationMessage(at, user, mail.email);
+        }
+        const user = await findUserByEmail(at, mail.email);
+        if (mail.kind === "resend_verification") {
+          if (!user || user.emailVerifiedAt || user.suspendedAt || !user.passwordHash) return null;
+          return verificationMessage(at, user, user.email);
+        }
+        if (!user || user.suspendedAt) return null;
+        const token = await issueToken(at, user.id, "password_reset", user.email);
+        const url = `${ctx.config.PUBLIC_URL}/resetpass?token=${token}`;
+        // Greet by name only an address proven to be the account's (else the name is a stranger's text).
+        return { to: user.email, ...passwordResetMail(user.emailVerifiedAt ? user.name : null, url) };
+      });
+    },
+  });
+}
+
+async function verificationMessage(ctx: AppContext, user: UserRow, email: string): Promise<MailMessage> {
   const token = await issueToken(ctx, user.id, "verify_email", email);
   const url = `${ctx.config.PUBLIC_URL}/verify-email?token=${token}`;
   // The name is whatever the account's creator typed, and this address has not been proven to be
   // theirs: anyone could send a Diginoor mail with their text in it to anyone. So no name here.
-  await mailer.send({ to: email, ...verificationMail(null, url, email !== user.email) });
+  return { to: email, ...verificationMail(null, url, email !== user.email) };
 }
 
-export async function sendPasswordReset(ctx: AppContext, mailer: Mailer, user: UserRow): Promise<void> {
-  const token = await issueToken(ctx, user.id, "password_reset", user.email);
-  const url = `${ctx.config.PUBLIC_URL}/resetpass?token=${token}`;
-  // Greet by name only an address proven to be the account's (else the name is a stranger's text).
-  await mailer.send({ to: user.email, ...passwordResetMail(user.emailVerifiedAt ? user.name : null, url) });
-}
-
-/**
- * Runs a mail job without making the HTTP response wait for it, so the answer's timing does not
- * reveal whether an account exists. Failures are logged.
- */
-export function inBackground(log: FastifyBaseLogger, what: string, job: () => Promise<void>): void {
-  const run = job().catch((err) => log.error({ err }, `${what} failed`));
-  pendingJobs.add(run);
-  void run.finally(() => pendingJobs.delete(run));
-}
-
-const pendingJobs = new Set<Promise<void>>();
-
-/** Waits for background mail jobs (graceful shutdown and tests). */
-export async function settleBackgroundJobs(): Promise<void> {
-  while (pendingJobs.size) await Promise.allSettled([...pendingJobs]);
-}
+/** How long a request that caused a mail waits for its first delivery attempt before answering. */
+export const MAIL_ATTEMPT_WAIT_MS = 10_000;

@@ -6,6 +6,7 @@ import { emailSchema } from "@diginoor/api/auth";
 import { ConfigError, loadConfig } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { openDatabase } from "../../db/client.ts";
+import { createPlatform } from "../../platform/index.ts";
 import { migrate } from "../../db/migrate.ts";
 import { promoteToAdmin, setSuspended } from "./admin.ts";
 
@@ -28,7 +29,7 @@ async function main() {
   });
   try {
     await migrate(database);
-    const ctx: AppContext = { config, database, db: database.db };
+    const ctx: AppContext = { config, database, db: database.db, ...createPlatform(config, database) };
     if (flag) {
       await setSuspended(ctx, email, flag === "--suspend");
       console.log(

@@ -20,16 +20,17 @@ import type { AppContext } from "../../context.ts";
 import { type UserRow, users } from "../../db/schema/accounts.ts";
 import { AppError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
+import { withTransaction } from "../../platform/tx.ts";
 import {
+  MAIL_ATTEMPT_WAIT_MS,
+  accountMail,
+  accountMailJob,
   consumeToken,
   findUserByEmail,
   findUserById,
-  inBackground,
   revokeTokens,
-  sendPasswordReset,
-  sendVerification,
-  settleBackgroundJobs,
 } from "./accounts.ts";
+import { pruneJob } from "./jobs.ts";
 import {
   type GoogleFlow,
   googleAuthorizationUrl,
@@ -46,7 +47,6 @@ import {
   endAllSessions,
   endCurrentSession,
   optionalUser,
-  pruneExpiredAuthData,
   startSession,
   toApiUser,
 } from "./session.ts";
@@ -57,15 +57,11 @@ const OIDC_COOKIE_PATH = "/api/v1/auth/google";
 /** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.decorate("accountsCtx", ctx);
-  // Hourly clean-up of dead sessions and old tokens (every process may run it; it is idempotent).
-  const pruner = setInterval(() => {
-    pruneExpiredAuthData(ctx.db).catch((err) => app.log.warn({ err }, "pruning sessions failed"));
-  }, 3_600_000);
-  pruner.unref();
-  app.addHook("onClose", async () => {
-    clearInterval(pruner);
-    await settleBackgroundJobs();
-  });
+  // Account mail and the hourly clean-up run as durable jobs (decision 060).
+  ctx.jobs.register(
+    accountMailJob(ctx, app.mailer),
+    pruneJob(ctx, (counts) => app.log.info({ counts }, "pruned accounts data")),
+  );
 
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
@@ -89,21 +85,22 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async ({ body, req }) => {
       await hitSlidingLimit(ctx.db, limits.signupPerIp, ipSubject(req.ip));
       const passwordHash = await hashPassword(body.password);
-      const inserted = await ctx.db
-        .insert(users)
-        .values({ name: body.name, email: body.email, phone: body.phone ?? null, passwordHash })
-        .onConflictDoNothing()
-        .returning();
-      const user = inserted[0];
-      if (!user) throw new AppError(409, "email_taken", authMessages.emailTaken);
-      let verificationEmailSent = true;
-      try {
-        await sendVerification(ctx, app.mailer, user, user.email);
-      } catch (err) {
-        req.log.error({ err }, "verification email failed");
-        verificationEmailSent = false;
-      }
-      return { user: toApiUser(user), verificationEmailSent };
+      // The account and its verification mail job commit together: a crash cannot lose the mail.
+      const { user, jobId } = await withTransaction(ctx.database, async (tx) => {
+        const inserted = await tx.db
+          .insert(users)
+          .values({ name: body.name, email: body.email, phone: body.phone ?? null, passwordHash })
+          .onConflictDoNothing()
+          .returning();
+        const user = inserted[0];
+        if (!user) throw new AppError(409, "email_taken", authMessages.emailTaken);
+        const mail = { kind: "verify_email" as const, userId: user.id, email: user.email };
+        return { user, jobId: await ctx.jobs.enqueue(accountMail, mail, { tx }) };
+      });
+      // The answer reports the first delivery attempt; a failed one is retried by the queue.
+      const attempt = await ctx.jobs.waitForAttempt(jobId, MAIL_ATTEMPT_WAIT_MS);
+      if (attempt === "failed") req.log.error({ jobId }, "verification email failed; it will be retried");
+      return { user: toApiUser(user), verificationEmailSent: attempt !== "failed" };
     },
   });
 
@@ -117,37 +114,41 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     response: userResponseSchema,
     handler: async ({ body, req }) => {
       await hitSlidingLimit(ctx.db, limits.verifyPerIp, ipSubject(req.ip));
-      const token = await consumeToken(ctx, body.token, "verify_email");
-      if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
-      const user = await findUserById(ctx, token.userId);
-      if (!user) throw new AppError(400, "invalid_token", authMessages.invalidToken);
-      if (token.email !== user.email) {
-        // An email change: the address moves only now, when its owner has proved it.
-        const taken = await ctx.db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(sql`lower(${users.email}) = ${token.email}`, ne(users.id, user.id)))
-          .limit(1);
-        if (taken.length) throw new AppError(409, "email_taken", authMessages.emailTaken);
-        const updated = await ctx.db
+      return withTransaction(ctx.database, async (tx) => {
+        const at = { ...ctx, db: tx.db };
+        const token = await consumeToken(at, body.token, "verify_email");
+        if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+        const user = await findUserById(at, token.userId);
+        if (!user) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+        if (token.email !== user.email) {
+          // An email change: the address moves only now, when its owner has proved it. The token
+          // is used, the address changed and the reset links revoked in one transaction.
+          const taken = await tx.db
+            .select({ id: users.id })
+            .from(users)
+            .where(and(sql`lower(${users.email}) = ${token.email}`, ne(users.id, user.id)))
+            .limit(1);
+          if (taken.length) throw new AppError(409, "email_taken", authMessages.emailTaken);
+          const updated = await tx.db
+            .update(users)
+            .set({ email: token.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+            .where(eq(users.id, user.id))
+            .returning()
+            .catch((err: unknown) => {
+              // Another account took the address between the check and the update.
+              if (isUniqueViolation(err)) throw new AppError(409, "email_taken", authMessages.emailTaken);
+              throw err;
+            });
+          await revokeTokens(at, user.id, "password_reset");
+          return { user: toApiUser(updated[0] ?? user) };
+        }
+        const updated = await tx.db
           .update(users)
-          .set({ email: token.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+          .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
           .where(eq(users.id, user.id))
-          .returning()
-          .catch((err: unknown) => {
-            // Another account took the address between the check and the update.
-            if (isUniqueViolation(err)) throw new AppError(409, "email_taken", authMessages.emailTaken);
-            throw err;
-          });
-        await revokeTokens(ctx, user.id, "password_reset");
+          .returning();
         return { user: toApiUser(updated[0] ?? user) };
-      }
-      const updated = await ctx.db
-        .update(users)
-        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
-        .where(eq(users.id, user.id))
-        .returning();
-      return { user: toApiUser(updated[0] ?? user) };
+      });
     },
   });
 
@@ -162,11 +163,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async ({ body, req }) => {
       await hitSlidingLimit(ctx.db, limits.resendPerIp, ipSubject(req.ip));
       await hitSlidingLimit(ctx.db, limits.resendPerEmail, body.email);
-      inBackground(req.log, "resend verification", async () => {
-        const user = await findUserByEmail(ctx, body.email);
-        if (!user || user.emailVerifiedAt || user.suspendedAt || !user.passwordHash) return;
-        await sendVerification(ctx, app.mailer, user, user.email);
-      });
+      // Always one job, whether or not the address has an account: the answer's timing tells nothing.
+      await ctx.jobs.enqueue(accountMail, { kind: "resend_verification", email: body.email });
       return { ok: true as const };
     },
   });
@@ -218,11 +216,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async ({ body, req }) => {
       await hitSlidingLimit(ctx.db, limits.resetPerIp, ipSubject(req.ip));
       await hitSlidingLimit(ctx.db, limits.resetPerEmail, body.email);
-      inBackground(req.log, "password reset mail", async () => {
-        const user = await findUserByEmail(ctx, body.email);
-        if (!user || user.suspendedAt) return;
-        await sendPasswordReset(ctx, app.mailer, user);
-      });
+      // Always one job, whether or not the address has an account: the answer's timing tells nothing.
+      await ctx.jobs.enqueue(accountMail, { kind: "password_reset", email: body.email });
       return { ok: true as const };
     },
   });
@@ -236,23 +231,30 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     response: okResponseSchema,
     handler: async ({ body, req, reply }) => {
       await hitSlidingLimit(ctx.db, limits.resetConfirmPerIp, ipSubject(req.ip));
-      const token = await consumeToken(ctx, body.token, "password_reset");
-      if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
       const passwordHash = await hashPassword(body.password);
-      // The reset link reached this address, which proves it belongs to the user.
-      await ctx.db
-        .update(users)
-        .set({
-          passwordHash,
-          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(users.id, token.userId), eq(users.email, token.email)));
-      await revokeTokens(ctx, token.userId, "password_reset");
-      // Pending email-change links (maybe asked for by someone who knew the old password) die too.
-      await revokeTokens(ctx, token.userId, "verify_email");
+      // Who this browser is signed in as, read before the sessions end.
       const current = await optionalUser(req);
-      await endAllSessions(ctx.db, token.userId);
+      // Using the link, setting the password, revoking the other links and ending the sessions
+      // happen together or not at all.
+      const token = await withTransaction(ctx.database, async (tx) => {
+        const at = { ...ctx, db: tx.db };
+        const token = await consumeToken(at, body.token, "password_reset");
+        if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+        // The reset link reached this address, which proves it belongs to the user.
+        await tx.db
+          .update(users)
+          .set({
+            passwordHash,
+            emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(users.id, token.userId), eq(users.email, token.email)));
+        await revokeTokens(at, token.userId, "password_reset");
+        // Pending email-change links (maybe asked for by someone who knew the old password) die too.
+        await revokeTokens(at, token.userId, "verify_email");
+        await endAllSessions(tx.db, token.userId);
+        return token;
+      });
       // This browser's cookie is cleared only if it was signed in as that user (its session is gone).
       if (current?.id === token.userId) clearSessionCookie(ctx.config, reply);
       return { ok: true as const };

@@ -7,6 +7,7 @@ import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { type UserRow, sessions, users } from "../../db/schema/accounts.ts";
 import { AppError } from "../../http/errors.ts";
+import { rowsOf } from "../../lib/rate-limit.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 
 export const SESSION_COOKIE = "diginoor_session";
@@ -71,6 +72,7 @@ export async function startSession(
     userAgent: (req.headers["user-agent"] ?? "").slice(0, 300) || null,
     ip: req.ip,
   });
+  await capSessions(ctx.db, userId, ctx.config.MAX_SESSIONS_PER_USER);
   reply.setCookie(SESSION_COOKIE, secret, { ...cookieOptions(ctx.config), maxAge: SESSION_TTL_SECONDS });
   sessionCache.set(req, Promise.resolve(null));
 }
@@ -96,12 +98,69 @@ export async function endAllSessions(db: Db, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-/** Deletes sessions past their expiry or idle timeout, and email tokens used or expired over a day ago. */
-export async function pruneExpiredAuthData(db: Db): Promise<void> {
-  await db.execute(sql`DELETE FROM sessions WHERE expires_at < now()
-    OR last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`);
-  await db.execute(sql`DELETE FROM auth_tokens WHERE expires_at < now() - interval '1 day'
-    OR used_at < now() - interval '1 day'`);
+/**
+ * Keeps at most `max` sessions of a user: the least recently used beyond that are ended.
+ * Runs after every sign-in (and in the prune job), so a user cannot pile up sessions.
+ */
+export async function capSessions(db: Db, userId: string, max: number): Promise<void> {
+  await db.execute(sql`DELETE FROM sessions WHERE id_hash IN (
+    SELECT id_hash FROM sessions WHERE user_id = ${userId}
+    ORDER BY last_seen_at DESC, created_at DESC OFFSET ${max})`);
+}
+
+export interface PruneOptions {
+  /** "Now", from the clock (tests move it instead of sleeping). */
+  now: Date;
+  maxSessionsPerUser: number;
+  unverifiedAccountDays: number;
+}
+
+export interface PruneCounts {
+  sessions: number;
+  tokens: number;
+  rateLimitBuckets: number;
+  unverifiedAccounts: number;
+  mailDeliveries: number;
+}
+
+/**
+ * The hourly clean-up (the `accounts.prune` job): sessions past their expiry or idle timeout, or
+ * beyond the per-user cap; email tokens used or expired over a day ago; rate-limit buckets whose
+ * window ended over a day ago; accounts whose email was never verified (password accounts, not
+ * Google's) older than `unverifiedAccountDays`; mail delivery records older than a week (jobs are
+ * archived long before). Idempotent: any process may run it any time.
+ */
+export async function pruneAuthData(db: Db, o: PruneOptions): Promise<PruneCounts> {
+  const now = o.now.toISOString();
+  const count = async (q: ReturnType<typeof sql>) =>
+    Number(rowsOf<{ n: number }>(await db.execute(q))[0]?.n ?? 0);
+  const sessionsGone = await count(sql`WITH d AS (DELETE FROM sessions
+      WHERE expires_at < ${now}::timestamptz
+         OR last_seen_at < ${now}::timestamptz - make_interval(secs => ${SESSION_IDLE_SECONDS})
+         OR id_hash IN (SELECT id_hash FROM (
+              SELECT id_hash, row_number() OVER (PARTITION BY user_id ORDER BY last_seen_at DESC, created_at DESC) AS n
+              FROM sessions) ranked WHERE n > ${o.maxSessionsPerUser})
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const tokens = await count(sql`WITH d AS (DELETE FROM auth_tokens
+      WHERE expires_at < ${now}::timestamptz - interval '1 day' OR used_at < ${now}::timestamptz - interval '1 day'
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const buckets = await count(sql`WITH d AS (DELETE FROM rate_limit_buckets
+      WHERE window_start < ${now}::timestamptz - interval '1 day'
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const accounts = await count(sql`WITH d AS (DELETE FROM users
+      WHERE email_verified_at IS NULL AND google_sub IS NULL AND role = 'user'
+        AND created_at < ${now}::timestamptz - make_interval(days => ${o.unverifiedAccountDays})
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const deliveries = await count(sql`WITH d AS (DELETE FROM mail_deliveries
+      WHERE delivered_at < ${now}::timestamptz - interval '7 days'
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  return {
+    sessions: sessionsGone,
+    tokens,
+    rateLimitBuckets: buckets,
+    unverifiedAccounts: accounts,
+    mailDeliveries: deliveries,
+  };
 }
 
 const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();

@@ -14,7 +14,8 @@ export interface MailMessage {
 /** Sends mail: through SMTP when SMTP_URL is set, otherwise into the dev mailbox table. */
 export interface Mailer {
   readonly kind: "smtp" | "dev";
-  send(message: MailMessage): Promise<void>;
+  /** `db`: where the dev mailbox stores the mail (a transaction's handle, to commit with it). */
+  send(message: MailMessage, opts?: { db?: Db }): Promise<void>;
 }
 
 /** How long one SMTP delivery may take before it counts as failed. */
@@ -60,8 +61,8 @@ export function createMailer(config: Config, db: Db): Mailer {
   }
   return {
     kind: "dev",
-    async send(message) {
-      await db.insert(devMail).values({
+    async send(message, opts) {
+      await (opts?.db ?? db).insert(devMail).values({
         toAddress: message.to,
         subject: message.subject,
         textBody: message.text,

@@ -18,7 +18,8 @@ import { defineRoute } from "../../http/route.ts";
 import { localStorage } from "../../lib/storage/local.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import { newSecret } from "../auth/tokens.ts";
-import { revokeTokens, sendVerification } from "../auth/accounts.ts";
+import { withTransaction } from "../../platform/tx.ts";
+import { MAIL_ATTEMPT_WAIT_MS, accountMail, revokeTokens } from "../auth/accounts.ts";
 import { limits, useFriendlyValidationMessages } from "../auth/http.ts";
 import { hitSlidingLimit } from "../auth/limits.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
@@ -124,12 +125,14 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
         .where(and(sql`lower(${users.email}) = ${body.email}`, ne(users.id, user.id)))
         .limit(1);
       if (taken.length) throw new AppError(409, "email_taken", authMessages.emailTaken);
-      // Only the newest link works.
-      await revokeTokens(ctx, user.id, "verify_email");
-      try {
-        await sendVerification(ctx, app.mailer, user, body.email);
-      } catch (err) {
-        req.log.error({ err }, "email change verification failed");
+      // Only the newest link works: older links die in the transaction that queues the new one.
+      const jobId = await withTransaction(ctx.database, async (tx) => {
+        await revokeTokens({ ...ctx, db: tx.db }, user.id, "verify_email");
+        const mail = { kind: "verify_email" as const, userId: user.id, email: body.email };
+        return ctx.jobs.enqueue(accountMail, mail, { tx });
+      });
+      if ((await ctx.jobs.waitForAttempt(jobId, MAIL_ATTEMPT_WAIT_MS)) === "failed") {
+        req.log.error({ jobId }, "email change verification failed; it will be retried");
         throw new AppError(503, "mail_failed", authMessages.verificationSendFailed);
       }
       return { ok: true as const };
@@ -148,11 +151,15 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
       const user = await requireUser(req);
       await checkCurrentPassword(ctx, user, body.currentPassword);
       const passwordHash = await hashPassword(body.password);
-      await ctx.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
-      await revokeTokens(ctx, user.id, "password_reset");
-      // A pending email change asked for by whoever had the old password must not survive it.
-      await revokeTokens(ctx, user.id, "verify_email");
-      await endAllSessions(ctx.db, user.id);
+      // The new password, the revoked links and the ended sessions commit together.
+      await withTransaction(ctx.database, async (tx) => {
+        const at = { ...ctx, db: tx.db };
+        await tx.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+        await revokeTokens(at, user.id, "password_reset");
+        // A pending email change asked for by whoever had the old password must not survive it.
+        await revokeTokens(at, user.id, "verify_email");
+        await endAllSessions(tx.db, user.id);
+      });
       clearSessionCookie(ctx.config, reply);
       return { ok: true as const };
     },

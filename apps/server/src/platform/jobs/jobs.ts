@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Database } from "../../db/client.ts";
@@ -24,9 +25,13 @@ export interface RetryPolicy {
   backoff: boolean;
 }
 
-export interface JobDefinition<P = unknown> {
+/** A job's name and payload schema: enough to enqueue it (the handler lives with its module). */
+export interface JobRef<P = unknown> {
   readonly name: string;
   readonly payload: z.ZodType<P>;
+}
+
+export interface JobDefinition<P = unknown> extends JobRef<P> {
   // Method syntax on purpose: a definition of a concrete payload is usable where any definition is.
   handler(payload: P, job: JobInfo): Promise<void>;
   readonly retry: RetryPolicy;
@@ -99,14 +104,22 @@ export interface EnqueueOptions {
 export interface Jobs {
   /** True when this process runs handlers (WORKERS=on); API-only processes still enqueue. */
   readonly workers: boolean;
+  /** Adds definitions (before start). */
+  register(...defs: JobDefinition<unknown>[]): void;
   start(): Promise<void>;
+  /**
+   * Waits (at most `timeoutMs`) for the first attempt of a job this process enqueued, when this
+   * process runs its worker: "completed", "failed" (it may still be retried), or "pending" (no
+   * local worker, or not attempted in time; the job is queued either way).
+   */
+  waitForAttempt(id: string | null, timeoutMs: number): Promise<"completed" | "failed" | "pending">;
   /** Validates `payload` and enqueues; returns the job id (null when a singleton key was taken). */
-  enqueue<P>(def: JobDefinition<P>, payload: NoInfer<P>, opts?: EnqueueOptions): Promise<string | null>;
-  get(def: JobDefinition<unknown> | string, id: string): Promise<JobRecord | null>;
+  enqueue<P>(job: JobRef<P>, payload: NoInfer<P>, opts?: EnqueueOptions): Promise<string | null>;
+  get(def: JobRef<unknown> | string, id: string): Promise<JobRecord | null>;
   /** Jobs of `def` (or of every job) in the given state, newest first: the visible failed state. */
-  list(state: JobState, def?: JobDefinition<unknown> | string, limit?: number): Promise<JobRecord[]>;
+  list(state: JobState, def?: JobRef<unknown> | string, limit?: number): Promise<JobRecord[]>;
   /** Puts a failed job back in the queue. */
-  retry(def: JobDefinition<unknown> | string, id: string): Promise<void>;
+  retry(def: JobRef<unknown> | string, id: string): Promise<void>;
   /** Stops fetching, waits for running handlers (up to `timeoutMs`). */
   stop(timeoutMs?: number): Promise<void>;
   readonly boss: PgBoss;
@@ -114,7 +127,7 @@ export interface Jobs {
 
 export interface JobsOptions {
   database: Database;
-  definitions: JobDefinition<unknown>[];
+  definitions?: JobDefinition<unknown>[];
   /** Run handlers, schedules and queue maintenance in this process. */
   workers: boolean;
   /** How often an idle worker looks for new jobs (jobs enqueued in this process wake it at once). */
@@ -154,7 +167,7 @@ function txDb(tx: Tx): BossDb {
   return { executeSql: async (text, values) => ({ rows: await tx.query(text, values) }) };
 }
 
-const nameOf = (def: JobDefinition<unknown> | string) => (typeof def === "string" ? def : def.name);
+const nameOf = (def: JobRef<unknown> | string) => (typeof def === "string" ? def : def.name);
 
 function toRecord(j: PgBoss.JobWithMetadata<unknown>): JobRecord {
   return {
@@ -174,10 +187,15 @@ function toRecord(j: PgBoss.JobWithMetadata<unknown>): JobRecord {
 export function createJobs(opts: JobsOptions): Jobs {
   const onError = opts.onError ?? ((err: unknown) => console.error("jobs:", err));
   const definitions = new Map<string, JobDefinition<unknown>>();
-  for (const def of opts.definitions) {
-    if (definitions.has(def.name)) throw new Error(`job ${def.name} is defined twice`);
-    definitions.set(def.name, def);
-  }
+  const register = (...defs: JobDefinition<unknown>[]) => {
+    if (started) throw new Error("jobs: register() after start()");
+    for (const def of defs) {
+      if (definitions.has(def.name)) throw new Error(`job ${def.name} is defined twice`);
+      definitions.set(def.name, def);
+    }
+  };
+  const attempts = new EventEmitter();
+  attempts.setMaxListeners(0);
   const db = bossDb(opts.database);
   const boss = new PgBoss({
     db: db as PgBoss.Db,
@@ -192,6 +210,7 @@ export function createJobs(opts: JobsOptions): Jobs {
   boss.on("error", onError);
   const workerIds = new Map<string, string>();
   let started = false;
+  register(...(opts.definitions ?? []));
 
   const assertDefined = (name: string) => {
     if (!definitions.has(name)) throw new Error(`job ${name} is not defined`);
@@ -200,6 +219,21 @@ export function createJobs(opts: JobsOptions): Jobs {
   return {
     workers: opts.workers,
     boss,
+    register,
+    waitForAttempt(id, timeoutMs) {
+      if (!id || !opts.workers) return Promise.resolve("pending");
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          attempts.off(id, done);
+          resolve("pending");
+        }, timeoutMs);
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok ? "completed" : "failed");
+        };
+        attempts.once(id, done);
+      });
+    },
     async start() {
       await boss.start();
       started = true;
@@ -231,9 +265,15 @@ export function createJobs(opts: JobsOptions): Jobs {
           { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, includeMetadata: true },
           async ([job]) => {
             if (!job) return;
-            const parsed = def.payload.safeParse(job.data);
-            if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
-            await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
+            try {
+              const parsed = def.payload.safeParse(job.data);
+              if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
+              await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
+            } catch (err) {
+              attempts.emit(job.id, false);
+              throw err;
+            }
+            attempts.emit(job.id, true);
           },
         );
         workerIds.set(def.name, id);

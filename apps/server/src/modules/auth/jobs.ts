@@ -1,0 +1,26 @@
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { defineJob } from "../../platform/jobs/jobs.ts";
+import { pruneAuthData } from "./session.ts";
+
+/**
+ * Hourly clean-up of the accounts' tables (expired and surplus sessions, old tokens, old rate-limit
+ * buckets, never-verified accounts): a scheduled job, so it runs once per hour across all worker
+ * processes, not once per process.
+ */
+export function pruneJob(ctx: AppContext, log: (counts: object) => void = () => {}) {
+  return defineJob({
+    name: "accounts.prune",
+    payload: z.object({}),
+    retry: { limit: 2, delaySeconds: 60, backoff: true },
+    schedule: { cron: "17 * * * *", payload: {} },
+    handler: async () => {
+      const counts = await pruneAuthData(ctx.db, {
+        now: ctx.clock.date(),
+        maxSessionsPerUser: ctx.config.MAX_SESSIONS_PER_USER,
+        unverifiedAccountDays: ctx.config.UNVERIFIED_ACCOUNT_DAYS,
+      });
+      log(counts);
+    },
+  });
+}
