@@ -5,6 +5,7 @@ import { buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/context.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import type { Clock } from "../src/platform/clock.ts";
 import { createPlatform } from "../src/platform/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 
@@ -54,7 +55,10 @@ export interface TestApp {
 }
 
 /** A full server on a fresh database, for app.inject() tests. `env` overrides configuration. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { clock?: Clock } = {},
+): Promise<TestApp> {
   const { database, dispose } = await createTestDatabase();
   const dataDir = `/tmp/diginoor-test-${process.pid}-${randomBytes(4).toString("hex")}`;
   const config = loadConfig({
@@ -69,7 +73,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     database,
     db: database.db,
-    ...createPlatform(config, database, { pollingIntervalSeconds: 0.5 }),
+    ...createPlatform(config, database, { pollingIntervalSeconds: 0.5, clock: opts.clock }),
   };
   const app = await buildApp(ctx, { webDistDir: env.WEB_DIST_DIR ?? "/nonexistent" });
   await app.ready();

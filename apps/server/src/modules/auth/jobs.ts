@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { defineJob } from "../../platform/jobs/jobs.ts";
+import { type JobRef, defineJob } from "../../platform/jobs/jobs.ts";
 import { pruneAuthData } from "./session.ts";
+
+const prunePayload = z.object({});
+/** Enqueue an extra prune run with this. */
+export const accountsPrune: JobRef<z.infer<typeof prunePayload>> = {
+  name: "accounts.prune",
+  payload: prunePayload,
+};
 
 /**
  * Hourly clean-up of the accounts' tables (expired and surplus sessions, old tokens, old rate-limit
@@ -10,8 +17,8 @@ import { pruneAuthData } from "./session.ts";
  */
 export function pruneJob(ctx: AppContext, log: (counts: object) => void = () => {}) {
   return defineJob({
-    name: "accounts.prune",
-    payload: z.object({}),
+    name: accountsPrune.name,
+    payload: prunePayload,
     retry: { limit: 2, delaySeconds: 60, backoff: true },
     schedule: { cron: "17 * * * *", payload: {} },
     handler: async () => {
