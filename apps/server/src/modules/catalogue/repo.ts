@@ -100,58 +100,196 @@ const LIST_ORDER: Record<NftSort, string> = {
   title: "n.sort_title ASC, n.id ASC",
 };
 
+/** The sort key column of each order and its direction. */
+const SORT_KEY: Record<NftSort, { col: string; dir: "ASC" | "DESC" }> = {
+  newest: { col: "created_at", dir: "DESC" },
+  price_asc: { col: "price_usd_cents", dir: "ASC" },
+  price_desc: { col: "price_usd_cents", dir: "DESC" },
+  title: { col: "sort_title", dir: "ASC" },
+};
+
+/** Equality filters, most selective first: each has a (column, sort key, id) index for every order. */
+const EQ_FILTERS = ["film", "celebrity", "tier", "saleType"] as const;
+
+/**
+ * How the page was found (see docs/decisions/022-catalogue-search-plans.md):
+ * - `index`: one index range scan of a (filter, sort key, id) index, all conditions in the index;
+ * - `walk`: a bounded walk of a sort index, the other conditions checked on the rows walked;
+ * - `candidates`: every matching row found through the filter and trigram indexes, then sorted.
+ */
+export type ListPlan = "index" | "walk" | "candidates";
+
+export interface ListNftsArgs {
+  filter: NftFilter;
+  sort: NftSort;
+  limit: number;
+  after?: NftCursor;
+  /** Rows the first bounded walk may read (tests make it small); later steps read ten times more. */
+  walkRows?: number;
+  /** Force one plan (tests compare them); by default the steps below are tried in turn. */
+  plan?: ListPlan;
+}
+
+/** Rows the first bounded walk reads at most: enough to fill a page when one row in twenty matches. */
+export function defaultWalkRows(limit: number): number {
+  return Math.max(500, 20 * (limit + 1));
+}
+
 /**
  * One page of NFTs: `limit + 1` rows are read so the caller knows whether another page exists.
  * This is the hottest query of the site, so it is written as plain parameterised SQL and run on the
  * driver directly (the query builder cost more CPU than the query itself; see docs/benchmarks.md).
+ *
+ * Its cost should not depend on how the matching rows lie in the sort order (editions of one drop
+ * sort together by title; a film's NFTs were created together), which the planner cannot know: it
+ * assumes matches are spread evenly and walks a sort index past tens of thousands of rows. So a list
+ * whose conditions all fit one index is that index's range scan; any other list tries bounded steps
+ * (docs/decisions/022-catalogue-search-plans.md): walk the sort order for at most W rows (finishes
+ * when matches are common near the start); else collect at most 10W matching rows through the
+ * trigram and filter indexes and sort them (finishes when matches are few, the case the planner gets
+ * wrong); else (thousands of matches, none near the start) the planner's own plan. Every step
+ * returns exactly the rows of `WHERE <conditions> ORDER BY <key>, id LIMIT limit + 1`, or says it
+ * could not finish within its budget.
  */
 export async function listNfts(
   database: Pick<Database, "query">,
-  args: { filter: NftFilter; sort: NftSort; limit: number; after?: NftCursor },
-): Promise<NftSummaryRow[]> {
+  args: ListNftsArgs,
+): Promise<NftSummaryRow[] & { plan?: ListPlan }> {
+  const f = args.filter;
+  const eqCount = EQ_FILTERS.filter((k) => f[k] !== undefined).length;
+  const priceBounded = f.minPriceCents !== undefined || f.maxPriceCents !== undefined;
+  const fitsIndex =
+    !f.q && eqCount <= 1 && (!priceBounded || args.sort === "price_asc" || args.sort === "price_desc");
+  const tag = (rows: NftSummaryRow[], p: ListPlan) => Object.assign(rows, { plan: p });
+  if (args.plan === "index" || (!args.plan && fitsIndex)) {
+    return tag((await runList(database, args, { plan: "index" })).rows, "index");
+  }
+  if (args.plan === "walk") return tag((await runList(database, args, { plan: "walk" })).rows, "walk");
+  if (args.plan !== "candidates") {
+    const w = args.walkRows ?? defaultWalkRows(args.limit);
+    const steps: Step[] = [
+      { plan: "walk", budget: w },
+      { plan: "candidates", budget: 10 * w },
+    ];
+    for (const step of steps) {
+      const r = await runList(database, args, step);
+      if (r.complete) return tag(r.rows, step.plan);
+    }
+    // Many matches, but not near the start of the order: the planner's own plan.
+    return tag((await runList(database, args, { plan: "index" })).rows, "index");
+  }
+  return tag((await runList(database, args, { plan: "candidates" })).rows, "candidates");
+}
+
+/** One strategy with its budget (rows walked, or candidates collected); no budget: unbounded. */
+type Step = { plan: ListPlan; budget?: number };
+
+async function runList(
+  database: Pick<Database, "query">,
+  args: ListNftsArgs,
+  step: Step,
+): Promise<{ rows: NftSummaryRow[]; complete: boolean }> {
+  const plan = step.plan;
   const values: unknown[] = [];
   const p = (v: unknown) => {
     values.push(v);
     return `$${values.length}`;
   };
-  const where: string[] = [];
   const f = args.filter;
-  if (f.tier) where.push(`n.tier = ${p(f.tier)}::nft_tier`);
-  if (f.saleType) where.push(`n.sale_type = ${p(f.saleType)}::nft_sale_type`);
-  // Sub-selects on the unique slugs, so the planner can use the (film_id, …) and (celebrity_id, …) indexes.
-  if (f.film) where.push(`n.film_id = (SELECT id FROM films WHERE slug = ${p(f.film)})`);
-  if (f.celebrity) where.push(`n.celebrity_id = (SELECT id FROM celebrities WHERE slug = ${p(f.celebrity)})`);
-  if (f.minPriceCents !== undefined) where.push(`n.price_usd_cents >= ${p(f.minPriceCents)}::bigint`);
-  if (f.maxPriceCents !== undefined) where.push(`n.price_usd_cents <= ${p(f.maxPriceCents)}::bigint`);
-  if (f.q) where.push(`n.search_text LIKE ${p(`%${escapeLike(f.q.toLowerCase())}%`)}`);
+  const eq: Record<(typeof EQ_FILTERS)[number], () => string> = {
+    // Sub-selects on the unique slugs, so the planner can use the (film_id, …) and (celebrity_id, …) indexes.
+    film: () => `n.film_id = (SELECT id FROM films WHERE slug = ${p(f.film)})`,
+    celebrity: () => `n.celebrity_id = (SELECT id FROM celebrities WHERE slug = ${p(f.celebrity)})`,
+    tier: () => `n.tier = ${p(f.tier)}::nft_tier`,
+    saleType: () => `n.sale_type = ${p(f.saleType)}::nft_sale_type`,
+  };
+  const eqConds = EQ_FILTERS.filter((k) => f[k] !== undefined).map((k) => eq[k]());
+  const priceConds: string[] = [];
+  if (f.minPriceCents !== undefined) priceConds.push(`n.price_usd_cents >= ${p(f.minPriceCents)}::bigint`);
+  if (f.maxPriceCents !== undefined) priceConds.push(`n.price_usd_cents <= ${p(f.maxPriceCents)}::bigint`);
+  const textConds: string[] = [];
+  if (f.q) {
+    const q = f.q.toLowerCase();
+    // Three characters or more: LIKE, which the trigram index serves. Shorter words have no
+    // trigram (the index would read all of itself), so they are a plain substring test.
+    textConds.push(
+      q.length >= 3 ? `n.search_text LIKE ${p(`%${escapeLike(q)}%`)}` : `strpos(n.search_text, ${p(q)}) > 0`,
+    );
+  }
+  const cursorConds: string[] = [];
   const c = args.after;
   if (c) {
     switch (c.sort) {
       case "newest":
-        where.push(
+        cursorConds.push(
           `(n.created_at, n.id) < ('epoch'::timestamptz + ${p(c.createdAtMicros)}::bigint * interval '1 microsecond', ${p(c.id)})`,
         );
         break;
       case "price_asc":
-        where.push(`(n.price_usd_cents, n.id) > (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
+        cursorConds.push(`(n.price_usd_cents, n.id) > (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
         break;
       case "price_desc":
-        where.push(`(n.price_usd_cents, n.id) < (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
+        cursorConds.push(`(n.price_usd_cents, n.id) < (${p(c.priceUsdCents)}::bigint, ${p(c.id)})`);
         break;
       case "title":
-        where.push(`(n.sort_title, n.id) > (${p(c.sortTitle)}::text, ${p(c.id)})`);
+        cursorConds.push(`(n.sort_title, n.id) > (${p(c.sortTitle)}::text, ${p(c.id)})`);
         break;
     }
   }
-  const text = `SELECT ${LIST_COLUMNS}
-    FROM nfts n JOIN films f ON f.id = n.film_id JOIN celebrities c ON c.id = n.celebrity_id
-    ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-    ORDER BY ${LIST_ORDER[args.sort]} LIMIT ${p(args.limit + 1)}::int`;
-  // Filter and page shapes are few and their plans do not depend on the values, so each is a named
-  // prepared statement (parsed and planned once per connection). Searches are not: the best plan
-  // for LIKE '%q%' depends on how common q is (trigram index for rare words, the sort index for
-  // common ones), which only a plan made for the actual value can know.
-  return database.query<NftSummaryRow>(text, values, f.q ? undefined : { name: statementName(text) });
+  const order = LIST_ORDER[args.sort];
+  const whereOf = (conds: string[]) => (conds.length ? `WHERE ${conds.join(" AND ")}` : "");
+  const limit = () => `LIMIT ${p(args.limit + 1)}::int`;
+  const joins = "JOIN films f ON f.id = n.film_id JOIN celebrities c ON c.id = n.celebrity_id";
+  let text: string;
+  if (plan === "index") {
+    text = `SELECT ${LIST_COLUMNS} FROM nfts n ${joins}
+    ${whereOf([...eqConds, ...priceConds, ...textConds, ...cursorConds])}
+    ORDER BY ${order} ${limit()}`;
+  } else if (plan === "walk") {
+    // The inner scan holds only what its index can answer in order (the cursor, the first equality
+    // filter, price bounds under a price order), so it reads at most `walkRows` index entries.
+    const priceInIndex = args.sort === "price_asc" || args.sort === "price_desc";
+    const inner = [...cursorConds, ...eqConds.slice(0, 1), ...(priceInIndex ? priceConds : [])];
+    const outer = [...eqConds.slice(1), ...(priceInIndex ? [] : priceConds), ...textConds];
+    const walkRows = step.budget ?? args.walkRows ?? defaultWalkRows(args.limit);
+    const w = p(walkRows);
+    // "walked" (evaluated once, from the index alone when it can) tells whether the walk reached the
+    // end of the order, in which case a short page is complete too.
+    text = `SELECT ${LIST_COLUMNS},
+      (SELECT count(*) FROM (SELECT 1 FROM nfts n ${whereOf(inner)} ORDER BY ${order} LIMIT ${w}::int) x)::int AS "walked"
+    FROM (SELECT * FROM nfts n ${whereOf(inner)} ORDER BY ${order} LIMIT ${w}::int) n ${joins}
+    ${whereOf(outer)}
+    ORDER BY ${order} ${limit()}`;
+  } else {
+    // MATERIALIZED keeps the planner from walking a sort index instead: the matching ids are
+    // collected first (bitmap scans of the trigram and filter indexes), then the page is sorted.
+    // With a budget, at most that many are collected, and the count tells whether that was all.
+    const key = SORT_KEY[args.sort];
+    const cap = step.budget === undefined ? "" : `LIMIT ${p(step.budget + 1)}::int`;
+    text = `WITH m AS MATERIALIZED (
+      SELECT n.id, n.${key.col} AS k FROM nfts n
+      ${whereOf([...eqConds, ...priceConds, ...textConds, ...cursorConds])} ${cap}
+    ), page AS (SELECT id FROM m ORDER BY k ${key.dir}, id ${key.dir} ${limit()})
+    SELECT ${LIST_COLUMNS}${cap ? `, (SELECT count(*) FROM m)::int AS "candidates"` : ""}
+    FROM page JOIN nfts n ON n.id = page.id ${joins}
+    ORDER BY ${order}`;
+  }
+  // Each shape's plan depends little on the values (the plan choice above is made here, not by
+  // the planner), so every shape is a named prepared statement, parsed and planned once per connection.
+  const rows = await database.query<NftSummaryRow & { candidates?: number; walked?: number }>(text, values, {
+    name: statementName(text),
+  });
+  let complete: boolean;
+  if (plan === "walk" && step.budget !== undefined)
+    complete = rows.length > args.limit || (rows.length > 0 && Number(rows[0]?.walked) < step.budget);
+  else if (plan === "candidates" && step.budget !== undefined)
+    complete = rows.length === 0 || Number(rows[0]?.candidates) <= step.budget;
+  else complete = true;
+  for (const r of rows) {
+    delete r.candidates;
+    delete r.walked;
+  }
+  return { rows, complete };
 }
 
 const statementNames = new Map<string, string>();
