@@ -39,6 +39,7 @@ export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): 
   const service = createCatalogueService(ctx.database, {
     cacheTtlMs: test ? 0 : 10_000,
     listCacheTtlMs: test ? 0 : ctx.config.CATALOGUE_LIST_CACHE_MS,
+    clock: ctx.clock,
   });
   const tags = ["catalogue"];
 
