@@ -2,7 +2,7 @@ import { listNftsQuerySchema } from "@diginoor/api/catalogue";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
-import { seedCatalogue } from "../src/db/seed.ts";
+import { seedCatalogue } from "../seed/seed.ts";
 import { createCatalogueService } from "../src/modules/catalogue/service.ts";
 import { createTestClock } from "../src/platform/clock.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";

@@ -302,14 +302,6 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     });
   }
 
-  async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
-    await repo.insertContactMessage(db, { ...msg, ip });
-  }
-
-  async function subscribe(email: string) {
-    await repo.subscribeNewsletter(db, email);
-  }
-
   return {
     listNfts,
     listNftsPage,
@@ -318,8 +310,6 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     getFilm,
     getCollections,
     getAbout,
-    submitContact,
-    subscribe,
   };
 }
 
