@@ -7,12 +7,14 @@ import type { Database, Db } from "../../db/client.ts";
 import {
   celebrities,
   collections,
+  contactMessages,
   filmCelebrities,
   films,
+  newsletterSubscribers,
   nfts,
   productionHouses,
   teamMembers,
-} from "./tables.ts";
+} from "../../db/schema/catalogue.ts";
 import { rowsOf } from "../../lib/rate-limit.ts";
 import type { NftCursor } from "./cursor.ts";
 
@@ -250,7 +252,9 @@ async function runList(
     const inner = [...cursorConds, ...eqConds.slice(0, 1), ...(priceInIndex ? priceConds : [])];
     const outer = [...eqConds.slice(1), ...(priceInIndex ? [] : priceConds), ...textConds];
     const walkRows = step.budget ?? args.walkRows ?? defaultWalkRows(args.limit);
-    const w = p(walkRows);
+    // Budgets are our own integers, written into the text: a parameter would leave a generic plan
+    // guessing the LIMIT (it assumes a tenth of the table) and sorting instead of walking.
+    const w = String(Math.trunc(walkRows));
     // "walked" (evaluated once, from the index alone when it can) tells whether the walk reached the
     // end of the order, in which case a short page is complete too.
     text = `SELECT ${LIST_COLUMNS},
@@ -263,7 +267,7 @@ async function runList(
     // collected first (bitmap scans of the trigram and filter indexes), then the page is sorted.
     // With a budget, at most that many are collected, and the count tells whether that was all.
     const key = SORT_KEY[args.sort];
-    const cap = step.budget === undefined ? "" : `LIMIT ${p(step.budget + 1)}::int`;
+    const cap = step.budget === undefined ? "" : `LIMIT ${Math.trunc(step.budget) + 1}`;
     text = `WITH m AS MATERIALIZED (
       SELECT n.id, n.${key.col} AS k FROM nfts n
       ${whereOf([...eqConds, ...priceConds, ...textConds, ...cursorConds])} ${cap}
@@ -272,11 +276,14 @@ async function runList(
     FROM page JOIN nfts n ON n.id = page.id ${joins}
     ORDER BY ${order}`;
   }
-  // Each shape's plan depends little on the values (the plan choice above is made here, not by
-  // the planner), so every shape is a named prepared statement, parsed and planned once per connection.
-  const rows = await database.query<NftSummaryRow & { candidates?: number; walked?: number }>(text, values, {
-    name: statementName(text),
-  });
+  // Shapes without a search word are named prepared statements, parsed and planned once per
+  // connection. Searches are planned for their actual word: a generic plan cannot know whether the
+  // word is rare (trigram index) or common, and a wrong guess reads the whole table.
+  const rows = await database.query<NftSummaryRow & { candidates?: number; walked?: number }>(
+    text,
+    values,
+    f.q ? undefined : { name: statementName(text) },
+  );
   let complete: boolean;
   if (plan === "walk" && step.budget !== undefined)
     complete = rows.length > args.limit || (rows.length > 0 && Number(rows[0]?.walked) < step.budget);
@@ -470,4 +477,16 @@ export async function listTeam(db: Db) {
     .select({ name: teamMembers.name, role: teamMembers.role, avatarUrl: teamMembers.avatarUrl })
     .from(teamMembers)
     .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
+}
+
+export async function insertContactMessage(
+  db: Db,
+  msg: { name: string; email: string; message: string; ip: string | null },
+): Promise<void> {
+  await db.insert(contactMessages).values(msg);
+}
+
+/** Subscribes an address; an address already subscribed (in any letter case) is left as it is. */
+export async function subscribeNewsletter(db: Db, email: string): Promise<void> {
+  await db.insert(newsletterSubscribers).values({ email }).onConflictDoNothing();
 }

@@ -13,7 +13,6 @@ import { tierLabels } from "@diginoor/api/catalogue";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
-import { type Clock, systemClock } from "../../platform/clock.ts";
 import * as repo from "./repo.ts";
 
 /** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
@@ -58,12 +57,9 @@ function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCu
 /** A tiny time-based cache for the mostly static collection and film overviews (per process). */
 class TtlCache<T> {
   private value: { at: number; data: Promise<T> } | undefined;
-  constructor(
-    private readonly ttlMs: number,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly ttlMs: number) {}
   get(load: () => Promise<T>): Promise<T> {
-    const now = this.clock.now();
+    const now = Date.now();
     if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
     const data = load();
     this.value = { at: now, data };
@@ -84,11 +80,10 @@ class PageCache<T> {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
-    private readonly clock: Clock,
   ) {}
   get(key: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return load();
-    const now = this.clock.now();
+    const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.data;
     if (hit) this.entries.delete(key);
@@ -116,19 +111,16 @@ export interface CatalogueServiceOptions {
   cacheTtlMs?: number;
   /** Lifetime of cached NFT list pages (0 disables); see docs/decisions/021-catalogue-list-micro-cache.md. */
   listCacheTtlMs?: number;
-  /** Time source of the caches (tests move a test clock instead of waiting). */
-  clock?: Clock;
 }
 
 export function createCatalogueService(database: Database, opts: CatalogueServiceOptions = {}) {
   const db = database.db;
   const ttl = opts.cacheTtlMs ?? 10_000;
-  const clock = opts.clock ?? systemClock;
-  const collectionsCache = new TtlCache<CollectionsResponse>(ttl, clock);
-  const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl, clock);
-  const aboutCache = new TtlCache<AboutResponse>(ttl, clock);
+  const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
+  const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
+  const aboutCache = new TtlCache<AboutResponse>(ttl);
   // 500 pages of at most 100 NFTs, each kept as objects and as JSON: a few tens of MB at worst.
-  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500, clock);
+  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500);
 
   async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
     return (await listNftsPage(query)).body;
@@ -302,6 +294,14 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     });
   }
 
+  async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
+    await repo.insertContactMessage(db, { ...msg, ip });
+  }
+
+  async function subscribe(email: string) {
+    await repo.subscribeNewsletter(db, email);
+  }
+
   return {
     listNfts,
     listNftsPage,
@@ -310,6 +310,8 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     getFilm,
     getCollections,
     getAbout,
+    submitContact,
+    subscribe,
   };
 }
 
