@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { ARGON2_OPTIONS, hashPassword, verifyPassword } from "../src/modules/auth/password.ts";
+import { ARGON2_OPTIONS, hashPassword, verifyPassword } from "../src/modules/accounts/password.ts";
 import {
   benchConfig,
   forkServer,

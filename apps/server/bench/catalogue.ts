@@ -11,7 +11,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { seedCatalogue } from "../src/db/seed.ts";
+import { seedCatalogue } from "../seed/seed.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
 import {
   benchConfig,

@@ -1,4 +1,4 @@
-import type { ChainRuntime } from "./chain/runtime.ts";
+import type { ChainRuntime } from "./modules/chain/runtime.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { Clock } from "./platform/clock.ts";

@@ -1,12 +1,12 @@
 import path from "node:path";
 import { buildApp } from "./app.ts";
-import { startChain } from "./chain/runtime.ts";
+import { startChain } from "./modules/chain/runtime.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { createPlatform } from "./platform/index.ts";
 import { migrate } from "./db/migrate.ts";
-import { seedCatalogue } from "./db/seed.ts";
+import { seedCatalogue } from "../seed/seed.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountMail } from "../src/modules/auth/accounts.ts";
-import { accountsPrune } from "../src/modules/auth/jobs.ts";
+import { accountMail } from "../src/modules/accounts/accounts.ts";
+import { accountsPrune } from "../src/modules/accounts/jobs.ts";
 import { createTestClock } from "../src/platform/clock.ts";
 import { FACTORY_PASSWORD, newSession, newUser, uniqueEmail } from "./factories.ts";
 import { me, post, sessionCookie, tokenFromMail } from "./fixtures/accounts.ts";

@@ -236,7 +236,15 @@ describe("sign-in does not reveal which accounts exist", () => {
     expect(reset.statusCode).toBe(202);
     expect(resend.statusCode).toBe(202);
     expect(reset.json()).toEqual({ ok: true });
-    await new Promise((r) => setTimeout(r, 100));
+    // Both mail jobs ran (and decided to send nothing): no waiting on a timer.
+    for (;;) {
+      const done = await t.ctx.database.query(
+        "SELECT 1 FROM pgboss.job WHERE name = 'accounts.mail' AND data->>'email' = $1 AND state = 'completed'",
+        ["ghost@example.com"],
+      );
+      if (done.length === 2) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect((await mailbox(t.app)).length).toBe(before);
   });
 

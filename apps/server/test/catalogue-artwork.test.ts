@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { catalogueArtwork, mediaPaths } from "../src/db/seed.ts";
+import { catalogueArtwork, mediaPaths } from "../seed/seed.ts";
 import {
   avatarSvg,
   bannerSvg,
@@ -12,15 +12,9 @@ import {
   nftArtSvg,
   posterSvg,
   wrapText,
-} from "../src/lib/artwork/svg.ts";
-import { writeArtwork } from "../src/lib/artwork/write.ts";
-import {
-  seedCollections,
-  seedFilms,
-  seedNfts,
-  seedStudios,
-  seedTeam,
-} from "../src/modules/catalogue/seed-data.ts";
+} from "../seed/artwork/svg.ts";
+import { writeArtwork } from "../seed/artwork/write.ts";
+import { seedCollections, seedFilms, seedNfts, seedStudios, seedTeam } from "../seed/catalogue-data.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-art-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

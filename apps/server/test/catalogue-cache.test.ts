@@ -2,8 +2,9 @@ import { listNftsQuerySchema } from "@diginoor/api/catalogue";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
-import { seedCatalogue } from "../src/db/seed.ts";
+import { seedCatalogue } from "../seed/seed.ts";
 import { createCatalogueService } from "../src/modules/catalogue/service.ts";
+import { createTestClock } from "../src/platform/clock.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
 
 let t: TestDatabase;
@@ -43,7 +44,8 @@ describe("NFT list micro-cache", () => {
   });
 
   it("expires entries, so changes show after the lifetime", async () => {
-    const service = createCatalogueService(counted, { listCacheTtlMs: 1000 });
+    const clock = createTestClock(Date.now());
+    const service = createCatalogueService(counted, { listCacheTtlMs: 1000, clock });
     const before = await service.listNfts(parse({ sort: "price_asc", limit: "1" }));
     const cheapest = before.items[0];
     if (!cheapest) throw new Error("no NFTs");
@@ -52,7 +54,10 @@ describe("NFT list micro-cache", () => {
     );
     const cached = await service.listNfts(parse({ sort: "price_asc", limit: "1" }));
     expect(cached.items[0]?.editionsAvailable).toBe(cheapest.editionsAvailable);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(999);
+    const stillCached = await service.listNfts(parse({ sort: "price_asc", limit: "1" }));
+    expect(stillCached.items[0]?.editionsAvailable).toBe(cheapest.editionsAvailable);
+    clock.advance(1);
     const fresh = await service.listNfts(parse({ sort: "price_asc", limit: "1" }));
     expect(fresh.items[0]?.editionsAvailable).toBe(cheapest.editionsAvailable - 1);
   });

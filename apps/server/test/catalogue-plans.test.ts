@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
-import { seedCatalogue } from "../src/db/seed.ts";
+import { seedCatalogue } from "../seed/seed.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
 import type { NftCursor } from "../src/modules/catalogue/cursor.ts";
 import {

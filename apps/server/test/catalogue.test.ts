@@ -3,9 +3,9 @@ import { nftListResponseSchema, tiers } from "@diginoor/api/catalogue";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nftPublicId, seedCatalogue } from "../src/db/seed.ts";
+import { nftPublicId, seedCatalogue } from "../seed/seed.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
-import { FEATURED_SONG_SLUG, seedNfts } from "../src/modules/catalogue/seed-data.ts";
+import { FEATURED_SONG_SLUG, seedNfts } from "../seed/catalogue-data.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;

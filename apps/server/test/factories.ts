@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { AppContext } from "../src/context.ts";
-import { type UserRow, sessions, users } from "../src/db/schema/accounts.ts";
-import { hashPassword } from "../src/modules/auth/password.ts";
-import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../src/modules/auth/session.ts";
-import { hashSecret, newSecret } from "../src/modules/auth/tokens.ts";
+import { type UserRow, sessions, users } from "../src/modules/accounts/tables.ts";
+import { hashPassword } from "../src/modules/accounts/password.ts";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../src/modules/accounts/session.ts";
+import { hashSecret, newSecret } from "../src/modules/accounts/tokens.ts";
 
 /**
  * Factories that put accounts straight into the database (like immich's `ctx.newUser()`): a test

@@ -8,6 +8,7 @@ import { type Database, openDatabase } from "../src/db/client.ts";
 import type { Clock } from "../src/platform/clock.ts";
 import { createPlatform } from "../src/platform/index.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { openTemplateDatabase } from "./pglite-template.ts";
 
 export interface TestDatabase {
   database: Database;
@@ -22,8 +23,7 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({});
-    await migrate(database);
+    const database = await openTemplateDatabase();
     return { database, dispose: () => database.close() };
   }
   const name = `diginoor_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;

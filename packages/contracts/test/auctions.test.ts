@@ -184,6 +184,60 @@ describe("bid", () => {
   });
 });
 
+describe("boundaries (each test kills an off-by-one mutant)", () => {
+  const at = (t: bigint) => f.testClient.setNextBlockTimestamp({ timestamp: t });
+  const end = async () => BigInt((await auction()).endTime);
+
+  it("a bid with exactly 15 minutes left does not extend the auction; with 14:59 left it does", async () => {
+    await create();
+    await bid(alice, ETH);
+    const e = await end();
+    await at(e - 900n);
+    await bid(bob, 2n * ETH);
+    expect(await end()).toBe(e);
+    await at(e - 899n);
+    await bid(alice, 3n * ETH);
+    expect(await end()).toBe(e + 1n);
+  });
+
+  it("the last bid is accepted one second before the end; at the end it is refused", async () => {
+    await create();
+    await bid(alice, ETH);
+    const e = await end();
+    await at(e - 1n);
+    await bid(bob, 2n * ETH);
+    const e2 = await end(); // extended to 15 minutes after that bid
+    expect(e2).toBe(e - 1n + 900n);
+    await at(e2);
+    await expectRevert(bid(alice, 3n * ETH), "AuctionEnded");
+  });
+
+  it("settle reverts one second before the end and succeeds at the end", async () => {
+    await create();
+    await bid(alice, ETH);
+    const e = await end();
+    await at(e - 1n);
+    await expectRevert(mp(f, bob, "settle", [tokenId]), "AuctionNotEnded");
+    await at(e);
+    await mp(f, bob, "settle", [tokenId]);
+  });
+
+  it("the first bid starts a clock of exactly the auction's days", async () => {
+    await create(ETH, 2);
+    const r = await bid(alice, ETH);
+    const t = (await f.publicClient.getBlock({ blockNumber: r.blockNumber })).timestamp;
+    expect(await end()).toBe(t + 2n * DAY);
+  });
+
+  it("the minimum next bid is the highest bid plus exactly 5% (spec rule, computed here from the numbers)", async () => {
+    await create(20n * ETH);
+    await bid(alice, 20n * ETH);
+    expect(await readMp(f, "minimumBid", [tokenId])).toBe(21n * ETH);
+    await expectRevert(bid(bob, 21n * ETH - 1n), "BidTooLow");
+    await bid(bob, 21n * ETH);
+  });
+});
+
 describe("settle", () => {
   it("after the end: token to the winner, proceeds split, anyone can call", async () => {
     await create();

@@ -36,6 +36,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; `memory://` (or undefined) keeps it in memory. */
   dataDir?: string;
+  /** PGlite: start from this data directory dump (`dumpDataDir()`) instead of an empty cluster. */
+  loadDataDir?: Blob;
   /** node-postgres pool size. */
   poolSize?: number;
 }
@@ -78,6 +80,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (dir) fs.mkdirSync(path.dirname(dir), { recursive: true });
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: await pgliteExtensions(),
   });
   const db = drizzlePglite(client) as unknown as Db;

@@ -15,6 +15,8 @@ contract AttackerWallet is IERC721Receiver {
     address public reenterTarget;
     uint256 public reenterValue;
     bytes public reenterData;
+    /// @notice When set, receiving ETH burns all the gas it is given (a payee that can never be paid by push).
+    bool public burnGas;
 
     event ReentryAttempt(bool success, bytes returnData);
 
@@ -26,6 +28,10 @@ contract AttackerWallet is IERC721Receiver {
         reenterTarget = target;
         reenterValue = value;
         reenterData = data;
+    }
+
+    function setBurnGas(bool burnGas_) external {
+        burnGas = burnGas_;
     }
 
     /// @notice Call `target` with `value` and `data`, bubbling up reverts.
@@ -40,6 +46,12 @@ contract AttackerWallet is IERC721Receiver {
     }
 
     receive() external payable {
+        if (burnGas) {
+            uint256 i;
+            while (true) {
+                i++;
+            }
+        }
         if (rejectEth) revert("no ETH");
         if (reenterTarget != address(0)) _reenter();
     }

@@ -7,14 +7,12 @@ import type { Database, Db } from "../../db/client.ts";
 import {
   celebrities,
   collections,
-  contactMessages,
   filmCelebrities,
   films,
-  newsletterSubscribers,
   nfts,
   productionHouses,
   teamMembers,
-} from "../../db/schema/catalogue.ts";
+} from "./tables.ts";
 import { rowsOf } from "../../lib/rate-limit.ts";
 import type { NftCursor } from "./cursor.ts";
 
@@ -477,16 +475,4 @@ export async function listTeam(db: Db) {
     .select({ name: teamMembers.name, role: teamMembers.role, avatarUrl: teamMembers.avatarUrl })
     .from(teamMembers)
     .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
-}
-
-export async function insertContactMessage(
-  db: Db,
-  msg: { name: string; email: string; message: string; ip: string | null },
-): Promise<void> {
-  await db.insert(contactMessages).values(msg);
-}
-
-/** Subscribes an address; an address already subscribed (in any letter case) is left as it is. */
-export async function subscribeNewsletter(db: Db, email: string): Promise<void> {
-  await db.insert(newsletterSubscribers).values({ email }).onConflictDoNothing();
 }

@@ -1,12 +1,9 @@
 import {
   aboutResponseSchema,
   collectionsResponseSchema,
-  contactRequestSchema,
-  createdResponseSchema,
   filmDetailSchema,
   filmListResponseSchema,
   listNftsQuerySchema,
-  newsletterRequestSchema,
   nftDetailSchema,
   nftListResponseSchema,
 } from "@diginoor/api/catalogue";
@@ -14,7 +11,6 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { defineRoute } from "../../http/route.ts";
-import { hitRateLimit } from "../../lib/rate-limit.ts";
 import { createCatalogueService } from "./service.ts";
 
 const nftIdParams = z.object({ id: z.string().min(1).max(64) }).strict();
@@ -28,17 +24,13 @@ const filmSlugParams = z
   })
   .strict();
 
-/** Contact and newsletter forms: per client address, per minute. */
-const FORM_RATE_LIMIT = { limit: 10, windowSeconds: 60 };
-/** Forms are small; anything larger is refused with 413 before it is read. */
-const FORM_BODY_LIMIT = 64 * 1024;
-
-/** Catalogue routes: NFTs, films, collections, about, contact, newsletter. */
+/** Catalogue routes: NFTs, films, collections, about. */
 export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const test = ctx.config.NODE_ENV === "test";
   const service = createCatalogueService(ctx.database, {
     cacheTtlMs: test ? 0 : 10_000,
     listCacheTtlMs: test ? 0 : ctx.config.CATALOGUE_LIST_CACHE_MS,
+    clock: ctx.clock,
   });
   const tags = ["catalogue"];
 
@@ -104,45 +96,5 @@ export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): 
     tags,
     response: aboutResponseSchema,
     handler: () => service.getAbout(),
-  });
-
-  // The form routes accept JSON only: without Fastify's default text/plain parser a text body is a
-  // 415 instead of a confusing validation error. Content-type parsers are scoped to this plugin.
-  await app.register(async (forms) => {
-    forms.removeContentTypeParser("text/plain");
-
-    defineRoute(forms, {
-      method: "POST",
-      url: "/api/v1/contact",
-      summary: "Send a message to the team",
-      tags,
-      body: contactRequestSchema,
-      status: 201,
-      bodyLimit: FORM_BODY_LIMIT,
-      response: createdResponseSchema,
-      errors: [413, 415],
-      handler: async ({ body, req }) => {
-        await hitRateLimit(ctx.db, { name: "contact:ip", ...FORM_RATE_LIMIT }, req.ip);
-        await service.submitContact(body, req.ip ?? null);
-        return { ok: true as const };
-      },
-    });
-
-    defineRoute(forms, {
-      method: "POST",
-      url: "/api/v1/newsletter",
-      summary: "Subscribe an email address to the newsletter (subscribing twice is fine)",
-      tags,
-      body: newsletterRequestSchema,
-      status: 201,
-      bodyLimit: FORM_BODY_LIMIT,
-      response: createdResponseSchema,
-      errors: [413, 415],
-      handler: async ({ body, req }) => {
-        await hitRateLimit(ctx.db, { name: "newsletter:ip", ...FORM_RATE_LIMIT }, req.ip);
-        await service.subscribe(body.email);
-        return { ok: true as const };
-      },
-    });
   });
 }

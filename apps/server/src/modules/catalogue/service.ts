@@ -13,6 +13,7 @@ import { tierLabels } from "@diginoor/api/catalogue";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
+import { type Clock, systemClock } from "../../platform/clock.ts";
 import * as repo from "./repo.ts";
 
 /** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
@@ -57,9 +58,12 @@ function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCu
 /** A tiny time-based cache for the mostly static collection and film overviews (per process). */
 class TtlCache<T> {
   private value: { at: number; data: Promise<T> } | undefined;
-  constructor(private readonly ttlMs: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly clock: Clock,
+  ) {}
   get(load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
+    const now = this.clock.now();
     if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
     const data = load();
     this.value = { at: now, data };
@@ -80,10 +84,11 @@ class PageCache<T> {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
+    private readonly clock: Clock,
   ) {}
   get(key: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return load();
-    const now = Date.now();
+    const now = this.clock.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.data;
     if (hit) this.entries.delete(key);
@@ -111,16 +116,19 @@ export interface CatalogueServiceOptions {
   cacheTtlMs?: number;
   /** Lifetime of cached NFT list pages (0 disables); see docs/decisions/021-catalogue-list-micro-cache.md. */
   listCacheTtlMs?: number;
+  /** Time source of the caches (tests move a test clock instead of waiting). */
+  clock?: Clock;
 }
 
 export function createCatalogueService(database: Database, opts: CatalogueServiceOptions = {}) {
   const db = database.db;
   const ttl = opts.cacheTtlMs ?? 10_000;
-  const collectionsCache = new TtlCache<CollectionsResponse>(ttl);
-  const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl);
-  const aboutCache = new TtlCache<AboutResponse>(ttl);
+  const clock = opts.clock ?? systemClock;
+  const collectionsCache = new TtlCache<CollectionsResponse>(ttl, clock);
+  const filmsCache = new TtlCache<{ items: FilmSummary[] }>(ttl, clock);
+  const aboutCache = new TtlCache<AboutResponse>(ttl, clock);
   // 500 pages of at most 100 NFTs, each kept as objects and as JSON: a few tens of MB at worst.
-  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500);
+  const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500, clock);
 
   async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
     return (await listNftsPage(query)).body;
@@ -294,14 +302,6 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     });
   }
 
-  async function submitContact(msg: { name: string; email: string; message: string }, ip: string | null) {
-    await repo.insertContactMessage(db, { ...msg, ip });
-  }
-
-  async function subscribe(email: string) {
-    await repo.subscribeNewsletter(db, email);
-  }
-
   return {
     listNfts,
     listNftsPage,
@@ -310,8 +310,6 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     getFilm,
     getCollections,
     getAbout,
-    submitContact,
-    subscribe,
   };
 }
 

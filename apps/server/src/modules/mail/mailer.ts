@@ -2,7 +2,7 @@ import { desc } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { devMail } from "../../db/schema/accounts.ts";
+import { devMail } from "./tables.ts";
 
 export interface MailMessage {
   to: string;

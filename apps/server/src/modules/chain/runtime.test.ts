@@ -4,8 +4,8 @@ import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/harness.ts";
-import { ConfigError, loadConfig } from "../config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/harness.ts";
+import { ConfigError, loadConfig } from "../../config.ts";
 import { latestDeployment } from "./deployments.ts";
 import { startChain } from "./runtime.ts";
 

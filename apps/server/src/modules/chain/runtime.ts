@@ -4,8 +4,8 @@ import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
 import { type ChainDeployment, latestDeployment, recordDeployment } from "./deployments.ts";
 
 /** The chain the server talks to, with our contracts' addresses. */

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { authTokens, type UserRow, users } from "../../db/schema/accounts.ts";
+import { authTokens, type UserRow, users } from "./tables.ts";
 import { z } from "zod";
 import { type JobRef, defineJob } from "../../platform/jobs/jobs.ts";
 import { deliverOnce } from "../mail/deliver.ts";

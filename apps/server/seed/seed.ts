@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { avatarSvg, bannerSvg, logoSvg, nftArtSvg, posterSvg, prng } from "../lib/artwork/svg.ts";
-import { type ArtworkFile, writeArtwork } from "../lib/artwork/write.ts";
-import { rowsOf } from "../lib/rate-limit.ts";
+import { avatarSvg, bannerSvg, logoSvg, nftArtSvg, posterSvg, prng } from "./artwork/svg.ts";
+import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
+import { rowsOf } from "../src/lib/rate-limit.ts";
 import {
   seedCelebrities,
   seedCollections,
@@ -10,8 +10,8 @@ import {
   seedNfts,
   seedStudios,
   seedTeam,
-} from "../modules/catalogue/seed-data.ts";
-import type { Db } from "./client.ts";
+} from "./catalogue-data.ts";
+import type { Db } from "../src/db/client.ts";
 import {
   celebrities,
   collections,
@@ -20,7 +20,7 @@ import {
   nfts,
   productionHouses,
   teamMembers,
-} from "./schema/catalogue.ts";
+} from "../src/modules/catalogue/tables.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

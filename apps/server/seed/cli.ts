@@ -1,8 +1,8 @@
 // `npm run seed`: migrates the configured database and creates the launch catalogue if it is empty.
 import path from "node:path";
-import { ConfigError, loadConfig } from "../config.ts";
-import { openDatabase } from "./client.ts";
-import { migrate } from "./migrate.ts";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
 import { seedCatalogue } from "./seed.ts";
 
 async function main() {

@@ -2,10 +2,10 @@ import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCo
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { AppContext } from "../context.ts";
-import { AppError } from "../http/errors.ts";
-import { defineRoute } from "../http/route.ts";
-import { rowsOf } from "../lib/rate-limit.ts";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
+import { defineRoute } from "../../http/route.ts";
+import { rowsOf } from "../../lib/rate-limit.ts";
 
 /** ERC-721 metadata JSON (OpenSea-style), the target of the collectible's `tokenURI`. */
 export const tokenMetadataSchema = z.object({

@@ -17,7 +17,7 @@ import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { type UserRow, users } from "../../db/schema/accounts.ts";
+import { type UserRow, users } from "./tables.ts";
 import { AppError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import { withTransaction } from "../../platform/tx.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Address } from "viem";
-import type { Db } from "../db/client.ts";
-import { rowsOf } from "../lib/rate-limit.ts";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../lib/rate-limit.ts";
 
 export interface ChainDeployment {
   chainId: number;

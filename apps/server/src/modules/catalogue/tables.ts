@@ -151,26 +151,3 @@ export const teamMembers = pgTable("team_members", {
   avatarUrl: text("avatar_url").notNull(),
   displayOrder: integer("display_order").notNull().default(0),
 });
-
-export const contactMessages = pgTable(
-  "contact_messages",
-  {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    message: text("message").notNull(),
-    ip: text("ip"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("contact_messages_created_idx").on(t.createdAt)],
-);
-
-export const newsletterSubscribers = pgTable(
-  "newsletter_subscribers",
-  {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    email: text("email").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex("newsletter_subscribers_email_idx").on(sql`lower(${t.email})`)],
-);

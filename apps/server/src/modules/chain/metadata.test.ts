@@ -10,10 +10,10 @@ import { createWalletClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/harness.ts";
-import { buildApp } from "../app.ts";
-import { loadConfig } from "../config.ts";
-import { createPlatform } from "../platform/index.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/harness.ts";
+import { buildApp } from "../../app.ts";
+import { loadConfig } from "../../config.ts";
+import { createPlatform } from "../../platform/index.ts";
 import { type ChainRuntime, startChain } from "./runtime.ts";
 
 describe("GET /api/v1/metadata/:tokenId", () => {

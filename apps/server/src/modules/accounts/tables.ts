@@ -1,7 +1,7 @@
 // Drizzle definitions of the accounts tables; they mirror migrations/0003_accounts.sql exactly
 // (the SQL file is the source of truth, including CHECK constraints and the lower(email) index).
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const users = pgTable(
   "users",
@@ -61,18 +61,4 @@ export const authTokens = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
   (t) => [index("auth_tokens_user_kind_idx").on(t.userId, t.kind)],
-);
-
-export const devMail = pgTable(
-  "dev_mail",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    toAddress: text("to_address").notNull(),
-    subject: text("subject").notNull(),
-    textBody: text("text_body").notNull(),
-    htmlBody: text("html_body").notNull(),
-    links: jsonb("links").$type<string[]>().notNull().default([]),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
-  },
-  (t) => [index("dev_mail_created_idx").on(t.createdAt.desc())],
 );

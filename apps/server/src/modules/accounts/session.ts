@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
-import { type UserRow, sessions, users } from "../../db/schema/accounts.ts";
+import { type UserRow, sessions, users } from "./tables.ts";
 import { AppError } from "../../http/errors.ts";
 import { rowsOf } from "../../lib/rate-limit.ts";
 import { hashSecret, newSecret } from "./tokens.ts";

@@ -12,18 +12,18 @@ import {
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { type UserRow, users } from "../../db/schema/accounts.ts";
+import { type UserRow, users } from "./tables.ts";
 import { AppError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import { localStorage } from "../../lib/storage/local.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
-import { newSecret } from "../auth/tokens.ts";
+import { newSecret } from "./tokens.ts";
 import { withTransaction } from "../../platform/tx.ts";
-import { MAIL_ATTEMPT_WAIT_MS, accountMail, revokeTokens } from "../auth/accounts.ts";
-import { limits, useFriendlyValidationMessages } from "../auth/http.ts";
-import { hitSlidingLimit } from "../auth/limits.ts";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
-import { endAllSessions, clearSessionCookie, requireUser, toApiUser } from "../auth/session.ts";
+import { MAIL_ATTEMPT_WAIT_MS, accountMail, revokeTokens } from "./accounts.ts";
+import { limits, useFriendlyValidationMessages } from "./http.ts";
+import { hitSlidingLimit } from "./limits.ts";
+import { hashPassword, verifyPassword } from "./password.ts";
+import { endAllSessions, clearSessionCookie, requireUser, toApiUser } from "./session.ts";
 import {
   AVATAR_RENDITIONS,
   COVER_RENDITIONS,

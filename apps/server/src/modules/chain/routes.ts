@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { AppContext } from "../context.ts";
-import { defineRoute } from "../http/route.ts";
+import type { AppContext } from "../../context.ts";
+import { defineRoute } from "../../http/route.ts";
 
 const chainInfoSchema = z.object({
   enabled: z.boolean(),

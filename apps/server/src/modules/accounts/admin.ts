@@ -1,7 +1,7 @@
 import { emailSchema } from "@diginoor/api/auth";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { users } from "../../db/schema/accounts.ts";
+import { users } from "./tables.ts";
 import { findUserByEmail, issueToken, revokeTokens } from "./accounts.ts";
 import { endAllSessions } from "./session.ts";
 

@@ -1,0 +1,17 @@
+// Drizzle definition of the mail module's table (the dev mailbox); it mirrors migrations/0003_accounts.sql.
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+export const devMail = pgTable(
+  "dev_mail",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    links: jsonb("links").$type<string[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [index("dev_mail_created_idx").on(t.createdAt.desc())],
+);
