@@ -237,6 +237,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         address previousBidder,
         uint256 previousBid
     );
+    /// @notice A bid in the last 15 minutes moved the auction's end to `endTime` (15 minutes after the bid).
+    event AuctionExtended(uint256 indexed tokenId, uint256 endTime);
     event AuctionCancelled(uint256 indexed tokenId, address indexed seller);
     /// @notice An auction was settled. `sellerProceeds = amount - royaltyAmount - platformFee`.
     event AuctionSettled(
@@ -503,6 +505,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
             if (endTime < block.timestamp + EXTENSION_WINDOW) {
                 endTime = block.timestamp + EXTENSION_WINDOW;
                 a.endTime = uint40(endTime);
+                emit AuctionExtended(tokenId, endTime);
             }
         }
         a.highestBidder = msg.sender;

@@ -10,6 +10,7 @@ import {
   encodeFunctionData,
   ETH,
   eventOf,
+  events,
   expectRevert,
   type Fixture,
   gasCost,
@@ -153,6 +154,13 @@ describe("bid", () => {
     await expectRevert(bid(bob, 10n), "BidTooLow");
     await bid(bob, 11n);
     expect(await readMp(f, "minimumBid", [tokenId])).toBe(12n);
+    // 5% of 19 wei rounds down to 0: a bid must still beat the highest by 1 wei.
+    const tiny = (await minterMint(f, seller.account.address)).tokenId;
+    await mp(f, f.admin, "setMinIncrementBps", [500]);
+    await mp(f, seller, "createAuction", [tiny, 19n, 1]);
+    await bid(alice, 19n, tiny);
+    await expectRevert(bid(bob, 19n, tiny), "BidTooLow");
+    await bid(bob, 20n, tiny);
   });
 
   it("a bid in the last 15 minutes extends the end to 15 minutes after it; bids after the end revert", async () => {
@@ -193,11 +201,13 @@ describe("boundaries (each test kills an off-by-one mutant)", () => {
     await bid(alice, ETH);
     const e = await end();
     await at(e - 900n);
-    await bid(bob, 2n * ETH);
+    const atWindow = await bid(bob, 2n * ETH);
     expect(await end()).toBe(e);
+    expect(events(atWindow).map((x) => x.eventName)).not.toContain("AuctionExtended");
     await at(e - 899n);
-    await bid(alice, 3n * ETH);
+    const inWindow = await bid(alice, 3n * ETH);
     expect(await end()).toBe(e + 1n);
+    expect(eventOf(inWindow, "AuctionExtended")).toEqual({ tokenId, endTime: e + 1n });
   });
 
   it("the last bid is accepted one second before the end; at the end it is refused", async () => {

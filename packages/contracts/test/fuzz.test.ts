@@ -420,6 +420,15 @@ async function runSequence(actions: Action[]): Promise<void> {
         m.version[k] = (m.version[k] ?? 0) + 1;
       };
       if (act.self) {
+        const pick = (ok: (i: number) => boolean) => {
+          const found = m.tokens.map((_, i) => i).filter(ok);
+          if (found.length && "k" in act) act.k = found[act.k % found.length] as number;
+        };
+        if (act.t === "update") pick(live);
+        if (act.t === "cancel") pick((i) => m.listing[i] !== undefined);
+        if (act.t === "cancelAuction") pick((i) => !!m.auction[i] && !m.auction[i]?.bidder);
+        // Mostly move listed tokens: the listing left behind must never be buyable (zombie listings).
+        if (act.t === "transfer" && act.to % 3 !== 0) pick(live);
         if (
           act.t === "list" ||
           act.t === "create" ||

@@ -187,6 +187,12 @@ describe("buy", () => {
     expect([sale.royaltyAmount, sale.platformFee, sale.sellerProceeds]).toEqual([1500n, 1000n, 7500n]);
   });
 
+  it("a seller cannot buy their own listing", async () => {
+    await mp(f, seller, "list", [tokenId, ETH]);
+    await expectRevert(mp(f, seller, "buy", [tokenId, ETH], ETH), "BuyerIsSeller");
+    expect(await readMp(f, "isListingLive", [tokenId])).toBe(true);
+  });
+
   it("expected-price guard: a front-run price change makes the buy revert", async () => {
     await mp(f, seller, "list", [tokenId, ETH]);
     await mp(f, seller, "updatePrice", [tokenId, 5n * ETH]); // seller front-runs
