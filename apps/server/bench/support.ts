@@ -56,6 +56,8 @@ export function benchConfig(env: Record<string, string>): Config {
   return loadConfig({
     NODE_ENV: "production",
     SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+    // Production requires SMTP; the benchmarked routes send no mail, so nothing ever connects here.
+    SMTP_URL: "smtp://127.0.0.1:2525",
     LOG_LEVEL: "silent",
     PORT: "0",
     HOST: "127.0.0.1",

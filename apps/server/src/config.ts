@@ -109,7 +109,17 @@ export const envSchema = z
     MINTER_PRIVATE_KEY: hexKey,
     /** Signs purchase vouchers (SIGNER_ROLE); keep it apart from the minter key. */
     VOUCHER_SIGNER_PRIVATE_KEY: hexKey,
+    /** Required when NODE_ENV=production: mail carries sign-in links, so it must really be sent. */
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
+    /**
+     * The dev mailbox (/dev/mailbox) shows every stored mail with its links, so it hands out accounts.
+     * `auto` (default): on only outside production with a loopback PUBLIC_URL, and only for loopback
+     * clients; `true`: on for every client (never allowed in production); `false`: off.
+     */
+    DEV_MAILBOX: z
+      .enum(["auto", "true", "false", "1", "0", ""])
+      .default("auto")
+      .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,
@@ -140,11 +150,35 @@ export const envSchema = z
       .default("1")
       .transform((v) => v === "1" || v === "true"),
   })
-  .transform((env) => ({
-    ...env,
-    DATA_DIR: path.resolve(env.DATA_DIR),
-    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
-  }));
+  .transform((env) => {
+    const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+    const mailboxOn =
+      env.NODE_ENV !== "production" &&
+      (env.DEV_MAILBOX === "on" || (env.DEV_MAILBOX === "auto" && isLoopbackUrl(publicUrl)));
+    return {
+      ...env,
+      DATA_DIR: path.resolve(env.DATA_DIR),
+      PUBLIC_URL: publicUrl,
+      /** Whether /dev/mailbox is served, and to whom (`loopback`: only clients on this machine). */
+      devMailbox: !mailboxOn ? ("off" as const) : env.DEV_MAILBOX === "on" ? ("any" as const) : ("loopback" as const),
+    };
+  });
+
+/** Whether a URL names this machine: localhost (and *.localhost), 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127(?:\.\d{1,3}){3}$/.test(host) ||
+    host === "[::1]"
+  );
+}
 
 export type Config = z.output<typeof envSchema>;
 
@@ -161,8 +195,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
   }
-  if (result.data.NODE_ENV === "production" && !result.data.SESSION_SECRET) {
-    throw new ConfigError(["SESSION_SECRET: is required when NODE_ENV=production"]);
+  const c = result.data;
+  const problems: string[] = [];
+  if (c.NODE_ENV === "production") {
+    if (!c.SESSION_SECRET) problems.push("SESSION_SECRET: is required when NODE_ENV=production");
+    if (!c.SMTP_URL)
+      problems.push(
+        "SMTP_URL: is required when NODE_ENV=production (mail carries sign-in and reset links and must really be sent)",
+      );
+    if (c.DEV_MAILBOX === "on")
+      problems.push("DEV_MAILBOX: must not be true when NODE_ENV=production (the mailbox hands out every account)");
+  } else if (c.NODE_ENV === "development" && c.PUBLIC_URL.startsWith("https:")) {
+    problems.push(
+      `PUBLIC_URL: ${c.PUBLIC_URL} is https, a public deployment, but NODE_ENV is development: set NODE_ENV=production (development mode relaxes security settings)`,
+    );
   }
-  return result.data;
+  if (problems.length) throw new ConfigError(problems);
+  return c;
 }

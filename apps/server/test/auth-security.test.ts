@@ -485,7 +485,8 @@ describe("roles", () => {
 
 describe("dev mailbox", () => {
   it("is not served in production", async () => {
-    const prod = await createTestApp({ NODE_ENV: "production" });
+    // Production requires SMTP_URL; nothing here sends mail, so nothing connects to it.
+    const prod = await createTestApp({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:1" });
     try {
       expect((await prod.app.inject({ method: "GET", url: "/dev/mailbox" })).statusCode).toBe(404);
       expect((await prod.app.inject({ method: "GET", url: "/dev/mailbox/api" })).statusCode).toBe(404);

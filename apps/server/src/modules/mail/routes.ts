@@ -1,5 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
 import { type Mailer, createMailer, listDevMail } from "./mailer.ts";
 import { escapeHtml } from "./templates.ts";
 
@@ -11,14 +12,24 @@ declare module "fastify" {
 }
 
 /**
- * Creates the mailer (available as `app.mailer`) and, outside production, the dev mailbox:
- * GET /dev/mailbox (HTML) and GET /dev/mailbox/api (JSON).
+ * Creates the mailer (available as `app.mailer`) and, where it is safe (config `devMailbox`, from
+ * DEV_MAILBOX and PUBLIC_URL), the dev mailbox: GET /dev/mailbox (HTML) and GET /dev/mailbox/api (JSON).
+ * It shows every verification and reset link, so by default only clients on this machine see it.
  */
 export async function registerMail(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.decorate("mailer", createMailer(ctx.config, ctx.db));
-  if (ctx.config.NODE_ENV === "production") return;
+  const access = ctx.config.devMailbox;
+  if (access === "off") return;
 
-  app.get("/dev/mailbox/api", async () => {
+  const onlyHere = async (req: FastifyRequest) => {
+    // The socket's peer, not req.ip: a forwarded-for header must not open the mailbox.
+    if (access === "loopback" && !isLoopbackAddress(req.socket.remoteAddress))
+      throw AppError.forbidden(
+        "The dev mailbox answers only on this machine (set DEV_MAILBOX=true to open it to the network)",
+      );
+  };
+
+  app.get("/dev/mailbox/api", { onRequest: onlyHere }, async () => {
     const rows = await listDevMail(ctx.db);
     return {
       messages: rows.map((m) => ({
@@ -33,7 +44,7 @@ export async function registerMail(app: FastifyInstance, ctx: AppContext): Promi
     };
   });
 
-  app.get("/dev/mailbox", async (_req, reply) => {
+  app.get("/dev/mailbox", { onRequest: onlyHere }, async (_req, reply) => {
     const rows = await listDevMail(ctx.db);
     const items = rows
       .map(
@@ -59,4 +70,11 @@ ul{padding:0}.links li{list-style:none;margin:4px 0;word-break:break-all}pre{whi
 <body><h1>Dev mailbox</h1><p>Mail sent by this server while no SMTP server is configured, newest first. Not available in production.</p>${note}
 <ul id="messages">${items || "<li>No mail yet.</li>"}</ul></body></html>`);
   });
+}
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return v4.startsWith("127.") || address === "::1";
 }
