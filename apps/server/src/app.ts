@@ -18,19 +18,22 @@ import { registerUsers } from "./modules/accounts/me-routes.ts";
 import { AppError } from "./http/errors.ts";
 import { openApiDocument } from "./http/route.ts";
 import { apiDocsPage } from "./http/docs-page.ts";
+import { loggerOptions } from "./http/logging.ts";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export interface BuildAppOptions {
   /** Serve the built SPA from this directory (skipped when it does not exist). */
   webDistDir?: string;
+  /** Write the log here (also in test mode, where it is otherwise off): tests of the log itself. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Builds the HTTP server: API, docs, health, media and the web app. Does not listen. */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger: config.NODE_ENV === "test" ? false : { level: config.LOG_LEVEL },
+    logger: loggerOptions(config, opts.logStream),
     bodyLimit: 1_048_576,
     requestIdHeader: "x-request-id",
     trustProxy: config.TRUST_PROXY,

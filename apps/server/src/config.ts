@@ -160,7 +160,11 @@ export const envSchema = z
       DATA_DIR: path.resolve(env.DATA_DIR),
       PUBLIC_URL: publicUrl,
       /** Whether /dev/mailbox is served, and to whom (`loopback`: only clients on this machine). */
-      devMailbox: !mailboxOn ? ("off" as const) : env.DEV_MAILBOX === "on" ? ("any" as const) : ("loopback" as const),
+      devMailbox: !mailboxOn
+        ? ("off" as const)
+        : env.DEV_MAILBOX === "on"
+          ? ("any" as const)
+          : ("loopback" as const),
     };
   });
 
@@ -204,7 +208,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         "SMTP_URL: is required when NODE_ENV=production (mail carries sign-in and reset links and must really be sent)",
       );
     if (c.DEV_MAILBOX === "on")
-      problems.push("DEV_MAILBOX: must not be true when NODE_ENV=production (the mailbox hands out every account)");
+      problems.push(
+        "DEV_MAILBOX: must not be true when NODE_ENV=production (the mailbox hands out every account)",
+      );
   } else if (c.NODE_ENV === "development" && c.PUBLIC_URL.startsWith("https:")) {
     problems.push(
       `PUBLIC_URL: ${c.PUBLIC_URL} is https, a public deployment, but NODE_ENV is development: set NODE_ENV=production (development mode relaxes security settings)`,

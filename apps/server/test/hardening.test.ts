@@ -1,9 +1,11 @@
-// Issue 8, items 1 and 2: the dev mailbox only where it is safe; production needs SMTP; an https
-// PUBLIC_URL is refused in development mode.
+// Issue 8: (1) the dev mailbox only where it is safe, an https PUBLIC_URL refused in development;
+// (2) production needs SMTP; (3) no secrets from URLs in the log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { redactUrl } from "../src/http/logging.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 const production = {
@@ -35,7 +37,9 @@ describe("dev mailbox setting", () => {
     expect(loadConfig({ PUBLIC_URL: "http://diginoor.lan:3000" }).devMailbox).toBe("off");
     expect(loadConfig({ PUBLIC_URL: "http://192.168.1.10:3000" }).devMailbox).toBe("off");
     expect(loadConfig({ PUBLIC_URL: "http://localhost.evil.example" }).devMailbox).toBe("off");
-    expect(loadConfig({ PUBLIC_URL: "http://diginoor.lan:3000", DEV_MAILBOX: "true" }).devMailbox).toBe("any");
+    expect(loadConfig({ PUBLIC_URL: "http://diginoor.lan:3000", DEV_MAILBOX: "true" }).devMailbox).toBe(
+      "any",
+    );
     expect(loadConfig({ DEV_MAILBOX: "false" }).devMailbox).toBe("off");
   });
 
@@ -64,14 +68,22 @@ describe("dev mailbox setting", () => {
   });
 });
 
-describe("dev mailbox routes", () => {
+describe("served routes", () => {
   let local: TestApp;
   // Two more servers on the same database, configured otherwise (one PGlite boot for the file).
   let lan: FastifyInstance;
   let open: FastifyInstance;
+  let logged: FastifyInstance;
+  const logLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(...String(chunk).split("\n").filter(Boolean));
+      done();
+    },
+  });
   beforeAll(async () => {
     local = await createTestApp({ TRUST_PROXY: "true" });
-    const other = async (env: Record<string, string>) => {
+    const other = async (env: Record<string, string>, stream?: NodeJS.WritableStream) => {
       const config = loadConfig({
         NODE_ENV: "test",
         DATA_DIR: local.config.DATA_DIR,
@@ -79,14 +91,16 @@ describe("dev mailbox routes", () => {
         SESSION_SECRET: "test-secret-test-secret-test-secret-123",
         ...env,
       });
-      const app = await buildApp({ ...local.ctx, config }, { webDistDir: "/nonexistent" });
+      const app = await buildApp({ ...local.ctx, config }, { webDistDir: "/nonexistent", logStream: stream });
       await app.ready();
       return app;
     };
+    logged = await other({ PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "info" }, logStream);
     lan = await other({ PUBLIC_URL: "http://diginoor.lan:3000", DEV_MAILBOX: "auto" });
     open = await other({ PUBLIC_URL: "http://diginoor.lan:3000", DEV_MAILBOX: "true" });
   });
   afterAll(async () => {
+    await logged?.close();
     await lan?.close();
     await open?.close();
     await local?.close();
@@ -116,5 +130,37 @@ describe("dev mailbox routes", () => {
     const far = await open.inject({ url: "/dev/mailbox/api", remoteAddress: "192.168.1.20" });
     expect(far.statusCode).toBe(200);
     expect(far.json()).toEqual({ messages: [] });
+  });
+
+  it("logs requests without the secrets in their URLs (reset/verify tokens, OAuth code and state)", async () => {
+    const urls = [
+      "/resetpass?token=SECRETreset1",
+      "/verify-email?token=SECRETverify2&next=%2Fprofile",
+      "/api/v1/auth/google/callback?code=SECRETcode3&state=SECRETstate4",
+      "/api/v1/nfts?q=rain&Access_Token=SECRETbearer5&sort=title",
+    ];
+    for (const url of urls) await logged.inject({ url });
+    await logged.close();
+    const entries = logLines.map((l) => JSON.parse(l) as { req?: { url: string } });
+    const loggedUrls = entries.flatMap((e) => (e.req ? [e.req.url] : []));
+    expect(loggedUrls).toEqual([
+      "/resetpass?token=[REDACTED]",
+      "/verify-email?token=[REDACTED]&next=%2Fprofile",
+      "/api/v1/auth/google/callback?code=[REDACTED]&state=[REDACTED]",
+      "/api/v1/nfts?q=rain&Access_Token=[REDACTED]&sort=title",
+    ]);
+    expect(logLines.join("\n")).not.toContain("SECRET");
+  });
+});
+
+describe("redactUrl", () => {
+  it("redacts secret-named parameters and leaves everything else as written", () => {
+    expect(redactUrl("/a/b")).toBe("/a/b");
+    expect(redactUrl("/x?q=a%20b&page=2")).toBe("/x?q=a%20b&page=2");
+    expect(redactUrl("/x?reset_token=1&password=2&sig=3&api-key=4&author=me")).toBe(
+      "/x?reset_token=[REDACTED]&password=[REDACTED]&sig=[REDACTED]&api-key=[REDACTED]&author=me",
+    );
+    // Encoded names and malformed encodings do not slip through.
+    expect(redactUrl("/x?%74oken=1&%E0%A4%A=2&token")).toBe("/x?%74oken=[REDACTED]&%E0%A4%A=2&token");
   });
 });
