@@ -49,14 +49,42 @@ export const passwordSchema = z
   .min(PASSWORD_MIN, authMessages.passwordTooShort)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
+/**
+ * Characters a display name must not contain, because they let one name pose as another:
+ * control characters (C0, DEL and C1), invisible format characters (\p{Cf}: bidi overrides and
+ * isolates, zero-width space, word joiner, BOM, soft hyphen, tag characters U+E0000–E007F, ...)
+ * except the zero-width non-joiner and joiner that Indic scripts and emoji sequences need, line and
+ * paragraph separators, lone surrogates, and the markup brackets < >.
+ */
+const FORBIDDEN_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}\p{Cs}<>]|(?![\u200C\u200D])\p{Cf}/u;
+/** A name must show something: a letter, number, punctuation mark or symbol. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Why `name` (already trimmed) is not acceptable as a display name, or null when it is. */
+export function displayNameProblem(name: string): string | null {
+  if (FORBIDDEN_IN_NAME.test(name))
+    return "Name must not contain control, invisible or text-direction characters, or < >";
+  if (!VISIBLE.test(name)) return "Name must contain a visible letter, number or symbol";
+  return null;
+}
+
+/**
+ * Display name, for sign-up, profile edits and names from Google alike: trimmed, NFC-normalised,
+ * 1–100 characters, and no characters that spoof another name (see displayNameProblem).
+ */
 export const nameSchema = z
   .string("Name is required")
   .trim()
-  .min(1, "Name is required")
-  .max(NAME_MAX, `Name must be at most ${NAME_MAX} characters`)
-  .refine(
-    (s) => ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 || c === "<" || c === ">"),
-    "Name must not contain control characters or < >",
+  .transform((s) => s.normalize("NFC"))
+  .pipe(
+    z
+      .string()
+      .min(1, "Name is required")
+      .max(NAME_MAX, `Name must be at most ${NAME_MAX} characters`)
+      .superRefine((s, ctx) => {
+        const problem = displayNameProblem(s);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
   );
 
 /**
