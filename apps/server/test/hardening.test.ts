@@ -7,6 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { redactUrl } from "../src/http/logging.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { createPlatform } from "../src/platform/index.ts";
 
 const production = {
   NODE_ENV: "production",
@@ -91,7 +92,13 @@ describe("served routes", () => {
         SESSION_SECRET: "test-secret-test-secret-test-secret-123",
         ...env,
       });
-      const app = await buildApp({ ...local.ctx, config }, { webDistDir: "/nonexistent", logStream: stream });
+      // Each app gets its own platform (jobs, pub/sub): the test app's job queue has started already.
+      const ctx = {
+        ...local.ctx,
+        config,
+        ...createPlatform(config, local.ctx.database, { pollingIntervalSeconds: 0.5 }),
+      };
+      const app = await buildApp(ctx, { webDistDir: "/nonexistent", logStream: stream });
       await app.ready();
       return app;
     };
