@@ -144,7 +144,15 @@ type BossDb = { executeSql(text: string, values?: unknown[]): Promise<{ rows: un
 export function bossDb(database: Database): BossDb {
   const raw = database.raw;
   if (raw.kind === "postgres") {
-    return { executeSql: async (text, values) => raw.pool.query(text, values as unknown[]) };
+    return {
+      // On shutdown pg-boss may still record the outcome of the last job (fail/complete) just after the
+      // pool was closed. Such a call never settles instead of rejecting with "pool has ended" (an unhandled
+      // rejection inside pg-boss): the process is closing and the job is retried by the next worker anyway.
+      executeSql: (text, values) =>
+        raw.pool.ending || raw.pool.ended
+          ? new Promise<never>(() => {})
+          : raw.pool.query(text, values as unknown[]),
+    };
   }
   const client = raw.client;
   return {
