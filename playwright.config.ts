@@ -10,6 +10,8 @@ import { defineConfig } from "@playwright/test";
  */
 // E2E_PORT / E2E_OUTPUT_DIR / WEB_DIST_DIR let two people run the suite side by side on one machine.
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+// A stand-in WordPress site (e2e/support/wordpress-fixture.mjs) whose hostile post the blog must show inert.
+const WORDPRESS_PORT = PORT + 1;
 // Workers re-evaluate this file; they inherit the directory chosen by the main process.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-e2e-"));
 
@@ -40,21 +42,33 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
-  webServer: {
-    command: "node apps/server/dist/main.js",
-    url: `http://localhost:${PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      CHAIN_DISABLED: "1",
-      LOG_LEVEL: "warn",
-      NODE_ENV: "development",
-      PUBLIC_URL: `http://localhost:${PORT}`,
-      ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
+  webServer: [
+    {
+      command: "node e2e/support/wordpress-fixture.mjs",
+      url: `http://127.0.0.1:${WORDPRESS_PORT}/health`,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { PORT: String(WORDPRESS_PORT) },
     },
-  },
+    {
+      command: "node apps/server/dist/main.js",
+      url: `http://localhost:${PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(PORT),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        // The server starts its own anvil (state under DATA_DIR) and deploys our contracts: the wallet
+        // tests connect a test wallet to it.
+        LOG_LEVEL: "warn",
+        NODE_ENV: "development",
+        PUBLIC_URL: `http://localhost:${PORT}`,
+        WORDPRESS_URL: `http://127.0.0.1:${WORDPRESS_PORT}`,
+        ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
+      },
+    },
+  ],
 });

@@ -215,7 +215,7 @@ test.describe("accounts", () => {
 
     // The old password no longer works; the new one does.
     await signIn(page, email, password);
-    await expect(page.getByText("Invalid email or password")).toBeVisible();
+    await expect(page.getByText("Invalid email or password", { exact: true })).toBeVisible();
     await signIn(page, email, newPassword);
     await expect(page).toHaveURL(/\/$/);
     await expect(menuButton).toContainText("Meena R. Iyer");

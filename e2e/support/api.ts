@@ -28,3 +28,30 @@ export function usd(cents: number): string {
   });
   return fmt.format(cents / 100);
 }
+
+/** A verified account made through the API and the dev mailbox (the accounts spec tests the UI). */
+export async function verifiedAccount(
+  request: APIRequestContext,
+): Promise<{ email: string; password: string }> {
+  const email = `e2e-buyer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = "buyer-password-9";
+  const signup = await request.post("/api/v1/auth/signup", {
+    data: { name: "Buyer Fan", email, password, confirmPassword: password },
+  });
+  expect(signup.status()).toBe(201);
+  let token: string | undefined;
+  await expect
+    .poll(async () => {
+      const body = (await (await request.get("/dev/mailbox/api")).json()) as {
+        messages: { to: string; links: string[] }[];
+      };
+      const link = body.messages
+        .find((m) => m.to.includes(email))
+        ?.links.find((l) => l.includes("verify-email"));
+      token = link ? (new URL(link).searchParams.get("token") ?? undefined) : undefined;
+      return token;
+    })
+    .toBeTruthy();
+  expect((await request.post("/api/v1/auth/verify-email", { data: { token } })).status()).toBe(200);
+  return { email, password };
+}

@@ -18,18 +18,32 @@ export interface PageWatch {
   problems: string[];
 }
 
+/** Whether a failed response (method, path, status) is one the test expects. */
+function isAllowed(rules: Allowed[], method: string, pathname: string, status: number): boolean {
+  return rules.some(
+    (r) =>
+      r.method === method &&
+      r.status === status &&
+      (typeof r.path === "string" ? r.path === pathname : r.path.test(pathname)),
+  );
+}
+
 /**
- * Records console errors, uncaught exceptions, failed requests and HTTP errors.
- * Visitors get 401 from GET /api/v1/me by design; Chromium logs every 4xx as a console error
- * "Failed to load resource", so those are judged by their request instead.
+ * Records console errors, uncaught exceptions, failed requests and HTTP errors. Visitors make no
+ * failing request (the session probe GET /api/v1/session answers 200); Chromium logs every 4xx as a
+ * console error "Failed to load resource", which is forgiven only for a response in `allowed`.
  */
 export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
   const watch: PageWatch = { problems: [] };
-  const rules: Allowed[] = [{ method: "GET", path: "/api/v1/me", status: 401 }, ...allowed];
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
-    if (msg.text().startsWith("Failed to load resource: the server responded with a status of")) return;
-    watch.problems.push(`console error: ${msg.text()}`);
+    if (msg.text().startsWith("Failed to load resource: the server responded with a status of")) {
+      const status = Number(/status of (\d+)/.exec(msg.text())?.[1]);
+      const where = msg.location().url;
+      const pathname = where ? new URL(where).pathname : "";
+      if (allowed.some((r) => isAllowed([r], r.method, pathname, status))) return;
+    }
+    watch.problems.push(`console error: ${msg.text()} (${msg.location().url})`);
   });
   page.on("pageerror", (err) => watch.problems.push(`page error: ${err.message}`));
   page.on("requestfailed", (req) => {
@@ -43,12 +57,7 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
     if (res.status() < 400) return;
     const url = new URL(res.url());
     const method = res.request().method();
-    const ok = rules.some(
-      (r) =>
-        r.method === method &&
-        r.status === res.status() &&
-        (typeof r.path === "string" ? r.path === url.pathname : r.path.test(url.pathname)),
-    );
+    const ok = isAllowed(allowed, method, url.pathname, res.status());
     if (!ok) watch.problems.push(`${method} ${url.pathname} answered ${res.status()}`);
   });
   return watch;

@@ -9,7 +9,7 @@ import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import type { Database } from "../src/db/client.ts";
-import { createPlatform } from "../src/platform/index.ts";
+import { bootstrap } from "../src/bootstrap.ts";
 
 const require = createRequire(import.meta.url);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -69,10 +69,7 @@ export function benchConfig(env: Record<string, string>): Config {
 
 /** Starts the real server on `database` at a free port of 127.0.0.1. */
 export async function listen(config: Config, database: Database) {
-  const app = await buildApp(
-    { config, database, db: database.db, ...createPlatform(config, database) },
-    { webDistDir: "/nonexistent" },
-  );
+  const app = await buildApp(await bootstrap(config, { database }), { webDistDir: "/nonexistent" });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   return { app, port: typeof address === "object" && address ? address.port : 0 };

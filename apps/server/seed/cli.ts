@@ -1,8 +1,7 @@
 // `npm run seed`: migrates the configured database and creates the launch catalogue if it is empty.
-import path from "node:path";
+import { bootstrap } from "../src/bootstrap.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
+import { seedBlog } from "./blog.ts";
 import { seedCatalogue } from "./seed.ts";
 
 async function main() {
@@ -16,17 +15,14 @@ async function main() {
     }
     throw err;
   }
-  const where = config.DATABASE_URL
-    ? "PostgreSQL server"
-    : `PGlite in ${path.join(config.DATA_DIR, "pglite")}`;
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: path.join(config.DATA_DIR, "pglite"),
-  });
+  const where = config.DATABASE_URL ? "PostgreSQL server" : `PGlite in ${config.paths.pglite}`;
+  // No chain: seeding writes the catalogue and its artwork only.
+  const ctx = await bootstrap(config, { chain: null });
+  const database = ctx.database;
   try {
-    const applied = await migrate(database);
+    const applied = ctx.appliedMigrations;
     if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-    const mediaDir = path.join(config.DATA_DIR, "media");
+    const mediaDir = config.paths.media;
     const started = Date.now();
     const result = await seedCatalogue(database.db, { mediaDir });
     const c = result.counts;
@@ -37,11 +33,15 @@ async function main() {
     } else {
       console.log(`The catalogue already has data (${where}); nothing inserted.`);
     }
+    const blog = await seedBlog(database.db, { mediaDir });
     console.log(
-      `Artwork: ${result.artworkFilesWritten} file(s) written to ${mediaDir} (existing files kept), in ${Date.now() - started} ms.`,
+      blog.seeded ? `Seeded the blog: ${blog.posts} posts.` : "The blog already has posts; nothing inserted.",
+    );
+    console.log(
+      `Artwork: ${result.artworkFilesWritten + blog.artworkFilesWritten} file(s) written to ${mediaDir} (existing files kept), in ${Date.now() - started} ms.`,
     );
   } finally {
-    await database.close();
+    await ctx.close();
   }
 }
 

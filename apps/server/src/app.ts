@@ -1,26 +1,38 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { isWebPagePath } from "@diginoor/api/web-paths";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { registerTokenMetadata } from "./modules/chain/metadata.ts";
+import Fastify, { type FastifyInstance } from "fastify";
 import { registerChain } from "./modules/chain/routes.ts";
+import { registerTokenRoutes } from "./modules/indexer/routes.ts";
+import { registerIndexerWorker } from "./modules/indexer/worker.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
 import { registerContact } from "./modules/contact/routes.ts";
 import { registerNewsletter } from "./modules/newsletter/routes.ts";
+import { registerWalletRoutes } from "./modules/wallets/routes.ts";
+import { registerQuoteRoutes } from "./modules/quotes/routes.ts";
+import { registerBlog } from "./modules/blog/routes.ts";
+import { registerSeo } from "./modules/seo/routes.ts";
+import { registerEvents } from "./modules/events/routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
+import { authMessages } from "@diginoor/api/auth";
+import { platformEndpoints } from "@diginoor/api/platform";
+import { installAccessControl } from "./http/access.ts";
+import { handleFrameworkError, installErrorHandler, sendNotFound } from "./http/error-handler.ts";
 import { AppError } from "./http/errors.ts";
-import { openApiDocument } from "./http/route.ts";
-import { apiDocsPage } from "./http/docs-page.ts";
+import { installCsrfCheck, installSecurityHeaders, requestId } from "./http/headers.ts";
 import { loggerOptions } from "./http/logging.ts";
-
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+import { registerOpenApi } from "./http/openapi.ts";
+import { route } from "./http/route.ts";
+import { serializerCompiler, validatorCompiler } from "./http/validation.ts";
+import { SESSION_COOKIE, optionalUser } from "./modules/accounts/session.ts";
 
 export interface BuildAppOptions {
   /** Serve the built SPA from this directory (skipped when it does not exist). */
@@ -35,81 +47,22 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const app = Fastify({
     logger: loggerOptions(config, opts.logStream),
     bodyLimit: 1_048_576,
-    requestIdHeader: "x-request-id",
+    // The client's X-Request-Id only when short and plain (it is logged and echoed).
+    genReqId: requestId,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    frameworkErrors: handleFrameworkError,
   });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
+  installErrorHandler(app);
 
-  app.addHook("onSend", async (req, reply) => {
-    reply.header("x-request-id", req.id);
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "strict-origin-when-cross-origin");
-    if (!reply.hasHeader("x-frame-options")) reply.header("x-frame-options", "DENY");
+  const rpcUrl = ctx.chain?.local ? ctx.chain.rpcUrl : undefined;
+  installSecurityHeaders(app, {
+    publicUrl: config.PUBLIC_URL,
+    connectSrc: rpcUrl ? [new URL(rpcUrl).origin] : [],
   });
-
-  // CSRF defence (with SameSite=Lax cookies): a state-changing request from a browser must come
-  // from our own origin. Non-browser clients send no Origin and carry no victim's cookies.
-  const publicOrigin = new URL(config.PUBLIC_URL).origin;
-  app.addHook("onRequest", async (req) => {
-    if (!STATE_CHANGING.has(req.method)) return;
-    if (req.url.startsWith("/api/v1/webhooks/")) return;
-    const origin = req.headers.origin;
-    const fetchSite = req.headers["sec-fetch-site"];
-    if (fetchSite === "cross-site") throw AppError.forbidden("Cross-site request refused");
-    if (origin === undefined) return;
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      throw AppError.forbidden("Cross-site request refused");
-    }
-    if (origin !== publicOrigin && host !== req.headers.host)
-      throw AppError.forbidden("Cross-site request refused");
-  });
-
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
-    if (err instanceof AppError) {
-      if (err.status === 429) {
-        const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
-        if (retry) reply.header("retry-after", String(retry));
-      }
-      return reply
-        .code(err.status)
-        .send({ error: { code: err.code, message: err.message, details: err.details } });
-    }
-    const status = err.statusCode ?? 500;
-    if (status === 413 || err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply
-        .code(413)
-        .send({ error: { code: "payload_too_large", message: "Request body is too large" } });
-    }
-    if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || status === 415) {
-      return reply
-        .code(415)
-        .send({ error: { code: "unsupported_media_type", message: "Send the body as application/json" } });
-    }
-    if (status >= 400 && status < 500) {
-      const message =
-        err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError
-          ? "Body is not valid JSON"
-          : err.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
-            ? "Body must not be empty"
-            : err.message;
-      return reply.code(status).send({ error: { code: "bad_request", message } });
-    }
-    req.log.error({ err }, "unhandled error");
-    return reply.code(500).send({ error: { code: "internal", message: "Something Went Wrong" } });
-  });
-
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_req, reply) => {
-    try {
-      await ctx.database.query("SELECT 1");
-      return { status: "ready" };
-    } catch {
-      return reply.code(503).send({ error: { code: "unavailable", message: "Database unreachable" } });
-    }
-  });
+  installCsrfCheck(app, config.PUBLIC_URL);
 
   // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
   // Durable jobs: modules register their definitions while they are registered; the workers start
@@ -123,26 +76,46 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
+  installAccessControl(app, {
+    db: ctx.db,
+    authenticate: (req) => optionalUser(ctx, req),
+    loginRequiredMessage: authMessages.loginRequired,
+  });
+  await registerOpenApi(app, { sessionCookie: SESSION_COOKIE });
+
+  route(app, platformEndpoints.health, { permission: "public", handler: () => ({ status: "ok" as const }) });
+  route(app, platformEndpoints.readiness, {
+    permission: "public",
+    handler: async () => {
+      try {
+        await ctx.database.query("SELECT 1");
+      } catch {
+        throw new AppError(503, "unavailable", "Database unreachable");
+      }
+      return { status: "ready" as const };
+    },
+  });
   await registerMail(app, ctx);
   await registerAuth(app, ctx);
   await registerUsers(app, ctx);
   await registerCatalogue(app, ctx);
   await registerContact(app, ctx);
   await registerNewsletter(app, ctx);
+  await registerBlog(app, ctx);
   await registerChain(app, ctx);
-  await registerTokenMetadata(app, ctx);
+  await registerTokenRoutes(app, ctx);
+  registerWalletRoutes(app, ctx, ctx.services.wallets);
+  registerQuoteRoutes(app, ctx, ctx.services.quotes);
+  registerIndexerWorker(app, ctx);
+  await registerEvents(app, ctx);
 
-  app.get("/api/openapi.json", async () =>
-    openApiDocument({ title: "Diginoor API", version: "1.0.0", serverUrl: config.PUBLIC_URL }),
-  );
-  app.get("/api/docs", async (_req, reply) => reply.type("text/html").send(apiDocsPage()));
-
-  const mediaDir = path.join(config.DATA_DIR, "media");
+  const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: mediaDir,
     prefix: "/media/",
     decorateReply: false,
+    schemaHide: false,
     maxAge: "1d",
     immutable: true,
   });
@@ -152,31 +125,73 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const indexHtml = path.join(webDist, "index.html");
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, prefix: "/", wildcard: false, index: false });
-    app.get("/assets/*", async (req, reply) =>
-      reply.sendFile((req.params as { "*": string })["*"], path.join(webDist, "assets"), {
-        maxAge: "365d",
-        immutable: true,
-      }),
-    );
+    // Hashed build files never change: cached for a year, sent as the .br/.gz copies the web build
+    // writes beside them when the browser accepts one (Vary: Accept-Encoding).
+    await app.register(fastifyStatic, {
+      root: path.join(webDist, "assets"),
+      prefix: "/assets/",
+      decorateReply: false,
+      preCompressed: true,
+      maxAge: "365d",
+      immutable: true,
+    });
+    // Other top-level files (favicon, …) by name; the assets and index.html are served above and below.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: "/",
+      wildcard: false,
+      index: false,
+      decorateReply: false,
+      preCompressed: true,
+      maxAge: "1h",
+      globIgnore: ["assets/**", "index.html", "**/*.br", "**/*.gz"],
+    });
   }
+
+  // /sitemap.xml, /robots.txt, and each page's title and link-preview tags written into index.html.
+  const renderPage = await registerSeo(app, ctx, {
+    indexHtmlPath: hasWeb ? indexHtml : undefined,
+    isWebPage: isWebPagePath,
+  });
 
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url;
     const isApi = url.startsWith("/api/") || url === "/api";
-    if (!isApi && hasWeb && (req.method === "GET" || req.method === "HEAD")) {
-      // The SPA renders every page, including its 404 page; the status tells crawlers which is which.
-      const status = isWebPagePath(url.split("?")[0] ?? "/") ? 200 : 404;
-      return reply
-        .code(status)
-        .type("text/html")
+    if (!isApi && renderPage && (req.method === "GET" || req.method === "HEAD")) {
+      // The SPA renders every page, including its 404 page; the status tells crawlers which is which
+      // (an unknown NFT or post is a 404 too). The page names the current hashed files, so it is
+      // revalidated on every visit; it carries the page's own tags, so it is compressed per request
+      // (a few kilobytes: cheap at a middling brotli quality).
+      const page = await renderPage(url.split("?")[0] ?? "/");
+      reply
+        .code(page.status)
+        .type("text/html; charset=utf-8")
         .header("cache-control", "no-cache")
-        .send(fs.createReadStream(indexHtml));
+        .header("vary", "Accept-Encoding");
+      const encoding = (["br", "gzip"] as const).find((e) =>
+        acceptsEncoding(req.headers["accept-encoding"], e),
+      );
+      if (!encoding) return reply.send(page.html);
+      reply.header("content-encoding", encoding);
+      return reply.send(
+        encoding === "br"
+          ? zlib.brotliCompressSync(page.html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : zlib.gzipSync(page.html),
+      );
     }
-    return reply
-      .code(404)
-      .send({ error: { code: "not_found", message: `No route ${req.method} ${url.split("?")[0]}` } });
+    return sendNotFound(reply);
   });
 
   return app;
+}
+
+/** Whether an Accept-Encoding header accepts `encoding` (listed without `;q=0`). */
+function acceptsEncoding(header: string | undefined, encoding: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name !== encoding) return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  });
 }

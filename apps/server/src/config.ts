@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
@@ -130,7 +131,61 @@ export const envSchema = z
     GOOGLE_CLIENT_SECRET: optionalSecret,
     /** OIDC issuer for Google sign-in; tests point it at a local provider. */
     GOOGLE_ISSUER_URL: urlWithProtocol(["http", "https"]).default("https://accounts.google.com"),
+    /** Public WalletConnect (Reown) project id; the wallet page offers WalletConnect only when set. */
     WALLETCONNECT_PROJECT_ID: optionalSecret,
+    /** Where exchange rates come from: `table`, the RATES_TABLE below (the only provider so far). */
+    RATES_PROVIDER: z.enum(["table"]).default("table"),
+    /**
+     * The rates table: USD per native token (ETH, POL) and INR per USD, as `SYMBOL=decimal` pairs
+     * separated by commas, at most 6 decimals (e.g. `ETH=3000,POL=0.25,INR=84.5`). Read exactly (no floats).
+     */
+    RATES_TABLE: z
+      .string()
+      .default("ETH=3000,POL=0.25,INR=84.5")
+      .transform((text, ctx) => {
+        const out: Record<string, bigint> = {};
+        for (const part of text
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const match = /^([A-Z]{2,10})=(\d{1,12})(?:\.(\d{1,6}))?$/.exec(part);
+          if (!match) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${part}" must be SYMBOL=decimal with at most 6 decimals`,
+            });
+            return z.NEVER;
+          }
+          const [, symbol, whole, frac = ""] = match as unknown as [string, string, string, string?];
+          const micros = BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
+          if (micros === 0n) {
+            ctx.addIssue({ code: "custom", message: `${symbol} must not be 0` });
+            return z.NEVER;
+          }
+          out[symbol] = micros;
+        }
+        for (const needed of ["ETH", "POL", "INR"]) {
+          if (!(needed in out)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `must give ${needed} (e.g. ETH=3000,POL=0.25,INR=84.5)`,
+            });
+            return z.NEVER;
+          }
+        }
+        return out;
+      }),
+    /** Seconds a price quote in the native token holds (an expired quote is refused, never repriced). */
+    QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    /** A WordPress site whose posts the blog shows beside its own (read from wp-json/wp/v2/posts). */
+    WORDPRESS_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === "" ? undefined : v))
+      .pipe(urlWithProtocol(["http", "https"]).optional()),
+    /** Milliseconds a read of WORDPRESS_URL may take before it counts as failed (the last good list is served). */
+    WORDPRESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     /** Serve the built web app from this directory (default apps/web/dist). */
     WEB_DIST_DIR: z.string().optional(),
     /** Milliseconds identical NFT list queries share one cached answer (0 = off; default 1000). */
@@ -140,10 +195,42 @@ export const envSchema = z
       .enum(["on", "off", "1", "0", "true", "false"])
       .default("on")
       .transform((v) => v === "on" || v === "1" || v === "true"),
+    /** Run the chain indexer in this process when it is a worker (WORKERS=on); one runs per chain at a time. */
+    INDEXER: z
+      .enum(["on", "off", "1", "0", "true", "false"])
+      .default("on")
+      .transform((v) => v === "on" || v === "1" || v === "true"),
+    /**
+     * When the indexer applies a block: after N confirmations (1 = as soon as it is mined), or once the
+     * chain calls it `finalized`. Default: 1 on a local anvil (chain 31337), `finalized` elsewhere.
+     */
+    INDEXER_CONFIRMATIONS: z
+      .union([z.literal("finalized"), z.coerce.number().int("must be an integer").min(1).max(1000)])
+      .optional(),
+    /** Blocks per getLogs call while catching up (halved when the node refuses a range). */
+    INDEXER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(2000),
+    /** Milliseconds between polls of the chain head once caught up. */
+    INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Blocks near the head whose hashes and undo images are kept to roll back a reorganisation. */
+    INDEXER_REORG_WINDOW: z.coerce.number().int().min(1).max(100_000).default(256),
     /** Sessions one user may hold; signing in beyond it ends the least recently used ones. */
     MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
+    /**
+     * Password hashes (argon2id) computed at once. They run on libuv's worker pool (4 threads),
+     * which file reads (media, the web app) share; bounding them keeps threads and CPU for
+     * everything else (decision 062). 0 = unbounded. Default: 1 on two cores, else 2 (at most half
+     * the pool).
+     */
+    HASH_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(64)
+      .default(Math.max(1, Math.min(2, os.availableParallelism() - 1))),
     /** Accounts whose email is still unverified this many days after sign-up are deleted. */
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+    /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
+    SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
     /** Seed the catalogue on first start (default on). */
     SEED_ON_START: z
       .enum(["0", "1", "true", "false"])
@@ -155,10 +242,20 @@ export const envSchema = z
     const mailboxOn =
       env.NODE_ENV !== "production" &&
       (env.DEV_MAILBOX === "on" || (env.DEV_MAILBOX === "auto" && isLoopbackUrl(publicUrl)));
+    const dataDir = path.resolve(env.DATA_DIR);
     return {
       ...env,
-      DATA_DIR: path.resolve(env.DATA_DIR),
+      DATA_DIR: dataDir,
       PUBLIC_URL: publicUrl,
+      /** Everything the server keeps under DATA_DIR, named once here. */
+      paths: {
+        /** The embedded database (when DATABASE_URL is not set). */
+        pglite: path.join(dataDir, "pglite"),
+        /** Uploaded and seeded images, served at /media/. */
+        media: path.join(dataDir, "media"),
+        /** The local anvil's saved state (development chain). */
+        anvilState: path.join(dataDir, "anvil-state.json"),
+      },
       /** Whether /dev/mailbox is served, and to whom (`loopback`: only clients on this machine). */
       devMailbox: !mailboxOn
         ? ("off" as const)

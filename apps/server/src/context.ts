@@ -1,11 +1,23 @@
-import type { ChainRuntime } from "./modules/chain/runtime.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
+import type { Storage } from "./lib/storage/storage.ts";
+import type { CatalogueService } from "./modules/catalogue/service.ts";
+import type { ChainRuntime } from "./modules/chain/runtime.ts";
+import type { Mailer } from "./modules/mail/mailer.ts";
+import type { QuotesService } from "./modules/quotes/service.ts";
+import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
 import type { PubSub } from "./platform/pubsub/pubsub.ts";
 
-/** What every module's `register` receives: configuration, the database and the platform pieces. */
+/** The services built once by bootstrap() and shared by routes, jobs and other services. */
+export interface Services {
+  catalogue: CatalogueService;
+  wallets: WalletsService;
+  quotes: QuotesService;
+}
+
+/** What every module's `register` receives; built once by bootstrap() (src/bootstrap.ts). */
 export interface AppContext {
   config: Config;
   database: Database;
@@ -18,4 +30,9 @@ export interface AppContext {
   jobs: Jobs;
   /** Messages between server processes. */
   pubsub: PubSub;
+  /** Files served at /media/ (config.paths.media). */
+  storage: Storage;
+  /** Sends mail (SMTP, or the dev mailbox when SMTP_URL is not set). */
+  mailer: Mailer;
+  services: Services;
 }

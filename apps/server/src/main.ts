@@ -1,12 +1,8 @@
-import path from "node:path";
-import { buildApp } from "./app.ts";
-import { startChain } from "./modules/chain/runtime.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import type { AppContext } from "./context.ts";
-import { openDatabase } from "./db/client.ts";
-import { createPlatform } from "./platform/index.ts";
-import { migrate } from "./db/migrate.ts";
+import { seedBlog } from "../seed/blog.ts";
 import { seedCatalogue } from "../seed/seed.ts";
+import { buildApp } from "./app.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -20,28 +16,22 @@ async function main() {
     throw err;
   }
 
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: path.join(config.DATA_DIR, "pglite"),
-  });
-  const applied = await migrate(database);
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  const ctx = await bootstrap(config, { log: (m) => console.log(m) });
+  if (ctx.appliedMigrations.length) console.log(`Applied migrations: ${ctx.appliedMigrations.join(", ")}`);
   if (config.SEED_ON_START) {
-    const seed = await seedCatalogue(database.db, { mediaDir: path.join(config.DATA_DIR, "media") });
+    const seed = await seedCatalogue(ctx.db, { mediaDir: config.paths.media });
     if (seed.seeded) {
       console.log(`Seeded the catalogue: ${seed.counts.nfts} NFTs in ${seed.counts.films} films`);
     }
+    const blog = await seedBlog(ctx.db, { mediaDir: config.paths.media });
+    if (blog.seeded) console.log(`Seeded the blog: ${blog.posts} posts`);
   }
-
-  const chain = await startChain(config, database.db, (m) => console.log(m));
-  const ctx: AppContext = { config, database, db: database.db, chain, ...createPlatform(config, database) };
   const app = await buildApp(ctx);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");
     await app.close();
-    await chain?.stop();
-    await database.close();
+    await ctx.close();
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
@@ -49,6 +39,7 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? "PostgreSQL server" : `embedded PGlite in ${config.DATA_DIR}`;
+  const chain = ctx.chain;
   const onChain = chain ? `, chain ${chain.chainId}${chain.local ? " (local anvil)" : ""}` : "";
   console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where}${onChain})\n`);
 }

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { type TestApp, createTestApp } from "./harness.ts";
-import { me, post, sampleJpeg, sessionCookie, tokenFromMail, upload } from "./fixtures/accounts.ts";
+import {
+  createVerifiedUser,
+  me,
+  post,
+  sampleJpeg,
+  sessionCookie,
+  tokenFromMail,
+  upload,
+} from "./fixtures/accounts.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -174,5 +182,39 @@ describe("the life of an account", () => {
     const out = await post(app, "/api/v1/auth/logout", {}, { cookie: finalCookie });
     expect(out.statusCode).toBe(204);
     expect((await me(app, finalCookie)).statusCode).toBe(401);
+  });
+});
+
+describe("GET /api/v1/session (the web app's session probe)", () => {
+  const session = (cookie?: string) =>
+    t.app.inject({
+      method: "GET",
+      url: "/api/v1/session",
+      headers: cookie ? { cookie: `diginoor_session=${cookie}` } : {},
+    });
+
+  it("answers 200 with user null for a visitor, where /api/v1/me stays 401", async () => {
+    const visitor = await session();
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual({ user: null });
+    expect(visitor.headers["cache-control"]).toBe("no-store");
+    const forged = await session("not-a-real-session");
+    expect(forged.statusCode).toBe(200);
+    expect(forged.json()).toEqual({ user: null });
+    expect((await me(t.app)).statusCode).toBe(401);
+  });
+
+  it("answers the signed-in user as /api/v1/me does, and null again after sign-out", async () => {
+    const { cookie, id } = await createVerifiedUser(t.app, "session.probe@example.com");
+    const signedIn = await session(cookie);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().user).toMatchObject({
+      id,
+      email: "session.probe@example.com",
+      emailVerified: true,
+    });
+    expect(signedIn.json()).toEqual((await me(t.app, cookie)).json());
+    expect((await post(t.app, "/api/v1/auth/logout", {}, { cookie })).statusCode).toBe(204);
+    expect((await session(cookie)).json()).toEqual({ user: null });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountMail } from "../src/modules/accounts/accounts.ts";
+import { accountMail } from "../src/modules/accounts/service.ts";
 import { accountsPrune } from "../src/modules/accounts/jobs.ts";
 import { createTestClock } from "../src/platform/clock.ts";
 import { FACTORY_PASSWORD, newSession, newUser, uniqueEmail } from "./factories.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/http/errors.ts";
-import { clearSlidingLimit, hitSlidingLimit } from "../src/modules/accounts/limits.ts";
+import { clearSlidingLimit, hitSlidingLimit } from "../src/lib/rate-limit.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteToAdmin, setSuspended } from "../src/modules/accounts/admin.ts";
+import { promoteToAdmin, setSuspended } from "../src/modules/accounts/service.ts";
 import { hashPassword } from "../src/modules/accounts/password.ts";
-import { pruneAuthData } from "../src/modules/accounts/session.ts";
+import { pruneAuthData } from "../src/modules/accounts/service.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import {
   createVerifiedUser,

@@ -123,7 +123,9 @@ describe("POST /api/v1/contact", () => {
     expect(res.json().error.code).toBe("rate_limited");
     const retryAfter = Number(res.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
+    // A sliding window (issue 8 item 9): the refused attempts still count, so the wait can reach
+    // into the next minute, never past two.
+    expect(retryAfter).toBeLessThanOrEqual(120);
     // Another address is not affected.
     expect((await post("/api/v1/contact", validContact)).statusCode).toBe(201);
   });

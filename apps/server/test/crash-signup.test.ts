@@ -1,55 +1,30 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerDatabase, createServerDatabase } from "./pg-server.ts";
+import { killAllServers, startServerProcess } from "./server-process.ts";
 
 /**
  * The must-show crash test of decision 060: a real server process (src/main.ts) is killed with
  * SIGKILL right after a sign-up has committed; after a restart the verification mail is delivered
  * exactly once.
  */
-const root = path.resolve(import.meta.dirname, "../../..");
-const tsx = path.join(root, "node_modules/.bin/tsx");
-const main = path.join(root, "apps/server/src/main.ts");
-
 let server: ServerDatabase;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-crash-"));
-const running = new Set<ChildProcess>();
 
 beforeAll(async () => {
   server = await createServerDatabase();
 });
 afterAll(async () => {
-  for (const child of running) child.kill("SIGKILL");
+  killAllServers();
   await server?.dispose();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(workers: "on" | "off") {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(tsx, [main], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
+const startServer = (workers: "on" | "off") =>
+  startServerProcess(
+    {
       DATABASE_URL: server.url,
       DATA_DIR: dataDir,
       CHAIN_DISABLED: "1",
@@ -57,35 +32,8 @@ async function startServer(workers: "on" | "off") {
       LOG_LEVEL: "warn",
       WORKERS: workers,
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  running.add(child);
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    const ok = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > until) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    base,
-    child,
-    kill: async () => {
-      child.kill("SIGKILL");
-      await exited;
-      running.delete(child);
-    },
-  };
-}
+    { waitReady: true },
+  );
 
 async function signUp(base: string, email: string) {
   const res = await fetch(`${base}/api/v1/auth/signup`, {

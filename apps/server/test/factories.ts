@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { AppContext } from "../src/context.ts";
 import { type UserRow, sessions, users } from "../src/modules/accounts/tables.ts";
 import { hashPassword } from "../src/modules/accounts/password.ts";
-import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../src/modules/accounts/session.ts";
+import { SESSION_TTL_SECONDS } from "../src/modules/accounts/service.ts";
+import { SESSION_COOKIE } from "../src/modules/accounts/session.ts";
 import { hashSecret, newSecret } from "../src/modules/accounts/tokens.ts";
 
 /**
@@ -91,4 +92,57 @@ export async function newSignedInUser(ctx: Pick<AppContext, "db">, o: NewUserOpt
   const user = await newUser(ctx, o);
   const session = await newSession(ctx, user.id);
   return { user, ...session };
+}
+
+export interface NewNftOptions {
+  id?: string;
+  saleType?: "fixed" | "auction";
+  priceUsdCents?: number;
+  editionSize?: number;
+  editionsAvailable?: number;
+}
+
+let nftCounter = 0;
+/**
+ * A catalogue NFT (with its own production house, film and star) straight in the database, for tests
+ * about selling it rather than about the catalogue. Returns its id.
+ */
+export async function newNft(ctx: Pick<AppContext, "database">, o: NewNftOptions = {}): Promise<string> {
+  nftCounter++;
+  const tag = `f${nftCounter}${randomBytes(3).toString("hex")}`;
+  const q = ctx.database.query.bind(ctx.database);
+  const [house] = await q<{ id: number }>(
+    "INSERT INTO production_houses (slug, name, logo_url) VALUES ($1, $2, '/l.svg') RETURNING id",
+    [`house-${tag}`, `House ${tag}`],
+  );
+  const [film] = await q<{ id: number }>(
+    `INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
+     VALUES ($1, $2, '/p.svg', '/b.svg', '/t.svg', $3) RETURNING id`,
+    [`film-${tag}`, `Film ${tag}`, house!.id],
+  );
+  const [star] = await q<{ id: number }>(
+    "INSERT INTO celebrities (slug, name) VALUES ($1, $2) RETURNING id",
+    [`star-${tag}`, `Star ${tag}`],
+  );
+  const id = o.id ?? `nft${tag}`;
+  const size = o.editionSize ?? 10;
+  const auction = o.saleType === "auction";
+  await q(
+    `INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+     VALUES ($1, $2, 'rare', 'Scene', $3, $4, $5, '/i.svg', '/t.svg', $6, $7, $8, $9, $10)`,
+    [
+      id,
+      `Title ${tag}`,
+      film!.id,
+      star!.id,
+      house!.id,
+      size,
+      o.editionsAvailable ?? size,
+      auction ? "auction" : "fixed",
+      o.priceUsdCents ?? 2500,
+      auction ? 3 : null,
+    ],
+  );
+  return id;
 }

@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { redactUrl } from "../src/http/logging.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
-import { createPlatform } from "../src/platform/index.ts";
+import { bootstrap } from "../src/bootstrap.ts";
 
 const production = {
   NODE_ENV: "production",
@@ -92,12 +92,12 @@ describe("served routes", () => {
         SESSION_SECRET: "test-secret-test-secret-test-secret-123",
         ...env,
       });
-      // Each app gets its own platform (jobs, pub/sub): the test app's job queue has started already.
-      const ctx = {
-        ...local.ctx,
-        config,
-        ...createPlatform(config, local.ctx.database, { pollingIntervalSeconds: 0.5 }),
-      };
+      // Each app gets its own context (jobs, pub/sub): the test app's job queue has started already.
+      const ctx = await bootstrap(config, {
+        database: local.ctx.database,
+        chain: null,
+        pollingIntervalSeconds: 0.5,
+      });
       const app = await buildApp(ctx, { webDistDir: "/nonexistent", logStream: stream });
       await app.ready();
       return app;

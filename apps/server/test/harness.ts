@@ -6,8 +6,11 @@ import { type Config, loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/context.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import type { Clock } from "../src/platform/clock.ts";
-import { createPlatform } from "../src/platform/index.ts";
+import { bootstrap } from "../src/bootstrap.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { type ChainRuntime, startChain } from "../src/modules/chain/runtime.ts";
+import { startAnvil } from "@diginoor/contracts/anvil";
+import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { openTemplateDatabase } from "./pglite-template.ts";
 
 export interface TestDatabase {
@@ -57,24 +60,41 @@ export interface TestApp {
 /** A full server on a fresh database, for app.inject() tests. `env` overrides configuration. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { clock?: Clock } = {},
+  opts: {
+    clock?: Clock;
+    /** Start a fresh anvil (on a free port) with our contracts deployed, as ctx.chain. */
+    chain?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const { database, dispose } = await createTestDatabase();
+  const anvil = opts.chain ? await startAnvil({}) : undefined;
   const dataDir = `/tmp/diginoor-test-${process.pid}-${randomBytes(4).toString("hex")}`;
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
     PUBLIC_URL: "http://localhost:3000",
-    CHAIN_DISABLED: "1",
     SESSION_SECRET: "test-secret-test-secret-test-secret-123",
+    ...(anvil
+      ? { CHAIN_RPC_URL: anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY }
+      : { CHAIN_DISABLED: "1" }),
     ...env,
   });
-  const ctx: AppContext = {
-    config,
+  let chain: ChainRuntime | undefined;
+  if (anvil) {
+    try {
+      chain = await startChain(config, database.db, () => {});
+    } catch (err) {
+      await anvil.stop();
+      await dispose();
+      throw err;
+    }
+  }
+  const ctx = await bootstrap(config, {
     database,
-    db: database.db,
-    ...createPlatform(config, database, { pollingIntervalSeconds: 0.5, clock: opts.clock }),
-  };
+    chain: chain ?? null,
+    clock: opts.clock,
+    pollingIntervalSeconds: 0.5,
+  });
   const app = await buildApp(ctx, { webDistDir: env.WEB_DIST_DIR ?? "/nonexistent" });
   await app.ready();
   return {
@@ -83,6 +103,8 @@ export async function createTestApp(
     config,
     close: async () => {
       await app.close();
+      await ctx.close();
+      await anvil?.stop();
       await dispose();
     },
   };

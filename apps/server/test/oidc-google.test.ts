@@ -166,6 +166,16 @@ describe("Google sign-in (OpenID Connect)", () => {
     expect(res.json()).toEqual({ google: true });
   });
 
+  it("returns to a next path holding characters outside Latin-1, percent-encoded (issue 8 item 5)", async () => {
+    accounts.set("g-tamil-1", { email: "tamil.fan@gmail.com", email_verified: true, name: "Tamil Fan" });
+    const res = await googleSignIn("g-tamil-1", "/film/எந்திரன்?from=🎬");
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(
+      `/film/${encodeURIComponent("எந்திரன்")}?from=${encodeURIComponent("🎬")}`,
+    );
+    expect(sessionCookie(res)).toBeTruthy();
+  });
+
   it("creates a new verified user and signs in, returning to the same-site next path", async () => {
     accounts.set("g-new-1", { email: "New.Fan@Gmail.com", email_verified: true, name: "Ananya Rao" });
     const res = await googleSignIn("g-new-1", "/nft/42?tab=bids");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteToAdmin } from "../src/modules/accounts/admin.ts";
-import { ipSubject } from "../src/modules/accounts/limits.ts";
+import { promoteToAdmin } from "../src/modules/accounts/service.ts";
+import { ipSubject } from "../src/lib/rate-limit.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import { createVerifiedUser, me, post, sessionCookie, tokenFromMail } from "./fixtures/accounts.ts";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jpegEnd, pngEnd, sniffImage } from "../src/modules/media/images.ts";
+import { jpegEnd, pngEnd, sniffImage } from "../src/modules/media/service.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import { ORIGIN, createVerifiedUser, me, sampleJpeg, samplePng, upload } from "./fixtures/accounts.ts";
 

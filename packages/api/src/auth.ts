@@ -42,7 +42,8 @@ export const emailSchema = z
   .toLowerCase()
   .min(1, "Email is required")
   .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
-  .pipe(z.email(authMessages.invalidEmail));
+  .pipe(z.email(authMessages.invalidEmail))
+  .meta({ format: "email" });
 
 export const passwordSchema = z
   .string("Password is required")
@@ -129,6 +130,9 @@ export type User = z.infer<typeof userSchema>;
 
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
+/** GET /api/v1/session → 200 with the signed-in user, or `null` for a visitor (never 401). */
+export const sessionResponseSchema = z.object({ user: userSchema.nullable() });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof okResponseSchema>;
 

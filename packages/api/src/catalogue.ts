@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoint } from "./endpoint.ts";
 
 /** Rarity tiers, lowest to highest. */
 export const tiers = ["common", "rare", "ultimate", "legendary"] as const;
@@ -171,7 +172,8 @@ const email = z
   .trim()
   .max(254, "at most 254 characters")
   .pipe(z.email("must be a valid email address"))
-  .transform((e) => e.toLowerCase());
+  .transform((e) => e.toLowerCase())
+  .meta({ format: "email" });
 
 export const contactRequestSchema = z
   .object({
@@ -186,3 +188,93 @@ export const newsletterRequestSchema = z.object({ email }).strict();
 export type NewsletterRequest = z.input<typeof newsletterRequestSchema>;
 
 export const createdResponseSchema = z.object({ ok: z.literal(true) });
+
+/** Path parameters of GET /api/v1/nfts/{id}. */
+export const nftIdParamsSchema = z.object({ id: z.string().min(1).max(64) }).strict();
+/** Path parameters of GET /api/v1/films/{slug} (matched case-insensitively). */
+export const filmSlugParamsSchema = z
+  .object({
+    slug: z
+      .string()
+      .min(1)
+      .max(80)
+      .transform((s) => s.toLowerCase()),
+  })
+  .strict();
+
+const catalogueTags = ["catalogue"] as const;
+
+/** The catalogue's endpoints (and the two public forms). */
+export const catalogueEndpoints = {
+  listNfts: endpoint({
+    operationId: "listNfts",
+    method: "GET",
+    path: "/api/v1/nfts",
+    summary: "List NFTs with filters, text search, sorting and cursor pagination",
+    tags: catalogueTags,
+    query: listNftsQuerySchema,
+    success: { status: 200, schema: nftListResponseSchema },
+  }),
+  getNft: endpoint({
+    operationId: "getNft",
+    method: "GET",
+    path: "/api/v1/nfts/{id}",
+    summary: "One NFT with its properties and related NFTs",
+    tags: catalogueTags,
+    params: nftIdParamsSchema,
+    success: { status: 200, schema: nftDetailSchema },
+    errors: ["not_found"],
+  }),
+  listFilms: endpoint({
+    operationId: "listFilms",
+    method: "GET",
+    path: "/api/v1/films",
+    summary: "Films and featured collections with their NFT counts",
+    tags: catalogueTags,
+    success: { status: 200, schema: filmListResponseSchema },
+  }),
+  getFilm: endpoint({
+    operationId: "getFilm",
+    method: "GET",
+    path: "/api/v1/films/{slug}",
+    summary: "A film with its cast, studio and NFTs (the newest 60; page the rest with /api/v1/nfts?film=)",
+    tags: catalogueTags,
+    params: filmSlugParamsSchema,
+    success: { status: 200, schema: filmDetailSchema },
+    errors: ["not_found"],
+  }),
+  getCollections: endpoint({
+    operationId: "getCollections",
+    method: "GET",
+    path: "/api/v1/collections",
+    summary: "Featured and hot collections, top sellers and filter values",
+    tags: catalogueTags,
+    success: { status: 200, schema: collectionsResponseSchema },
+  }),
+  getAbout: endpoint({
+    operationId: "getAbout",
+    method: "GET",
+    path: "/api/v1/about",
+    summary: "Official partners and team",
+    tags: catalogueTags,
+    success: { status: 200, schema: aboutResponseSchema },
+  }),
+  sendContactMessage: endpoint({
+    operationId: "sendContactMessage",
+    method: "POST",
+    path: "/api/v1/contact",
+    summary: "Send a message to the team",
+    tags: catalogueTags,
+    body: contactRequestSchema,
+    success: { status: 201, schema: createdResponseSchema },
+  }),
+  subscribeNewsletter: endpoint({
+    operationId: "subscribeNewsletter",
+    method: "POST",
+    path: "/api/v1/newsletter",
+    summary: "Subscribe an email address to the newsletter (subscribing twice is fine)",
+    tags: catalogueTags,
+    body: newsletterRequestSchema,
+    success: { status: 201, schema: createdResponseSchema },
+  }),
+};

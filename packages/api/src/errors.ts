@@ -1,21 +1,44 @@
 import { z } from "zod";
 
-/** Every error response of the API has exactly this shape. */
-export const errorCodeSchema = z.enum([
-  "bad_request",
-  "validation_failed",
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "conflict",
-  "payload_too_large",
-  "unsupported_media_type",
-  "rate_limited",
-  "internal",
-  "unavailable",
-]);
-export type ErrorCode = z.infer<typeof errorCodeSchema>;
+/**
+ * Every error code the API answers with, and the HTTP status it always comes with. Clients branch on
+ * the code; the OpenAPI document lists, per operation, the statuses of the codes it can answer.
+ */
+export const errorStatuses = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_token: 400,
+  no_password: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  account_suspended: 403,
+  email_unverified: 403,
+  not_found: 404,
+  conflict: 409,
+  email_taken: 409,
+  /** Something that existed is over (an expired price quote). */
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  mail_failed: 503,
+} as const;
 
+export type ErrorCode = keyof typeof errorStatuses;
+export const errorCodeSchema = z.enum(Object.keys(errorStatuses) as [ErrorCode, ...ErrorCode[]]);
+
+/** The status of an error code. */
+export function statusOf(code: ErrorCode): number {
+  return errorStatuses[code];
+}
+
+/** At most this many field issues are reported in `details` (the rest are counted, not listed). */
+export const MAX_REPORTED_ISSUES = 20;
+
+/** Every error response of the API has exactly this shape. */
 export const errorBodySchema = z.object({
   error: z.object({
     code: z.string(),

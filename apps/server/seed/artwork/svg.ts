@@ -377,6 +377,39 @@ export function posterSvg(input: FilmArtInput): string {
 </svg>`;
 }
 
+/**
+ * The backdrop of a wide picture (banner, blog cover): atmosphere, a motif on the right, sparkles
+ * and a dark fade from the left where the text goes. Returns the opening of the SVG; the caller adds
+ * its text and `</svg>`.
+ */
+function wideScene(o: {
+  id: string;
+  w: number;
+  h: number;
+  p: Palette;
+  rnd: () => number;
+  /** Fade opacity at the left edge, where it reaches `[1]` of the width, and its opacity there. */
+  fade: [number, number, number];
+  /** Where the motif starts, as a fraction of the width, and its height as a multiple of the picture's. */
+  motifAt: number;
+  motifHeight: number;
+  sparkleCount: number;
+}): string {
+  const { id, w, h, p, rnd } = o;
+  const atm = atmosphere(id, w, h, p, rnd);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}">
+  <defs>${atm.defs}
+    <linearGradient id="${id}-side" x1="0" y1="0" x2="1" y2="0">
+      <stop offset="0" stop-color="#000" stop-opacity="${o.fade[0]}"/><stop offset="${o.fade[1]}" stop-color="#000" stop-opacity="${o.fade[2]}"/><stop offset="1" stop-color="#000" stop-opacity="0"/>
+    </linearGradient>
+  </defs>
+  ${atm.body}
+  <g transform="translate(${f(w * o.motifAt)} 0)">${motif(id, w * (1 - o.motifAt), h * o.motifHeight, p, rnd, Math.floor(rnd() * 6))}</g>
+  ${sparkles(w, h, p, rnd, o.sparkleCount)}
+  <rect width="${w}" height="${h}" fill="url(#${id}-side)"/>
+  ${finish(id, w, h)}`;
+}
+
 /** Wide banner of a film or collection, 1600 × 600. */
 export function bannerSvg(input: {
   slug: string;
@@ -389,18 +422,7 @@ export function bannerSvg(input: {
   const rnd = prng(`banner:${input.slug}`);
   const id = `b${hashString(input.slug).toString(36)}`;
   const p = paletteFor(input.paletteKey ?? input.slug);
-  const atm = atmosphere(id, w, h, p, rnd);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}">
-  <defs>${atm.defs}
-    <linearGradient id="${id}-side" x1="0" y1="0" x2="1" y2="0">
-      <stop offset="0" stop-color="#000" stop-opacity="0.9"/><stop offset="0.55" stop-color="#000" stop-opacity="0.15"/><stop offset="1" stop-color="#000" stop-opacity="0"/>
-    </linearGradient>
-  </defs>
-  ${atm.body}
-  <g transform="translate(${f(w * 0.45)} 0)">${motif(id, w * 0.55, h * 1.4, p, rnd, Math.floor(rnd() * 6))}</g>
-  ${sparkles(w, h, p, rnd, 90)}
-  <rect width="${w}" height="${h}" fill="url(#${id}-side)"/>
-  ${finish(id, w, h)}
+  return `${wideScene({ id, w, h, p, rnd, fade: [0.9, 0.55, 0.15], motifAt: 0.45, motifHeight: 1.4, sparkleCount: 90 })}
   <text x="96" y="${h / 2 - 8}" font-family="${SERIF}" font-weight="900" font-size="${input.name.length > 16 ? 72 : 96}" fill="#fff">${escapeXml(input.name)}</text>
   <rect x="98" y="${h / 2 + 22}" width="90" height="4" fill="${p.accent}"/>
   <text x="98" y="${h / 2 + 74}" font-family="${SANS}" font-size="26" letter-spacing="2" fill="#e6e6ea" opacity="0.9">${escapeXml(input.tagline.slice(0, 70))}</text>
@@ -458,5 +480,28 @@ export function avatarSvg(input: { slug: string; name: string }): string {
   <rect width="256" height="256" fill="url(#a)"/>${rings.join("")}
   <circle cx="128" cy="128" r="112" fill="none" stroke="hsl(${(hue + 30) % 360} 70% 70%)" stroke-opacity="0.55" stroke-width="2"/>
   <text x="128" y="150" text-anchor="middle" font-family="${SERIF}" font-weight="700" font-size="72" fill="#fff">${escapeXml(initials)}</text>
+</svg>`;
+}
+
+/** Cover of a blog post, 1200 × 630 (the link-preview size): a film's mood, a label and the title. */
+export function blogCoverSvg(input: {
+  slug: string;
+  title: string;
+  label: string;
+  paletteKey: string;
+}): string {
+  const w = 1200;
+  const h = 630;
+  const rnd = prng(`cover:${input.slug}`);
+  const id = `c${hashString(input.slug).toString(36)}`;
+  const p = paletteFor(input.paletteKey);
+  const lines = wrapText(input.title, 26, 3);
+  const size = lines.length > 2 ? 58 : 66;
+  const top = h / 2 - ((lines.length - 1) * size * 1.12) / 2 + 10;
+  return `${wideScene({ id, w, h, p, rnd, fade: [0.88, 0.6, 0.25], motifAt: 0.42, motifHeight: 1.3, sparkleCount: 70 })}
+  <text x="80" y="${f(top - size - 18)}" font-family="${SANS}" font-weight="700" font-size="20" letter-spacing="6" fill="${p.accent}">${escapeXml(input.label.toUpperCase())}</text>
+  ${lines.map((l, i) => `<text x="78" y="${f(top + i * size * 1.12)}" font-family="${SERIF}" font-weight="700" font-size="${size}" fill="#fff">${escapeXml(l)}</text>`).join("")}
+  <rect x="80" y="${f(top + (lines.length - 1) * size * 1.12 + 36)}" width="90" height="4" fill="${p.accent}"/>
+  <text x="80" y="${h - 56}" font-family="${SANS}" font-size="18" letter-spacing="5" fill="#cfcfd6" opacity="0.85">DIGINOOR BLOG</text>
 </svg>`;
 }

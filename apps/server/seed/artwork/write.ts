@@ -8,8 +8,8 @@ export interface ArtworkFile {
   svgPath: string;
   /** Builds the SVG text (only called when a file is missing). */
   render: () => string;
-  /** Also rasterise to WebP at this path and width (for thumbnails in grids). */
-  webp?: { path: string; width: number };
+  /** Also rasterise to WebP (or JPEG: link previews) at this path and width (for thumbnails in grids). */
+  webp?: { path: string; width: number; format?: "webp" | "jpeg" };
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -50,10 +50,11 @@ export async function writeArtwork(mediaDir: string, files: ArtworkFile[], concu
         written++;
       }
       if (needWebp && item.webp && webpFile) {
-        const buf = await sharp(Buffer.from(svg), { density: 72 })
-          .resize({ width: item.webp.width })
-          .webp({ quality: 82 })
-          .toBuffer();
+        const resized = sharp(Buffer.from(svg), { density: 72 }).resize({ width: item.webp.width });
+        const buf = await (item.webp.format === "jpeg"
+          ? resized.jpeg({ quality: 84, mozjpeg: true })
+          : resized.webp({ quality: 82 })
+        ).toBuffer();
         await writeAtomic(webpFile, buf);
         written++;
       }

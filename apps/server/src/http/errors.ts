@@ -1,4 +1,4 @@
-import type { ErrorCode, FieldIssue } from "@diginoor/api/errors";
+import { type ErrorCode, type FieldIssue, MAX_REPORTED_ISSUES } from "@diginoor/api/errors";
 import type { ZodError } from "zod";
 
 /**
@@ -44,19 +44,32 @@ export class AppError extends Error {
   }
 }
 
-/** Turns zod issues into `{ field, message }` pairs naming the bad field. */
+/** Longest field name or message reported back (input can name fields of any length). */
+const MAX_TEXT = 200;
+const clip = (text: string, max = MAX_TEXT) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Turns zod issues into `{ field, message }` pairs naming the bad field. The reply stays small
+ * whatever the input: at most MAX_REPORTED_ISSUES issues (a last entry counts the rest), unknown
+ * keys listed up to the same number, names and messages clipped.
+ */
 export function zodIssues(error: ZodError): FieldIssue[] {
-  return error.issues.map((issue) => {
+  const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     let field = issue.path.map(String).join(".");
     let message = issue.message;
     if (issue.code === "unrecognized_keys") {
-      field = issue.keys.join(", ");
+      const shown = issue.keys.slice(0, MAX_REPORTED_ISSUES).map((k) => clip(k, 40));
+      const more = issue.keys.length - shown.length;
+      field = shown.join(", ") + (more > 0 ? ` and ${more} more` : "");
       message = "is not a known field";
     }
     if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) message = "is required";
     if (issue.code === "invalid_value" && "values" in issue) {
       message = `must be one of: ${(issue.values as unknown[]).map(String).join(", ")}`;
     }
-    return { field: field || "(root)", message };
+    return { field: clip(field || "(root)", 1000), message: clip(message) };
   });
+  const rest = error.issues.length - issues.length;
+  if (rest > 0) issues.push({ field: "(more)", message: `${rest} more problems not listed` });
+  return issues;
 }

@@ -1,11 +1,141 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
+import type { Endpoint } from "@diginoor/api/endpoint";
+import { type ErrorCode, errorBodySchema, errorStatuses } from "@diginoor/api/errors";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError, zodIssues } from "./errors.ts";
+import type { AuthUser, Permission, RateLimit } from "./access.ts";
+import { markDocumentationOnly } from "./validation.ts";
 
-type AnySchema = z.ZodType;
-type Out<S> = S extends AnySchema ? z.output<S> : undefined;
+type In<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Reply<E extends Endpoint> = E["success"]["schema"] extends z.ZodType
+  ? z.input<E["success"]["schema"]>
+  : undefined;
 
-export interface RouteDefinition<P, Q, B, R extends AnySchema> {
+export interface RouteOptions<E extends Endpoint> {
+  permission: Permission;
+  rateLimits?: readonly RateLimit[];
+  /** Largest accepted body in bytes (default JSON_BODY_LIMIT for JSON bodies); larger ones get 413 unread. */
+  bodyLimit?: number;
+  handler: (input: {
+    params: In<E["params"]>;
+    query: In<E["query"]>;
+    body: In<E["body"]>;
+    /** The signed-in user (set when permission is not public). */
+    user: AuthUser | null;
+    req: FastifyRequest;
+    reply: FastifyReply;
+  }) => Promise<Reply<E> | undefined> | Reply<E> | undefined;
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Default limit of a JSON body: every form of the API is a few hundred bytes, so anything this big
+ * is refused (413) before it is parsed or validated (issue 8 item 4: a 1 MB body of unknown keys
+ * cost 300 ms of event loop).
+ */
+export const JSON_BODY_LIMIT = 16 * 1024;
+
+const descriptions: Record<number, string> = {
+  400: "The request is not valid (the message names the first bad field)",
+  401: "Not signed in",
+  403: "Not allowed (or a cross-site request)",
+  404: "Not found",
+  410: "No longer available",
+  409: "Conflicts with the current state",
+  413: "The body is too large",
+  415: "Unsupported content type",
+  429: "Too many requests (Retry-After says when to try again)",
+  500: "Unexpected server error (details are logged, never sent)",
+  503: "A service the server needs is unavailable",
+};
+/** The one error shape, a named component of the OpenAPI document. */
+const apiError = errorBodySchema.meta({ id: "ApiError" });
+function errorResponse(status: number) {
+  return {
+    description: descriptions[status] ?? "Error",
+    content: { "application/json": { schema: apiError } },
+  };
+}
+
+/**
+ * Every status an operation can answer: its own error codes, plus what its shape implies (inputs
+ * → 400, a body → 413 and 415, sign-in → 401, admin or a state change → 403, rate limits → 429).
+ */
+export function errorStatusesOf(
+  e: Pick<Endpoint, "method" | "params" | "query" | "body" | "errors">,
+  o: { permission: Permission; rateLimited: boolean },
+): number[] {
+  const statuses = new Set<number>((e.errors ?? []).map((c: ErrorCode) => errorStatuses[c]));
+  if (e.params || e.query || e.body) statuses.add(400);
+  if (e.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (o.permission !== "public") statuses.add(401);
+  if (o.permission === "admin" || STATE_CHANGING.has(e.method)) statuses.add(403);
+  if (o.rateLimited) statuses.add(429);
+  statuses.add(500);
+  return [...statuses].sort();
+}
+
+/** The Fastify schema of an endpoint: validation, serialisation and its OpenAPI operation. */
+export function routeSchema(e: Endpoint, o: { permission: Permission; rateLimited: boolean }): FastifySchema {
+  const { status, schema, contentType } = e.success;
+  const success = schema
+    ? contentType
+      ? { description: "Success", content: { [contentType]: { schema } } }
+      : schema.describe(schema.description ?? "Success")
+    : z.undefined().describe(status === 302 ? "Redirect" : "No content");
+  if (e.body && e.bodyType === "multipart") markDocumentationOnly(e.body);
+  return {
+    operationId: e.operationId,
+    summary: e.summary,
+    tags: [...e.tags],
+    ...(e.params ? { params: e.params } : {}),
+    ...(e.query ? { querystring: e.query } : {}),
+    ...(e.body ? { body: e.body } : {}),
+    ...(e.bodyType === "multipart" ? { consumes: ["multipart/form-data"] } : {}),
+    security: o.permission === "public" ? [] : [{ sessionCookie: [] }],
+    response: {
+      [status]: success,
+      ...Object.fromEntries(errorStatusesOf(e, o).map((s) => [s, errorResponse(s)])),
+    },
+  } as FastifySchema;
+}
+
+/**
+ * Registers an endpoint of packages/api: its schemas validate the request (400 in the one error
+ * shape), its permission and rate limits are enforced by the access hooks, and Swagger lists it.
+ */
+export function route<E extends Endpoint>(app: FastifyInstance, e: E, opts: RouteOptions<E>): void {
+  const status = e.success.status;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: e.method as HTTPMethods,
+    url: e.path.replace(/\{(\w+)\}/g, ":$1"),
+    bodyLimit: opts.bodyLimit ?? (e.body && e.bodyType !== "multipart" ? JSON_BODY_LIMIT : undefined),
+    schema: routeSchema(e, { permission: opts.permission, rateLimited: !!opts.rateLimits?.length }),
+    config: { permission: opts.permission, rateLimits: opts.rateLimits },
+    handler: async (req, reply) => {
+      const result = await opts.handler({
+        params: req.params as In<E["params"]>,
+        query: req.query as In<E["query"]>,
+        body: req.body as In<E["body"]>,
+        user: req.user,
+        req,
+        reply,
+      });
+      // A handler that sent its own answer (a redirect, a stream) returns the reply.
+      if (reply.sent || (result as unknown) === reply) return reply;
+      reply.code(status);
+      if (result === undefined) return reply.send();
+      return reply.send(result);
+    },
+  });
+}
+
+/** A route defined the older way (accounts routes until they move to packages/api endpoints). */
+export interface RouteDefinition<P, Q, B, R extends z.ZodType> {
   method: HTTPMethods;
   url: string;
   summary: string;
@@ -13,176 +143,71 @@ export interface RouteDefinition<P, Q, B, R extends AnySchema> {
   params?: P;
   query?: Q;
   body?: B;
-  /** Success status (default 200). */
   status?: number;
   response: R;
-  /** Set when the route needs a signed-in user (documented in OpenAPI). */
   auth?: boolean;
-  /** Extra documented error statuses. */
   errors?: number[];
-  /** Disable content-type body parsing (e.g. multipart). */
   bodyLimit?: number;
   handler: (ctx: {
-    params: Out<P>;
-    query: Out<Q>;
-    body: Out<B>;
+    params: In<P>;
+    query: In<Q>;
+    body: In<B>;
     req: FastifyRequest;
     reply: FastifyReply;
   }) => Promise<z.input<R> | undefined> | z.input<R> | undefined;
 }
 
-interface OpenApiOperation {
-  method: string;
-  url: string;
-  def: RouteDefinition<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined, AnySchema>;
-}
-
-const registry: OpenApiOperation[] = [];
-
-/** Path of the first string holding a NUL character (PostgreSQL text cannot store one). */
-function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const hit = findNul(v, path ? `${path}.${k}` : k);
-      if (hit !== undefined) return hit;
-    }
-  }
-  return undefined;
-}
-
-function parsePart<S extends AnySchema | undefined>(schema: S, value: unknown, where: string): Out<S> {
-  if (!schema) return undefined as Out<S>;
-  const nulAt = findNul(value, "");
-  if (nulAt !== undefined) {
-    throw AppError.validation(where, [
-      { field: nulAt || "(root)", message: "must not contain NUL characters" },
-    ]);
-  }
-  const result = schema.safeParse(value ?? (where === "body" ? undefined : {}));
-  if (!result.success) throw AppError.validation(where, zodIssues(result.error));
-  return result.data as Out<S>;
-}
-
-/**
- * Registers a JSON route whose params, query and body are parsed with zod (400 naming the bad
- * field on failure) and which is listed in the OpenAPI document.
- */
-export function defineRoute<
-  P extends AnySchema | undefined,
-  Q extends AnySchema | undefined,
-  B extends AnySchema | undefined,
-  R extends AnySchema,
->(app: FastifyInstance, def: RouteDefinition<P, Q, B, R>): void {
-  if (!registry.some((r) => r.method === def.method && r.url === def.url)) {
-    registry.push({ method: String(def.method).toLowerCase(), url: def.url, def: def as never });
-  }
-  const checkResponses = process.env.NODE_ENV === "test";
-  app.route({
-    method: def.method,
-    url: def.url,
-    bodyLimit: def.bodyLimit,
-    handler: async (req, reply) => {
-      const params = parsePart(def.params as P, req.params, "path parameter");
-      const query = parsePart(def.query as Q, req.query, "query parameter");
-      const body = parsePart(def.body as B, req.body, "body");
-      const result = await def.handler({ params, query, body, req, reply });
-      if (reply.sent) return reply;
-      reply.code(def.status ?? 200);
-      if (result === undefined) return reply.send();
-      if (checkResponses) {
-        const check = def.response.safeParse(result);
-        if (!check.success) {
-          throw new Error(
-            `Response of ${def.method} ${def.url} does not match its schema: ${check.error.message}`,
-          );
-        }
-      }
-      return reply.send(result);
-    },
-  });
-}
-
-const errorResponse = {
-  description: "Error",
-  content: {
-    "application/json": {
-      schema: {
-        type: "object",
-        required: ["error"],
-        properties: {
-          error: {
-            type: "object",
-            required: ["code", "message"],
-            properties: { code: { type: "string" }, message: { type: "string" }, details: {} },
-          },
-        },
-      },
-    },
-  },
+const statusCode: Partial<Record<number, ErrorCode>> = {
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  410: "gone",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
 };
 
-function jsonSchema(schema: AnySchema, io: "input" | "output") {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as Record<
-    string,
-    unknown
-  >;
-}
-
-function queryParameters(schema: AnySchema, location: "query" | "path") {
-  const js = jsonSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
-  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: location,
-    required: location === "path" || (js.required ?? []).includes(name),
-    schema: s,
-  }));
-}
-
-/** The OpenAPI 3 document of every route registered with defineRoute. */
-export function openApiDocument(info: { title: string; version: string; serverUrl: string }) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const { method, url, def } of registry) {
-    const path = url.replace(/:(\w+)/g, "{$1}");
-    const status = String(def.status ?? 200);
-    const responses: Record<string, unknown> = {
-      [status]: {
-        description: "Success",
-        content: { "application/json": { schema: jsonSchema(def.response, "output") } },
-      },
-      "400": errorResponse,
-      ...(def.auth ? { "401": errorResponse } : {}),
-      ...Object.fromEntries((def.errors ?? []).map((s) => [String(s), errorResponse])),
-      "429": errorResponse,
-      "500": errorResponse,
-    };
-    paths[path] ??= {};
-    paths[path][method] = {
-      summary: def.summary,
-      tags: def.tags,
-      parameters: [
-        ...(def.params ? queryParameters(def.params, "path") : []),
-        ...(def.query ? queryParameters(def.query, "query") : []),
-      ],
-      ...(def.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: jsonSchema(def.body, "input") } },
-            },
-          }
-        : {}),
-      responses,
-      ...(def.auth ? { security: [{ sessionCookie: [] }] } : {}),
-    };
-  }
-  return {
-    openapi: "3.0.3",
-    info: { title: info.title, version: info.version },
-    servers: [{ url: info.serverUrl }],
-    components: {
-      securitySchemes: { sessionCookie: { type: "apiKey", in: "cookie", name: "diginoor_session" } },
+/** Adapter: registers an older route definition as an endpoint (same validation, docs and access). */
+export function defineRoute<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+>(app: FastifyInstance, def: RouteDefinition<P, Q, B, R>): void {
+  const path = def.url.replace(/:(\w+)/g, "{$1}");
+  const operationId = `${String(def.method).toLowerCase()}${path
+    .replace(/^\/api\/v1/, "")
+    .split(/[/{}-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join("")}`;
+  const noBody = def.status === 204 || def.response instanceof z.ZodUndefined;
+  const e: Endpoint = {
+    operationId,
+    method: def.method as Endpoint["method"],
+    path,
+    summary: def.summary,
+    tags: def.tags,
+    params: def.params,
+    query: def.query,
+    body: def.body,
+    success: {
+      status: (def.status ?? 200) as Endpoint["success"]["status"],
+      ...(noBody ? {} : { schema: def.response }),
     },
-    paths,
+    // Older routes check their rate limits in their handlers: 429 is documented for all of them.
+    errors: [...(def.errors ?? []).flatMap((s) => statusCode[s] ?? []), "rate_limited"],
   };
+  route(app, e, {
+    permission: def.auth ? "signed-in" : "public",
+    bodyLimit: def.bodyLimit,
+    handler: ({ params, query, body, req, reply }) =>
+      def.handler({
+        params: params as In<P>,
+        query: query as In<Q>,
+        body: body as In<B>,
+        req,
+        reply,
+      }) as never,
+  });
 }

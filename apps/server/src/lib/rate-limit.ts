@@ -38,3 +38,87 @@ export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
+
+/**
+ * Sliding-window rate limit over the shared `rate_limit_buckets` table (so every server process
+ * sees the same counts). One bucket per fixed window; the estimate is
+ * `previous × (share of the previous window still inside the last windowSeconds) + current`, so a
+ * burst split across a window boundary is still caught: 10 attempts at 0:59 and one at 1:01 make
+ * the 11th within a minute, refused. Throws 429 (with retryAfterSeconds) when over the limit.
+ */
+export async function hitSlidingLimit(
+  db: Db,
+  rule: RateLimitRule,
+  subject: string,
+  now = Date.now(),
+): Promise<void> {
+  const windowMs = rule.windowSeconds * 1000;
+  const index = Math.floor(now / windowMs);
+  const frac = (now - index * windowMs) / windowMs;
+  const base = `${rule.name}:${subject}:`;
+  const rows = await db.execute<{ cur: number; prev: number | null }>(sql`
+    WITH up AS (
+      INSERT INTO rate_limit_buckets (key, window_start, count)
+      VALUES (${base + index}, ${new Date(index * windowMs).toISOString()}, 1)
+      ON CONFLICT (key) DO UPDATE SET count = rate_limit_buckets.count + 1
+      RETURNING count
+    )
+    SELECT (SELECT count FROM up) AS cur,
+           (SELECT count FROM rate_limit_buckets WHERE key = ${base + (index - 1)}) AS prev`);
+  const row = rowsOf<{ cur: number; prev: number | null }>(rows)[0];
+  const cur = Number(row?.cur ?? 0);
+  const prev = Number(row?.prev ?? 0);
+  if (prev * (1 - frac) + cur <= rule.limit) return;
+  throw AppError.rateLimited(retryAfterSeconds(rule.limit, prev, cur, frac, windowMs));
+}
+
+/** Seconds until one more attempt would be allowed (never less than 1). */
+function retryAfterSeconds(limit: number, prev: number, cur: number, frac: number, windowMs: number): number {
+  // `cur` counts the refused attempt too; the next attempt would make it cur + 1.
+  const neededHere = prev > 0 ? 1 - (limit - cur - 1) / prev : 0;
+  let waitMs: number;
+  if (cur + 1 <= limit && neededHere <= 1) {
+    // Still in this window: wait until enough of the previous window has slid out.
+    waitMs = (neededHere - frac) * windowMs;
+  } else {
+    // Next window: this one becomes "previous" and must slide out far enough.
+    const needed = Math.max(0, 1 - (limit - 1) / cur);
+    waitMs = (1 - frac) * windowMs + needed * windowMs;
+  }
+  return Math.max(1, Math.ceil(waitMs / 1000));
+}
+
+/** Forgets a subject's counts (e.g. the account's failures after a successful sign-in). */
+export async function clearSlidingLimit(db: Db, rule: RateLimitRule, subject: string, now = Date.now()) {
+  const windowMs = rule.windowSeconds * 1000;
+  const index = Math.floor(now / windowMs);
+  const base = `${rule.name}:${subject}:`;
+  await db.execute(sql`DELETE FROM rate_limit_buckets WHERE key IN (${base + index}, ${base + (index - 1)})`);
+}
+
+/**
+ * The rate-limit subject for a client address. One IPv6 host usually holds a whole /64 (SLAAC,
+ * privacy addresses), so counting each /128 apart would let a single client rotate through
+ * billions of "addresses": IPv6 is counted per /64. IPv4 (and IPv4-mapped IPv6) is per address.
+ */
+export function ipSubject(ip: string): string {
+  const addr = ip.split("%")[0] ?? ip;
+  if (!addr.includes(":")) return addr;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(addr);
+  if (mapped?.[1]) return mapped[1];
+  const [head = "", tail] = addr.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const width = (parts: string[]) => parts.reduce((n, p) => n + (p.includes(".") ? 2 : 1), 0);
+  const groups = [...left, ...Array(Math.max(0, 8 - width(left) - width(right))).fill("0"), ...right];
+  const prefix = groups.slice(0, 4).map((g) => (Number.parseInt(g, 16) || 0).toString(16));
+  return `${prefix.join(":")}::/64`;
+}
+
+/** Deletes buckets whose window started over a day before `now`; returns how many. */
+export async function pruneRateLimitBuckets(db: Db, now: Date): Promise<number> {
+  const rows = await db.execute(sql`WITH d AS (DELETE FROM rate_limit_buckets
+      WHERE window_start < ${now.toISOString()}::timestamptz - interval '1 day'
+      RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
+}

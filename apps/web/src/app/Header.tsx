@@ -25,13 +25,17 @@ function UserMenu({ name }: { name: string }) {
   const [open, setOpen] = useState(false);
   const signOut = useSignOut();
   const ref = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
+      if (e.key === "Escape") {
+        setOpen(false);
+        buttonRef.current?.focus(); // back to the control that opened the menu
+      }
     };
     document.addEventListener("mousedown", onDown);
     document.addEventListener("keydown", onKey);
@@ -44,6 +48,7 @@ function UserMenu({ name }: { name: string }) {
     <div className="user-menu" ref={ref}>
       <button
         type="button"
+        ref={buttonRef}
         className="user-menu-button"
         aria-expanded={open}
         aria-haspopup="true"

@@ -50,6 +50,14 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: "blog",
+        lazy: async () => ({ Component: (await import("../features/blog/routes/BlogPage.tsx")).BlogPage }),
+      },
+      {
+        path: "blog/:slug",
+        lazy: async () => ({ Component: (await import("../features/blog/routes/PostPage.tsx")).PostPage }),
+      },
+      {
         path: "about",
         lazy: async () => ({ Component: (await import("../features/about/routes/AboutPage.tsx")).AboutPage }),
       },
@@ -77,6 +85,8 @@ export const routes: RouteObject[] = [
         }),
       },
       ...authRoutes,
+      // Sign-in required; wagmi and viem load with this route's chunk, never in the first load.
+      { path: "wallet", lazy: () => import("../features/wallet/WalletPage.tsx") },
       {
         path: "*",
         lazy: async () => ({

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { ApiError, apiFetch } from "./api.ts";
+import { apiFetch } from "./api.ts";
 
 export interface SessionUser {
   id: string;
@@ -14,16 +14,13 @@ export interface SessionUser {
 
 export const sessionQueryKey = ["session", "me"] as const;
 
-/** GET /api/v1/me; a 401 means "signed out" and resolves to null. */
+/**
+ * GET /api/v1/session: 200 `{ user }` with `null` for visitors, so signed-out pages make no failed
+ * request (GET /api/v1/me stays 401 for API clients).
+ */
 export async function fetchCurrentUser(signal?: AbortSignal): Promise<SessionUser | null> {
-  try {
-    const body = await apiFetch<{ user?: SessionUser | null } | SessionUser>("/api/v1/me", { signal });
-    if (body && typeof body === "object" && "user" in body) return body.user ?? null;
-    return (body as SessionUser | undefined) ?? null;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  const body = await apiFetch<{ user: SessionUser | null }>("/api/v1/session", { signal });
+  return body.user ?? null;
 }
 
 /** The signed-in user, or null for visitors. */

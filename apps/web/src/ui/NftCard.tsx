@@ -43,9 +43,10 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
           width={600}
           height={750}
         />
-        <TierBadge tier={nft.tier} className="nft-card-badge" />
       </div>
+      {/* Badge and like/share sit under the art, never over it: the artwork carries its own labels. */}
       <div className="nft-card-body">
+        <TierBadge tier={nft.tier} className="nft-card-badge" />
         <h3 className="nft-card-title">
           <Link to={href} className="nft-card-link">
             {nft.title}
@@ -71,14 +72,14 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
             </span>
           </div>
         )}
-      </div>
-      <div className="nft-card-actions">
-        <button type="button" className="icon-btn" aria-label={`Like ${nft.title}`} onClick={onLike}>
-          <HeartIcon />
-        </button>
-        <button type="button" className="icon-btn" aria-label={`Share ${nft.title}`} onClick={onShare}>
-          <ShareIcon />
-        </button>
+        <div className="nft-card-actions">
+          <button type="button" className="icon-btn" aria-label={`Like ${nft.title}`} onClick={onLike}>
+            <HeartIcon />
+          </button>
+          <button type="button" className="icon-btn" aria-label={`Share ${nft.title}`} onClick={onShare}>
+            <ShareIcon />
+          </button>
+        </div>
       </div>
     </article>
   );

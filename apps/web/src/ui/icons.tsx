@@ -52,6 +52,11 @@ export const SearchIcon = (p: IconProps) => (
     <path d="M20 20l-4.2-4.2" />
   </Svg>
 );
+export const FilterIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 6h16M7 12h10M10 18h4" />
+  </Svg>
+);
 export const ChevronIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M6 9l6 6 6-6" />

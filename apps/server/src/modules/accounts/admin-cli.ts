@@ -1,14 +1,10 @@
 // npm run admin:create -- <email>             make <email> an administrator (creating the account if needed)
 // npm run admin:create -- --suspend <email>   suspend an account (sign-in refused, sessions ended)
 // npm run admin:create -- --unsuspend <email> reinstate a suspended account
-import path from "node:path";
 import { emailSchema } from "@diginoor/api/auth";
+import { bootstrap } from "../../bootstrap.ts";
 import { ConfigError, loadConfig } from "../../config.ts";
-import type { AppContext } from "../../context.ts";
-import { openDatabase } from "../../db/client.ts";
-import { createPlatform } from "../../platform/index.ts";
-import { migrate } from "../../db/migrate.ts";
-import { promoteToAdmin, setSuspended } from "./admin.ts";
+import { promoteToAdmin, setSuspended } from "./service.ts";
 
 async function main() {
   const args = process.argv.slice(2).filter((a) => a !== "--");
@@ -23,13 +19,9 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: path.join(config.DATA_DIR, "pglite"),
-  });
+  // No chain: administration touches accounts only.
+  const ctx = await bootstrap(config, { chain: null });
   try {
-    await migrate(database);
-    const ctx: AppContext = { config, database, db: database.db, ...createPlatform(config, database) };
     if (flag) {
       await setSuspended(ctx, email, flag === "--suspend");
       console.log(
@@ -48,7 +40,7 @@ async function main() {
       console.log(`${email} is now an administrator.`);
     }
   } finally {
-    await database.close();
+    await ctx.close();
   }
 }
 

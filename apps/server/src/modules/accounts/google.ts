@@ -116,5 +116,11 @@ export function safeNext(next: string | undefined): string {
   if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
   if (next.includes("\\") || [...next].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
     return "/";
-  return next;
+  // A Location header carries only ASCII: other characters (an emoji, a Tamil path) are
+  // percent-encoded; a broken surrogate makes no path at all.
+  try {
+    return next.replace(/[^\x21-\x7e]+/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return "/"; // URIError: a lone surrogate
+  }
 }

@@ -1,7 +1,33 @@
 import { z } from "zod";
-import type { AppContext } from "../../context.ts";
-import { type JobRef, defineJob } from "../../platform/jobs/jobs.ts";
-import { pruneAuthData } from "./session.ts";
+import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { JobRef } from "../../platform/jobs/jobs.ts";
+import { deliverOnce } from "../mail/service.ts";
+import type { Mailer } from "../mail/service.ts";
+import {
+  type AccountsDeps,
+  accountMail,
+  accountMailPayload,
+  composeAccountMail,
+  pruneAuthData,
+} from "./service.ts";
+
+/**
+ * The job that sends every account mail (decision 060): enqueued in the transaction of the change
+ * that causes it, retried with backoff, delivered once per job.
+ */
+export function accountMailJob(ctx: AccountsDeps, mailer: Mailer) {
+  return defineJob({
+    name: accountMail.name,
+    payload: accountMailPayload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 120,
+    handler: async (mail, job) => {
+      await deliverOnce({ database: ctx.database, mailer }, job.id, (db) =>
+        composeAccountMail(ctx, db, mail),
+      );
+    },
+  });
+}
 
 const prunePayload = z.object({});
 /** Enqueue an extra prune run with this. */
@@ -15,14 +41,14 @@ export const accountsPrune: JobRef<z.infer<typeof prunePayload>> = {
  * buckets, never-verified accounts): a scheduled job, so it runs once per hour across all worker
  * processes, not once per process.
  */
-export function pruneJob(ctx: AppContext, log: (counts: object) => void = () => {}) {
+export function pruneJob(ctx: AccountsDeps, log: (counts: object) => void = () => {}) {
   return defineJob({
     name: accountsPrune.name,
     payload: prunePayload,
     retry: { limit: 2, delaySeconds: 60, backoff: true },
     schedule: { cron: "17 * * * *", payload: {} },
     handler: async () => {
-      const counts = await pruneAuthData(ctx.db, {
+      const counts = await pruneAuthData(ctx.database.db, {
         now: ctx.clock.date(),
         maxSessionsPerUser: ctx.config.MAX_SESSIONS_PER_USER,
         unverifiedAccountDays: ctx.config.UNVERIFIED_ACCOUNT_DAYS,

@@ -1,4 +1,3 @@
-import path from "node:path";
 import fastifyMultipart from "@fastify/multipart";
 import {
   IMAGE_MAX_BYTES,
@@ -6,63 +5,49 @@ import {
   changeEmailRequestSchema,
   changePasswordRequestSchema,
   okResponseSchema,
+  sessionResponseSchema,
   updateMeRequestSchema,
   userResponseSchema,
 } from "@diginoor/api/auth";
-import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { type UserRow, users } from "./tables.ts";
 import { AppError } from "../../http/errors.ts";
-import { defineRoute } from "../../http/route.ts";
-import { localStorage } from "../../lib/storage/local.ts";
-import type { Storage } from "../../lib/storage/storage.ts";
-import { newSecret } from "./tokens.ts";
-import { withTransaction } from "../../platform/tx.ts";
-import { MAIL_ATTEMPT_WAIT_MS, accountMail, revokeTokens } from "./accounts.ts";
-import { limits, useFriendlyValidationMessages } from "./http.ts";
-import { hitSlidingLimit } from "./limits.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
-import { endAllSessions, clearSessionCookie, requireUser, toApiUser } from "./session.ts";
-import {
-  AVATAR_RENDITIONS,
-  COVER_RENDITIONS,
-  type Rendition,
-  checkImage,
-  renderImage,
-} from "../media/images.ts";
+import { defineRoute, route } from "../../http/route.ts";
+import { profileImageEndpoints } from "@diginoor/api/auth-endpoints";
+import { publishToUser } from "../events/service.ts";
+import { useFriendlyValidationMessages } from "./http.ts";
+import * as accounts from "./service.ts";
+import { clearSessionCookie, optionalUser, requireUser, toApiUser } from "./session.ts";
+import { AVATAR_RENDITIONS, COVER_RENDITIONS, type Rendition } from "../media/service.ts";
+import { limits } from "./limits.ts";
 
 /** The signed-in user's own profile: read, edit, change email and password, avatar and cover. */
-export async function registerUsers(app: FastifyInstance, ctx: AppContext, storage?: Storage): Promise<void> {
-  const store = storage ?? localStorage(path.join(ctx.config.DATA_DIR, "media"));
+export async function registerUsers(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
     // Multipart only in this scope; one file, at most 5 MiB (the part stream is cut one byte over → 413).
     await scope.register(fastifyMultipart, {
       limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
     });
-    registerRoutes(scope, ctx, store);
+    registerRoutes(scope, ctx);
   });
 }
 
-async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string): Promise<void> {
-  await hitSlidingLimit(ctx.db, limits.passwordCheckPerUser, user.id);
-  if (!user.passwordHash) {
-    throw new AppError(
-      400,
-      "no_password",
-      "Your account signs in with Google. Set a password first with 'Forgot password?'.",
-    );
-  }
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    throw new AppError(400, "validation_failed", authMessages.wrongCurrentPassword, [
-      { field: "currentPassword", message: authMessages.wrongCurrentPassword },
-    ]);
-  }
-}
-
-function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): void {
+function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tags = ["profile"];
+
+  defineRoute(app, {
+    method: "GET",
+    url: "/api/v1/session",
+    summary: "The signed-in user, or null for a visitor (200 either way; the web app's session probe)",
+    tags,
+    response: sessionResponseSchema,
+    handler: async ({ req, reply }) => {
+      reply.header("cache-control", "no-store");
+      const user = await optionalUser(ctx, req);
+      return { user: user ? toApiUser(user) : null };
+    },
+  });
 
   defineRoute(app, {
     method: "GET",
@@ -73,7 +58,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
     response: userResponseSchema,
     handler: async ({ req, reply }) => {
       reply.header("cache-control", "no-store");
-      return { user: toApiUser(await requireUser(req)) };
+      return { user: toApiUser(await requireUser(ctx, req)) };
     },
   });
 
@@ -86,17 +71,10 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
     body: updateMeRequestSchema,
     response: userResponseSchema,
     handler: async ({ req, body }) => {
-      const user = await requireUser(req);
-      const changes: Partial<typeof users.$inferInsert> = {};
-      if (body.name !== undefined) changes.name = body.name;
-      if (body.phone !== undefined) changes.phone = body.phone;
-      if (Object.keys(changes).length === 0) return { user: toApiUser(user) };
-      const updated = await ctx.db
-        .update(users)
-        .set({ ...changes, updatedAt: sql`now()` })
-        .where(eq(users.id, user.id))
-        .returning();
-      return { user: toApiUser(updated[0] ?? user) };
+      const user = toApiUser(await accounts.updateProfile(ctx, await requireUser(ctx, req), body));
+      // The user's other tabs and devices see the change at once (GET /api/v1/events).
+      await publishToUser(ctx.pubsub, user.id, { type: "profile.updated", user });
+      return { user };
     },
   });
 
@@ -111,27 +89,9 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
     errors: [409],
     response: okResponseSchema,
     handler: async ({ req, body }) => {
-      const user = await requireUser(req);
-      await checkCurrentPassword(ctx, user, body.currentPassword);
-      if (body.email === user.email) {
-        throw new AppError(400, "validation_failed", "This is already your email address", [
-          { field: "email", message: "This is already your email address" },
-        ]);
-      }
-      await hitSlidingLimit(ctx.db, limits.emailChangePerUser, user.id);
-      const taken = await ctx.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = ${body.email}`, ne(users.id, user.id)))
-        .limit(1);
-      if (taken.length) throw new AppError(409, "email_taken", authMessages.emailTaken);
-      // Only the newest link works: older links die in the transaction that queues the new one.
-      const jobId = await withTransaction(ctx.database, async (tx) => {
-        await revokeTokens({ ...ctx, db: tx.db }, user.id, "verify_email");
-        const mail = { kind: "verify_email" as const, userId: user.id, email: body.email };
-        return ctx.jobs.enqueue(accountMail, mail, { tx });
-      });
-      if ((await ctx.jobs.waitForAttempt(jobId, MAIL_ATTEMPT_WAIT_MS)) === "failed") {
+      const user = await requireUser(ctx, req);
+      const { jobId, delivered } = await accounts.requestEmailChange(ctx, user, body);
+      if (!delivered) {
         req.log.error({ jobId }, "email change verification failed; it will be retried");
         throw new AppError(503, "mail_failed", authMessages.verificationSendFailed);
       }
@@ -148,62 +108,22 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: Storage): 
     body: changePasswordRequestSchema,
     response: okResponseSchema,
     handler: async ({ req, reply, body }) => {
-      const user = await requireUser(req);
-      await checkCurrentPassword(ctx, user, body.currentPassword);
-      const passwordHash = await hashPassword(body.password);
-      // The new password, the revoked links and the ended sessions commit together.
-      await withTransaction(ctx.database, async (tx) => {
-        const at = { ...ctx, db: tx.db };
-        await tx.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
-        await revokeTokens(at, user.id, "password_reset");
-        // A pending email change asked for by whoever had the old password must not survive it.
-        await revokeTokens(at, user.id, "verify_email");
-        await endAllSessions(tx.db, user.id);
-      });
+      const user = await requireUser(ctx, req);
+      await accounts.changePassword(ctx, user, body);
       clearSessionCookie(ctx.config, reply);
       return { ok: true as const };
     },
   });
 
   const upload = (kind: "avatar" | "cover", renditions: Rendition[]) =>
-    defineRoute(app, {
-      method: "POST",
-      url: `/api/v1/me/${kind}`,
-      summary: `Upload a new ${kind} (multipart/form-data, one field "file": JPEG or PNG, at most 5 MiB)`,
-      tags,
-      auth: true,
-      errors: [413, 415],
-      response: userResponseSchema,
+    route(app, profileImageEndpoints[kind], {
+      permission: "signed-in",
+      rateLimits: [{ rule: limits.uploadPerUser, by: "user" }],
       handler: async ({ req }) => {
-        const user = await requireUser(req);
-        await hitSlidingLimit(ctx.db, limits.uploadPerUser, user.id);
+        const user = await requireUser(ctx, req);
         const data = await readSingleFile(req);
-        await checkImage(data);
-        const rendered = await renderImage(data, renditions);
-        // A fresh random key per upload: nobody can overwrite another user's (or an older) file.
-        const base = `${kind}s/${user.id}/${newSecret().slice(0, 22)}`;
-        for (const r of rendered) await store.put(`${base}${r.suffix}.webp`, r.data, "image/webp");
-        const keyColumn = kind === "avatar" ? users.avatarKey : users.coverKey;
-        const previous = await ctx.db
-          .select({ key: keyColumn })
-          .from(users)
-          .where(eq(users.id, user.id))
-          .limit(1);
-        const url = store.url(`${base}.webp`);
-        const updated = await ctx.db
-          .update(users)
-          .set(
-            kind === "avatar"
-              ? { avatarKey: base, avatarUrl: url, updatedAt: sql`now()` }
-              : { coverKey: base, coverUrl: url, updatedAt: sql`now()` },
-          )
-          .where(eq(users.id, user.id))
-          .returning();
-        const old = previous[0]?.key;
-        if (old && old !== base) {
-          for (const r of renditions) await store.delete(`${old}${r.suffix}.webp`).catch(() => {});
-        }
-        return { user: toApiUser(updated[0] ?? user) };
+        const updated = await accounts.setProfileImage(ctx, user, kind, data, renditions);
+        return { user: toApiUser(updated) };
       },
     });
   upload("avatar", AVATAR_RENDITIONS);

@@ -1,4 +1,5 @@
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
+import { createLimiter } from "../../lib/limiter.ts";
 
 /**
  * argon2id at the OWASP Password Storage Cheat Sheet minimum: m = 19456 KiB (19 MiB), t = 2, p = 1.
@@ -11,8 +12,21 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
+type Run = <T>(task: () => Promise<T>) => Promise<T>;
+const unbounded: Run = (task) => task();
+let run: Run = unbounded;
+
+/**
+ * Bounds how many hashes and verifications run at once in this process (0 = unbounded). argon2
+ * runs on libuv's worker pool, which file reads share: 40 sign-ins at once would hold every pool
+ * thread and both cores. Process-wide, like the pool it protects; set once at start-up.
+ */
+export function limitHashing(concurrency: number): void {
+  run = concurrency > 0 ? createLimiter(concurrency) : unbounded;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return run(() => hash(password, ARGON2_OPTIONS));
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -25,11 +39,12 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (!stored) {
     dummyHash ??= hashPassword("dummy-password-for-constant-time-checks");
-    await verify(await dummyHash, password).catch(() => false);
+    const dummy = await dummyHash;
+    await run(() => verify(dummy, password)).catch(() => false);
     return false;
   }
   try {
-    return await verify(stored, password);
+    return await run(() => verify(stored, password));
   } catch {
     return false;
   }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 // Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
 // (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
 import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client.ts";
 import {
   celebrities,
@@ -475,4 +475,35 @@ export async function listTeam(db: Db) {
     .select({ name: teamMembers.name, role: teamMembers.role, avatarUrl: teamMembers.avatarUrl })
     .from(teamMembers)
     .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
+}
+
+/** What the chain side needs of NFTs it knows by catalogue number (token metadata, token → NFT id). */
+export async function nftsByCatalogueNumber(db: Db, numbers: number[]) {
+  if (!numbers.length) return [];
+  return db
+    .select({
+      id: nfts.id,
+      catalogueNumber: nfts.catalogueNumber,
+      title: nfts.title,
+      description: nfts.description,
+      tier: nfts.tier,
+      category: nfts.category,
+      imageUrl: nfts.imageUrl,
+      videoUrl: nfts.videoUrl,
+      editionSize: nfts.editionSize,
+      film: films.name,
+      celebrity: celebrities.name,
+      productionHouse: productionHouses.name,
+    })
+    .from(nfts)
+    .innerJoin(films, eq(films.id, nfts.filmId))
+    .innerJoin(celebrities, eq(celebrities.id, nfts.celebrityId))
+    .innerJoin(productionHouses, eq(productionHouses.id, nfts.productionHouseId))
+    .where(inArray(nfts.catalogueNumber, numbers));
+}
+
+/** The catalogue number of NFT `id` (the number the contracts know it by). */
+export async function catalogueNumberOf(db: Db, id: string): Promise<number | undefined> {
+  const rows = await db.select({ n: nfts.catalogueNumber }).from(nfts).where(eq(nfts.id, id)).limit(1);
+  return rows[0]?.n ?? undefined;
 }

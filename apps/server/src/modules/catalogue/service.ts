@@ -111,6 +111,15 @@ export interface NftPage {
   json: string;
 }
 
+export interface SaleTerms {
+  id: string;
+  title: string;
+  saleType: "fixed" | "auction";
+  /** USD cents: the fixed price, or the reserve of an auction. */
+  priceUsdCents: number;
+  editionsAvailable: number;
+}
+
 export interface CatalogueServiceOptions {
   /** Lifetime of cached /collections, /films and /about answers (0 disables caching). */
   cacheTtlMs?: number;
@@ -119,6 +128,9 @@ export interface CatalogueServiceOptions {
   /** Time source of the caches (tests move a test clock instead of waiting). */
   clock?: Clock;
 }
+
+/** An NFT as the chain side sees it: what token metadata shows. */
+export type ChainNft = Awaited<ReturnType<typeof repo.nftsByCatalogueNumber>>[number] & { tierLabel: string };
 
 export function createCatalogueService(database: Database, opts: CatalogueServiceOptions = {}) {
   const db = database.db;
@@ -178,6 +190,21 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     return {
       items: page.map(toSummary),
       nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAfter(last, query.sort)) : null,
+    };
+  }
+
+  /** What a sale needs to know about an NFT, read fresh (never from a cache). 404 for unknown ids. */
+  async function saleTerms(id: string): Promise<SaleTerms> {
+    if (!NFT_ID.test(id)) throw AppError.notFound("NFT");
+    const nft = await repo.findNft(db, id);
+    if (!nft) throw AppError.notFound("NFT");
+    const s = nft.summary;
+    return {
+      id: s.id,
+      title: s.title,
+      saleType: s.saleType,
+      priceUsdCents: Number(s.priceUsdCents),
+      editionsAvailable: s.editionsAvailable,
     };
   }
 
@@ -302,10 +329,27 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     });
   }
 
+  /** NFTs by the number the contracts know them by (token metadata and token → NFT id of the chain side). */
+  async function nftsByCatalogueNumber(numbers: number[]): Promise<Map<number, ChainNft>> {
+    const rows = await repo.nftsByCatalogueNumber(db, [...new Set(numbers)]);
+    return new Map(rows.map((r) => [Number(r.catalogueNumber), { ...r, tierLabel: tierLabels[r.tier] }]));
+  }
+
+  /** The catalogue number of NFT `id`; 404 when there is no such NFT. */
+  async function catalogueNumberOf(id: string): Promise<number> {
+    if (!NFT_ID.test(id)) throw AppError.notFound("NFT");
+    const n = await repo.catalogueNumberOf(db, id);
+    if (n === undefined) throw AppError.notFound("NFT");
+    return n;
+  }
+
   return {
+    nftsByCatalogueNumber,
+    catalogueNumberOf,
     listNfts,
     listNftsPage,
     getNft,
+    saleTerms,
     listFilms,
     getFilm,
     getCollections,

@@ -41,8 +41,8 @@ export async function startChain(
   let rpcUrl = config.CHAIN_RPC_URL ?? "";
   let stop = async () => {};
   if (local) {
-    fs.mkdirSync(config.DATA_DIR, { recursive: true });
-    const statePath = path.join(config.DATA_DIR, "anvil-state.json");
+    const statePath = config.paths.anvilState;
+    fs.mkdirSync(path.dirname(statePath), { recursive: true });
     // Wallets expect a local chain on 8545; startAnvil refuses a port another process holds.
     const anvil = await startAnvil({ port: PREFERRED_LOCAL_PORT, chainId: LOCAL_CHAIN_ID, statePath }).catch(
       () => startAnvil({ chainId: LOCAL_CHAIN_ID, statePath }),

@@ -1,12 +1,11 @@
-import { contactRequestSchema, createdResponseSchema } from "@diginoor/api/catalogue";
+import { catalogueEndpoints } from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { defineRoute } from "../../http/route.ts";
-import { hitRateLimit } from "../../lib/rate-limit.ts";
+import { route } from "../../http/route.ts";
 import { createContactService } from "./service.ts";
 
-/** Per client address, per minute. */
-const RATE_LIMIT = { limit: 10, windowSeconds: 60 };
+/** Per client address (IPv6 per /64), a sliding minute. */
+const RATE_LIMIT = { name: "contact:ip", limit: 10, windowSeconds: 60 };
 /** The form is small; anything larger is refused with 413 before it is read. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -18,18 +17,11 @@ export async function registerContact(app: FastifyInstance, ctx: AppContext): Pr
   await app.register(async (forms) => {
     forms.removeContentTypeParser("text/plain");
 
-    defineRoute(forms, {
-      method: "POST",
-      url: "/api/v1/contact",
-      summary: "Send a message to the team",
-      tags: ["catalogue"],
-      body: contactRequestSchema,
-      status: 201,
+    route(forms, catalogueEndpoints.sendContactMessage, {
+      permission: "public",
+      rateLimits: [{ rule: RATE_LIMIT, by: "ip" }],
       bodyLimit: BODY_LIMIT,
-      response: createdResponseSchema,
-      errors: [413, 415],
       handler: async ({ body, req }) => {
-        await hitRateLimit(ctx.db, { name: "contact:ip", ...RATE_LIMIT }, req.ip);
         await service.submit(body, req.ip ?? null);
         return { ok: true as const };
       },

@@ -63,3 +63,36 @@ export function passwordResetMail(name: string | null, url: string): RenderedMai
     html: layout(subject, lines, { label: "Reset password", url }),
   };
 }
+
+/**
+ * Sent to the account's previous address when its email moved to another one: if the owner did not
+ * do it, this is how they learn (the new address now receives the reset links).
+ */
+export function emailChangedMail(name: string | null, newEmail: string, helpUrl: string): RenderedMail {
+  const subject = "Your Diginoor email address was changed";
+  const lines = [
+    greeting(name),
+    `The email address of your Diginoor account was changed to ${newEmail}. Mail for your account, including password reset links, now goes there.`,
+    "If you did not make this change, contact us at once: someone else may control your account.",
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nContact us: ${helpUrl}\n`,
+    html: layout(subject, lines, { label: "Contact us", url: helpUrl }),
+  };
+}
+
+/** Sent to the account's address when its password was changed or reset (every session was ended). */
+export function passwordChangedMail(name: string | null, signInUrl: string): RenderedMail {
+  const subject = "Your Diginoor password was changed";
+  const lines = [
+    greeting(name),
+    "The password of your Diginoor account was just changed, and every device signed in to it was signed out.",
+    "If you did not do this, choose a new password at once with 'Forgot password?' on the sign-in page.",
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nSign in: ${signInUrl}\n`,
+    html: layout(subject, lines, { label: "Go to sign-in", url: signInUrl }),
+  };
+}

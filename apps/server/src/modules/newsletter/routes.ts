@@ -1,12 +1,11 @@
-import { createdResponseSchema, newsletterRequestSchema } from "@diginoor/api/catalogue";
+import { catalogueEndpoints } from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { defineRoute } from "../../http/route.ts";
-import { hitRateLimit } from "../../lib/rate-limit.ts";
+import { route } from "../../http/route.ts";
 import { createNewsletterService } from "./service.ts";
 
-/** Per client address, per minute. */
-const RATE_LIMIT = { limit: 10, windowSeconds: 60 };
+/** Per client address (IPv6 per /64), a sliding minute. */
+const RATE_LIMIT = { name: "newsletter:ip", limit: 10, windowSeconds: 60 };
 /** The form is small; anything larger is refused with 413 before it is read. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -18,18 +17,11 @@ export async function registerNewsletter(app: FastifyInstance, ctx: AppContext):
   await app.register(async (forms) => {
     forms.removeContentTypeParser("text/plain");
 
-    defineRoute(forms, {
-      method: "POST",
-      url: "/api/v1/newsletter",
-      summary: "Subscribe an email address to the newsletter (subscribing twice is fine)",
-      tags: ["catalogue"],
-      body: newsletterRequestSchema,
-      status: 201,
+    route(forms, catalogueEndpoints.subscribeNewsletter, {
+      permission: "public",
+      rateLimits: [{ rule: RATE_LIMIT, by: "ip" }],
       bodyLimit: BODY_LIMIT,
-      response: createdResponseSchema,
-      errors: [413, 415],
-      handler: async ({ body, req }) => {
-        await hitRateLimit(ctx.db, { name: "newsletter:ip", ...RATE_LIMIT }, req.ip);
+      handler: async ({ body }) => {
         await service.subscribe(body.email);
         return { ok: true as const };
       },

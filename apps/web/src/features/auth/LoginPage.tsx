@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api.ts";
+import { useNft } from "../../lib/catalogue/nft.ts";
 import { sessionQueryKey, useCurrentUser } from "../../lib/session.ts";
 import { Button } from "../../ui/Button.tsx";
 import { TextField } from "../../ui/TextField.tsx";
@@ -11,6 +12,27 @@ import { messageOf, serverFieldErrors, signIn } from "./api.ts";
 import { AuthCard, EmailField, GoogleSignIn, Notice, useResendVerification } from "./components.tsx";
 import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors } from "./validation.ts";
+
+/**
+ * Why the visitor was sent here, when a buy or bid button sent them: 'Sign in to buy Kabali Da!'.
+ * Only the intent comes from the URL; the title is the catalogue's, so a link cannot put its own
+ * words on the sign-in page.
+ */
+function SignInReason({ intent, next }: { intent: string | null; next: string | null }) {
+  const id =
+    intent === "buy" || intent === "bid" ? /^\/nftdetail\/([^/?#]+)/.exec(next ?? "")?.[1] : undefined;
+  const nft = useNft(id ? decodeURIComponent(id) : "", { enabled: Boolean(id) });
+  if (!id) return null;
+  const title = nft.data?.title ?? "this NFT";
+  return (
+    <Notice tone="info">
+      <p>
+        <strong>{intent === "bid" ? `Sign in to bid on ${title}` : `Sign in to buy ${title}`}</strong>
+      </p>
+      <p>You will come back to it as soon as you are signed in.</p>
+    </Notice>
+  );
+}
 
 type FormProblem = { kind: "unverified"; email: string } | { kind: "message"; text: string };
 
@@ -96,6 +118,7 @@ export function Component() {
 
   return (
     <AuthCard eyebrow="Welcome back" title="Sign in" lead="Your collection, bids and showcase." closeToHome>
+      <SignInReason intent={params.get("intent")} next={next} />
       <GoogleSignIn next={next} />
       {problem?.kind === "unverified" ? (
         <Notice ref={noticeRef} tone="warning">
@@ -139,6 +162,11 @@ export function Component() {
           </Button>
         </div>
       </form>
+      <p className="auth-help">
+        For your security, sign-in never says whether an email has an account: a wrong email and a wrong
+        password both show “{authMessages.invalidCredentials}”. If you are not sure which email you used, ask
+        for a reset link with “Forgot password?”; it is sent only if that account exists.
+      </p>
       <p className="auth-footer">
         New to Diginoor?{" "}
         <Link to={signupHref} className="auth-link">

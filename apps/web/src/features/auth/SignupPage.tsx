@@ -44,7 +44,9 @@ export function Component() {
   // After success: the spec's two toasts, then the sign-in page 5 s later.
   useEffect(() => {
     if (!sentTo) return;
-    doneRef.current?.focus();
+    // The form was scrolled; show the success card from the top, not under the sticky header.
+    window.scrollTo({ top: 0 });
+    doneRef.current?.focus({ preventScroll: true });
     const timer = setTimeout(() => navigate(loginHref), REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [sentTo, loginHref, navigate]);

@@ -25,8 +25,8 @@ import {
 } from "../auth/validation.ts";
 import { changePassword, requestEmailChange, updateProfile } from "./api.ts";
 import { ProfileImage } from "./ProfileImage.tsx";
-import { SignedOut } from "./SignedOut.tsx";
-import { useRequiredAccount } from "./use-account.ts";
+import { SignedOut } from "../../ui/SignedOut.tsx";
+import { useRequiredAccount } from "../../lib/use-required-account.ts";
 import "../auth/auth.css";
 import "./profile.css";
 

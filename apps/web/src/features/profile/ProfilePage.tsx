@@ -5,8 +5,8 @@ import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
-import { SignedOut } from "./SignedOut.tsx";
-import { useRequiredAccount } from "./use-account.ts";
+import { SignedOut } from "../../ui/SignedOut.tsx";
+import { useRequiredAccount } from "../../lib/use-required-account.ts";
 import "./profile.css";
 
 const TABS = [
@@ -74,7 +74,7 @@ export function Component() {
     const data = {
       title: "Diginoor",
       text: `${user?.name} collects Indian cinema on Diginoor`,
-      url: window.location.origin,
+      url: new URL("/profile", window.location.origin).toString(),
     };
     try {
       if (navigator.share) {

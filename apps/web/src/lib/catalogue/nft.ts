@@ -7,6 +7,6 @@ export function getNft(id: string, signal?: AbortSignal): Promise<NftDetail> {
   return apiFetch<NftDetail>(`/api/v1/nfts/${encodeURIComponent(id)}`, { signal });
 }
 
-export function useNft(id: string) {
-  return useQuery({ queryKey: ["nft", id], queryFn: ({ signal }) => getNft(id, signal) });
+export function useNft(id: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: ["nft", id], queryFn: ({ signal }) => getNft(id, signal), ...options });
 }

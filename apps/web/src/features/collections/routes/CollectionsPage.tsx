@@ -72,12 +72,13 @@ function HotTile({ item }: { item: CollectionCard }) {
 
 const isTier = (v: string | null): v is Tier => v !== null && (tierOrder as readonly string[]).includes(v);
 
-function ExploreGrid() {
+/** NFT cards of the catalogue, leaving out those the Top sellers section below already shows. */
+function ExploreGrid({ exclude }: { exclude: ReadonlySet<string> }) {
   const [params, setParams] = useSearchParams();
   const tierParam = params.get("tier");
   const tier = isTier(tierParam) ? tierParam : undefined;
   const nfts = useInfiniteNfts({ tier }, 12);
-  const items = nfts.data?.pages.flatMap((p) => p.items) ?? [];
+  const items = (nfts.data?.pages.flatMap((p) => p.items) ?? []).filter((n) => !exclude.has(n.id));
 
   function setTier(next: Tier | undefined) {
     const copy = new URLSearchParams(params);
@@ -149,6 +150,7 @@ function ExploreGrid() {
 export function CollectionsPage() {
   useDocumentTitle("Collections");
   const collections = useCollections();
+  const topSellerIds = new Set((collections.data?.topSellers ?? []).slice(0, 8).map((n) => n.id));
   const isDesktop = useIsDesktop();
   const data = collections.data;
 
@@ -218,7 +220,7 @@ export function CollectionsPage() {
             Search and filter in the marketplace →
           </Link>
         </div>
-        <ExploreGrid />
+        <ExploreGrid exclude={topSellerIds} />
       </section>
 
       <section className="container section" aria-labelledby="top-title">

@@ -70,8 +70,10 @@ export function HowItWorksPage() {
   const [open, setOpen] = useState<number | null>(0);
   const location = useLocation();
 
+  // Links such as /how it works#faq or #wallet scroll to their section once the page has rendered.
   useEffect(() => {
-    if (location.hash === "#faq") document.getElementById("faq")?.scrollIntoView();
+    const id = location.hash.slice(1);
+    if (id) document.getElementById(decodeURIComponent(id))?.scrollIntoView();
   }, [location.hash]);
 
   return (
@@ -124,7 +126,7 @@ export function HowItWorksPage() {
         </ul>
       </section>
 
-      <section className="container section help-split">
+      <section className="container section help-split" id="get-started">
         <section className="card" aria-labelledby="payments-title">
           <p className="eyebrow">Payments</p>
           <h2 id="payments-title">Pay the way you like</h2>
@@ -145,7 +147,7 @@ export function HowItWorksPage() {
             </li>
           </ul>
         </section>
-        <section className="card" aria-labelledby="wallet-title">
+        <section className="card" id="wallet" aria-labelledby="wallet-title">
           <p className="eyebrow">Connect a wallet</p>
           <h2 id="wallet-title">Your wallet, your collection</h2>
           <p className="muted">

@@ -30,9 +30,9 @@ const guides = [
     text: "From sign-up to your first collectible: accounts, wallets, paying by card or crypto, and your showcase.",
   },
   {
-    to: "/how it works",
-    title: "How it works",
-    text: "Video walk-throughs and answers to the questions fans ask most, from royalties to delivery times.",
+    to: "/how it works#faq",
+    title: "Questions fans ask",
+    text: "Answers to the questions fans ask most, from royalties to delivery times.",
   },
 ];
 
@@ -99,7 +99,8 @@ export function HomePage() {
                   alt={i === 0 ? `${c.name} poster` : ""}
                   width={300}
                   height={450}
-                  decoding="async"
+                  decoding={i === 0 ? "sync" : "async"}
+                  fetchPriority={i === 0 ? "high" : "low"}
                 />
               ))
             ) : (
@@ -156,7 +157,7 @@ export function HomePage() {
         </div>
         <ul className="grid-3 plain-list">
           {guides.map((g, i) => (
-            <li key={g.to}>
+            <li key={g.title}>
               <Link to={g.to} className="guide-card">
                 <span className="guide-step tabular">0{i + 1}</span>
                 <h3>{g.title}</h3>

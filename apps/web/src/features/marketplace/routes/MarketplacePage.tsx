@@ -13,12 +13,13 @@ import { useSearchParams } from "react-router";
 import { useCollections } from "../../../lib/catalogue/collections.ts";
 import { type NftListFilters, useInfiniteNfts, useNfts } from "../../../lib/catalogue/nfts.ts";
 import { tierLabel, tierOrder } from "../../../lib/format.ts";
-import { useDocumentTitle } from "../../../lib/hooks.ts";
+import { useDocumentTitle, useIsDesktop } from "../../../lib/hooks.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Carousel } from "../../../ui/Carousel.tsx";
+import { Dialog } from "../../../ui/Dialog.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
-import { SearchIcon } from "../../../ui/icons.tsx";
+import { FilterIcon, SearchIcon } from "../../../ui/icons.tsx";
 import { NftCard, NftCardSkeleton, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
 import { derivePriceRanges, parsePriceValue } from "../priceRanges.ts";
 import "./marketplace.css";
@@ -125,6 +126,8 @@ export function MarketplacePage() {
     [facets],
   );
   const results = useInfiniteNfts(filters, 12);
+  const isDesktop = useIsDesktop();
+  const [sheetOpen, setSheetOpen] = useState(false);
   const items = results.data?.pages.flatMap((p) => p.items) ?? [];
 
   const urlQuery = params.get("q") ?? "";
@@ -166,98 +169,136 @@ export function MarketplacePage() {
   const priceValue = params.get("price") ?? "";
   const knownPrice = priceValue === "auction" || priceRanges.some((r) => r.value === priceValue);
 
+  const activeFilters = ["tier", "film", "celebrity", "price", "sort"].filter((k) => params.has(k)).length;
+  const clearAll = () => setParams(new URLSearchParams(), { preventScrollReset: true });
+  const filterControls = (
+    <div className="market-filters">
+      <FilterSelect label="Rarity" value={filters.tier ?? ""} onChange={(v) => update("tier", v)}>
+        <option value="">All rarities</option>
+        {tierOrder.map((t) => (
+          <option key={t} value={t}>
+            {tierLabel[t]}
+          </option>
+        ))}
+      </FilterSelect>
+      <FilterSelect label="Movie" value={filters.film ?? ""} onChange={(v) => update("film", v)}>
+        <option value="">All movies</option>
+        {facets?.films.map((f) => (
+          <option key={f.slug} value={f.slug}>
+            {f.name}
+          </option>
+        ))}
+        {filters.film && !facets?.films.some((f) => f.slug === filters.film) ? (
+          <option value={filters.film}>{filters.film}</option>
+        ) : null}
+      </FilterSelect>
+      <FilterSelect label="Price range" value={priceValue} onChange={(v) => update("price", v)}>
+        <option value="">Any price</option>
+        {priceRanges.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+        <option value="auction">On auction</option>
+        {priceValue && !knownPrice ? <option value={priceValue}>Custom range</option> : null}
+      </FilterSelect>
+      <FilterSelect label="Actor" value={filters.celebrity ?? ""} onChange={(v) => update("celebrity", v)}>
+        <option value="">All Actors</option>
+        {facets?.celebrities.map((c) => (
+          <option key={c.slug} value={c.slug}>
+            {c.name}
+          </option>
+        ))}
+        {filters.celebrity && !facets?.celebrities.some((c) => c.slug === filters.celebrity) ? (
+          <option value={filters.celebrity}>{filters.celebrity}</option>
+        ) : null}
+      </FilterSelect>
+      <FilterSelect
+        label="Sort by"
+        value={filters.sort ?? "newest"}
+        onChange={(v) => update("sort", v === "newest" ? undefined : v)}
+      >
+        {sorts.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.label}
+          </option>
+        ))}
+      </FilterSelect>
+    </div>
+  );
+
   return (
     <>
-      <section className="container page-head">
+      <section className="container page-head market-head">
         <p className="eyebrow">Marketplace</p>
         <h1>Find your next collectible</h1>
         <p>Every licensed NFT on Diginoor, from buy-now editions to one-of-one auctions.</p>
       </section>
 
-      <section className="container" aria-labelledby="auctions-title">
-        <div className="section-head">
-          <h2 id="auctions-title">Top auctions</h2>
+      {/* Search and filters come first, so results of a search are on screen (not under a carousel). */}
+      <section className="container market-tools" aria-label="Search and filters">
+        <div className="market-toolbar">
+          <search>
+            <form className="market-search" onSubmit={onSearch}>
+              <label htmlFor="market-q" className="visually-hidden">
+                Search NFTs
+              </label>
+              <SearchIcon className="market-search-icon" />
+              <input
+                id="market-q"
+                type="search"
+                placeholder="search nfts..."
+                value={search}
+                maxLength={100}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </form>
+          </search>
+          {isDesktop ? null : (
+            <Button
+              variant="secondary"
+              className="market-filter-button"
+              aria-haspopup="dialog"
+              onClick={() => setSheetOpen(true)}
+            >
+              <FilterIcon width={18} height={18} /> Filters{activeFilters ? ` (${activeFilters})` : ""}
+            </Button>
+          )}
         </div>
-        <TopAuctions />
+        {isDesktop ? (
+          filterControls
+        ) : (
+          <Dialog open={sheetOpen} onClose={() => setSheetOpen(false)} title="Filters" variant="sheet">
+            {filterControls}
+            <div className="market-sheet-actions">
+              <Button block onClick={() => setSheetOpen(false)}>
+                {results.isSuccess
+                  ? `Show ${items.length}${results.hasNextPage ? "+" : ""} NFT${items.length === 1 ? "" : "s"}`
+                  : "Show NFTs"}
+              </Button>
+              {active ? (
+                <Button variant="ghost" block onClick={clearAll}>
+                  Clear filters
+                </Button>
+              ) : null}
+            </div>
+          </Dialog>
+        )}
       </section>
 
-      <section className="container section" aria-labelledby="browse-title">
-        <h2 id="browse-title" className="visually-hidden">
-          Browse NFTs
+      {active ? null : (
+        <section className="container section market-auctions" aria-labelledby="auctions-title">
+          <div className="section-head">
+            <h2 id="auctions-title">Top auctions</h2>
+          </div>
+          <TopAuctions />
+        </section>
+      )}
+
+      <section className="container section market-results" aria-labelledby="browse-title">
+        <h2 id="browse-title" className={active ? "visually-hidden" : "market-all-title"}>
+          {active ? "Search results" : "All NFTs"}
         </h2>
-        <search>
-          <form className="market-search" onSubmit={onSearch}>
-            <label htmlFor="market-q" className="visually-hidden">
-              Search NFTs
-            </label>
-            <SearchIcon className="market-search-icon" />
-            <input
-              id="market-q"
-              type="search"
-              placeholder="search nfts..."
-              value={search}
-              maxLength={100}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </form>
-        </search>
-        <div className="market-filters">
-          <FilterSelect label="Rarity" value={filters.tier ?? ""} onChange={(v) => update("tier", v)}>
-            <option value="">All rarities</option>
-            {tierOrder.map((t) => (
-              <option key={t} value={t}>
-                {tierLabel[t]}
-              </option>
-            ))}
-          </FilterSelect>
-          <FilterSelect label="Movie" value={filters.film ?? ""} onChange={(v) => update("film", v)}>
-            <option value="">All movies</option>
-            {facets?.films.map((f) => (
-              <option key={f.slug} value={f.slug}>
-                {f.name}
-              </option>
-            ))}
-            {filters.film && !facets?.films.some((f) => f.slug === filters.film) ? (
-              <option value={filters.film}>{filters.film}</option>
-            ) : null}
-          </FilterSelect>
-          <FilterSelect label="Price range" value={priceValue} onChange={(v) => update("price", v)}>
-            <option value="">Any price</option>
-            {priceRanges.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-            <option value="auction">On auction</option>
-            {priceValue && !knownPrice ? <option value={priceValue}>Custom range</option> : null}
-          </FilterSelect>
-          <FilterSelect
-            label="Actor"
-            value={filters.celebrity ?? ""}
-            onChange={(v) => update("celebrity", v)}
-          >
-            <option value="">All Actors</option>
-            {facets?.celebrities.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {c.name}
-              </option>
-            ))}
-            {filters.celebrity && !facets?.celebrities.some((c) => c.slug === filters.celebrity) ? (
-              <option value={filters.celebrity}>{filters.celebrity}</option>
-            ) : null}
-          </FilterSelect>
-          <FilterSelect
-            label="Sort by"
-            value={filters.sort ?? "newest"}
-            onChange={(v) => update("sort", v === "newest" ? undefined : v)}
-          >
-            {sorts.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </FilterSelect>
-        </div>
         <div className="market-status" aria-live="polite">
           {results.isSuccess ? (
             <span>
@@ -267,11 +308,7 @@ export function MarketplacePage() {
             </span>
           ) : null}
           {active ? (
-            <button
-              type="button"
-              className="text-button"
-              onClick={() => setParams(new URLSearchParams(), { preventScrollReset: true })}
-            >
+            <button type="button" className="text-button" onClick={clearAll}>
               Clear filters
             </button>
           ) : null}

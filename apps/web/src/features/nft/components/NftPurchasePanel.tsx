@@ -1,33 +1,41 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
+import { useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { formatUsd } from "../../../lib/format.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Countdown } from "../../../ui/Countdown.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
-import { useToast } from "../../../ui/Toast.tsx";
 
 /** Price and the main action: PURCHASE for fixed-price NFTs, Place a bid for auctions. */
 export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const location = useLocation();
-  const toast = useToast();
   const soldOut = nft.editionsAvailable === 0;
+  const auction = nft.saleType === "auction";
+  // Set when a signed-in user presses the button: checkout and bidding do not exist yet.
+  const [notOpen, setNotOpen] = useState(false);
 
   function onAction() {
     if (!user) {
-      navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+      // The login page says why ('Sign in to buy …') from `intent` and comes back to `next` after.
+      const next = encodeURIComponent(location.pathname + location.search);
+      navigate(`/login?next=${next}&intent=${auction ? "bid" : "buy"}`);
       return;
     }
-    toast.info(
-      nft.saleType === "auction"
-        ? "Bidding opens here shortly. We'll email you when this auction accepts bids."
-        : "Checkout opens here shortly. We'll email you as soon as you can buy this NFT.",
-    );
+    setNotOpen(true);
   }
 
-  if (nft.saleType === "auction") {
+  const notice = notOpen ? (
+    <p className="nft-panel-closed" role="status">
+      {auction
+        ? "Bidding is not open yet. No bid was placed and nothing was charged."
+        : "Checkout is not open yet. No order was placed and nothing was charged."}
+    </p>
+  ) : null;
+
+  if (auction) {
     return (
       <section className="nft-panel" aria-labelledby="nft-panel-title">
         <h2 id="nft-panel-title" className="visually-hidden">
@@ -52,7 +60,10 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         <Button size="lg" block onClick={onAction} disabled={soldOut}>
           {soldOut ? "Auction closed" : "Place a bid"}
         </Button>
-        <p className="nft-panel-note">Auctions are paid in crypto from your connected wallet.</p>
+        {notice}
+        <p className="nft-panel-note">
+          Bidding is not open yet. When it opens, auctions are paid in crypto from your connected wallet.
+        </p>
       </section>
     );
   }
@@ -78,7 +89,11 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
       <Button size="lg" block onClick={onAction} disabled={soldOut}>
         {soldOut ? "Sold out" : "Purchase"}
       </Button>
-      <p className="nft-panel-note">Pay by card or crypto. Your NFT is delivered to your wallet.</p>
+      {notice}
+      <p className="nft-panel-note">
+        Checkout is not open yet. When it opens, you pay by card or crypto and the NFT is delivered to your
+        wallet.
+      </p>
     </section>
   );
 }

@@ -45,21 +45,30 @@ function Media({ nft }: { nft: NftDetail }) {
     if (!user) navigate(`/login?next=${encodeURIComponent(location.pathname)}`);
     else toast.info("Likes are coming soon to your profile.");
   }
+  // The like and share buttons sit under the art (never over the artwork's own labels).
   return (
-    <div className={`nft-media tier-${nft.tier}`}>
-      {nft.videoUrl ? (
-        // biome-ignore lint/a11y/useMediaCaption: studio clips have no dialogue track to caption
-        <video
-          src={nft.videoUrl}
-          poster={nft.imageUrl}
-          controls
-          preload="none"
-          playsInline
-          aria-label={nft.title}
-        />
-      ) : (
-        <img src={nft.imageUrl} alt={`${nft.title}: ${nft.celebrity.name} in ${nft.film.name}`} />
-      )}
+    <div className="nft-media-col">
+      <div className={`nft-media tier-${nft.tier}`}>
+        {nft.videoUrl ? (
+          // biome-ignore lint/a11y/useMediaCaption: studio clips have no dialogue track to caption
+          <video
+            src={nft.videoUrl}
+            poster={nft.imageUrl}
+            controls
+            preload="none"
+            playsInline
+            aria-label={nft.title}
+          />
+        ) : (
+          <img
+            src={nft.imageUrl}
+            alt={`${nft.title}: ${nft.celebrity.name} in ${nft.film.name}`}
+            width={600}
+            height={750}
+            fetchPriority="high"
+          />
+        )}
+      </div>
       <div className="nft-media-actions">
         <button type="button" className="btn btn-secondary btn-sm nft-like" onClick={onLike}>
           <HeartIcon width={18} height={18} /> Like
@@ -117,26 +126,25 @@ export function NftDetailPage() {
 
   return (
     <>
-      {!user && !sessionLoading ? (
-        <div className="container">
-          <p className="nft-login-hint" role="note">
-            Please Login for better experience.{" "}
-            <Link to={`/login?next=${encodeURIComponent(`/nftdetail/${id}`)}`}>Login</Link>
-          </p>
-        </div>
-      ) : null}
       <article className={`container nft-layout nft-layout-${nft.saleType} tier-${nft.tier}`}>
         <Media nft={nft} />
         <div className="nft-info">
           <div className="nft-head">
             <TierBadge tier={nft.tier} />
-            <span className="chip">{nft.saleType === "auction" ? "Auction" : "Buy now"}</span>
+            {/* Plain text, not a pill: it names the sale type and must not look like a button. */}
+            <span className="nft-sale-type">{nft.saleType === "auction" ? "Auction" : "Buy now"}</span>
           </div>
           <h1 className="nft-title">{nft.title}</h1>
           <p className="nft-sub">
             <Link to={`/${nft.film.slug}`}>{nft.film.name}</Link> · {nft.celebrity.name}
           </p>
           <NftPurchasePanel nft={nft} />
+          {!user && !sessionLoading ? (
+            <p className="nft-login-hint" role="note">
+              Please Login for better experience.{" "}
+              <Link to={`/login?next=${encodeURIComponent(`/nftdetail/${id}`)}`}>Login</Link>
+            </p>
+          ) : null}
           <p className="nft-description">{nft.description}</p>
           {nft.exclusiveRewards ? (
             <details className="nft-disclosure">

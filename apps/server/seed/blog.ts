@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { createBlogService } from "../src/modules/blog/service.ts";
+import type { Db } from "../src/db/client.ts";
+import { blogCoverSvg } from "./artwork/svg.ts";
+import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
+import { type SeedPost, seedPosts } from "./blog-data.ts";
+
+const DAY = 86_400_000;
+
+/** Media paths of a post's generated cover: the SVG and the JPEG shown on pages and in link previews. */
+export const blogCoverPaths = (slug: string) => ({
+  svg: `blog/${slug}.svg`,
+  jpeg: `blog/${slug}.jpg`,
+});
+
+export function blogArtwork(posts: SeedPost[] = seedPosts): ArtworkFile[] {
+  return posts.map((p) => ({
+    svgPath: blogCoverPaths(p.slug).svg,
+    webp: { path: blogCoverPaths(p.slug).jpeg, width: 1200, format: "jpeg" as const },
+    render: () => blogCoverSvg({ slug: p.slug, title: p.title, label: p.label, paletteKey: p.palette }),
+  }));
+}
+
+export interface SeedBlogResult {
+  /** False when the blog already had posts and nothing was inserted. */
+  seeded: boolean;
+  posts: number;
+  artworkFilesWritten: number;
+}
+
+/**
+ * Writes the launch posts when the blog has none (idempotent, also against a second process
+ * starting at the same time), through the blog service so they are rendered and sanitized like any
+ * other post. Cover files are written when missing.
+ */
+export async function seedBlog(
+  db: Db,
+  opts: { mediaDir?: string; now?: Date } = {},
+): Promise<SeedBlogResult> {
+  const now = opts.now ?? new Date();
+  const inserted = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(727274)`);
+    const blog = createBlogService(tx);
+    if ((await blog.countPosts()) > 0) return 0;
+    const slugs = await blog.createPosts(
+      seedPosts.map((p) => ({
+        slug: p.slug,
+        title: p.title,
+        excerpt: p.excerpt,
+        markdown: p.markdown,
+        author: p.author,
+        coverImageUrl: `/media/${blogCoverPaths(p.slug).jpeg}`,
+        coverImageAlt: `Cover of "${p.title}": the title over ${p.label} artwork`,
+        featured: p.featured,
+        // Whole minutes, so every seed run gives the same dates for the same `now`.
+        publishedAt: new Date(Math.floor((now.getTime() - p.daysAgo * DAY) / 60_000) * 60_000).toISOString(),
+      })),
+    );
+    return slugs.length;
+  });
+  const artworkFilesWritten = opts.mediaDir ? await writeArtwork(opts.mediaDir, blogArtwork()) : 0;
+  return { seeded: inserted > 0, posts: inserted, artworkFilesWritten };
+}

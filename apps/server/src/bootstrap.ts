@@ -1,0 +1,103 @@
+// The composition root: everything a server process (or a CLI, benchmark or test) needs, built
+// once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
+// buildApp() only wires HTTP to what it built.
+import type { Config } from "./config.ts";
+import type { AppContext } from "./context.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { localStorage } from "./lib/storage/local.ts";
+import { limitHashing } from "./modules/accounts/password.ts";
+import { createCatalogueService } from "./modules/catalogue/service.ts";
+import { type ChainRuntime, startChain } from "./modules/chain/runtime.ts";
+import { createMailer } from "./modules/mail/mailer.ts";
+import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
+import { createQuotesService } from "./modules/quotes/service.ts";
+import { createWalletsService } from "./modules/wallets/service.ts";
+import type { Clock } from "./platform/clock.ts";
+import { createPlatform } from "./platform/index.ts";
+
+export interface BootstrapOptions {
+  /**
+   * An open, migrated database to use (the test harness's per-file database; it stays open on
+   * close()). Without it the configured one is opened, migrated, and closed by close().
+   */
+  database?: Database;
+  /**
+   * The chain runtime to use (a test's own anvil), or null for none. Without it the configured
+   * chain is started (none when CHAIN_DISABLED) and stopped by close().
+   */
+  chain?: ChainRuntime | null;
+  /** Time source (tests pass a clock they move). */
+  clock?: Clock;
+  /** How often idle job workers poll (tests poll faster). */
+  pollingIntervalSeconds?: number;
+  /** Start-up messages (applied migrations, the local chain). */
+  log?: (message: string) => void;
+}
+
+/** The application context, plus what stops everything bootstrap() started. */
+export interface Context extends AppContext {
+  /** Migrations applied by this start (empty when the database was given). */
+  appliedMigrations: string[];
+  /** Stops jobs and pub/sub, and the chain and database if bootstrap() opened them. */
+  close(): Promise<void>;
+}
+
+export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Context> {
+  const log = opts.log ?? (() => {});
+  // argon2 shares libuv's pool with file reads: bound it before anything hashes (decision 062).
+  limitHashing(config.HASH_CONCURRENCY);
+  const ownDatabase = !opts.database;
+  const database =
+    opts.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.paths.pglite }));
+  let chain: ChainRuntime | undefined;
+  let appliedMigrations: string[] = [];
+  try {
+    if (ownDatabase) appliedMigrations = await migrate(database);
+    chain = opts.chain === undefined ? await startChain(config, database.db, log) : (opts.chain ?? undefined);
+  } catch (err) {
+    if (ownDatabase) await database.close();
+    throw err;
+  }
+  const ownChain = opts.chain === undefined;
+  const platform = createPlatform(config, database, {
+    clock: opts.clock,
+    pollingIntervalSeconds: opts.pollingIntervalSeconds,
+  });
+  const { clock } = platform;
+  const test = config.NODE_ENV === "test";
+  const catalogue = createCatalogueService(database, {
+    cacheTtlMs: test ? 0 : 10_000,
+    listCacheTtlMs: test ? 0 : config.CATALOGUE_LIST_CACHE_MS,
+    clock,
+  });
+  return {
+    config,
+    database,
+    db: database.db,
+    chain,
+    clock,
+    jobs: platform.jobs,
+    pubsub: platform.pubsub,
+    storage: localStorage(config.paths.media),
+    mailer: createMailer(config, database.db),
+    services: {
+      catalogue,
+      wallets: createWalletsService({ database, clock, publicUrl: config.PUBLIC_URL, chain }),
+      quotes: createQuotesService({
+        database,
+        clock,
+        rates: ratesProviderFromConfig(config),
+        catalogue,
+        chainId: chain?.chainId,
+        ttlSeconds: config.QUOTE_TTL_SECONDS,
+      }),
+    },
+    appliedMigrations,
+    async close() {
+      await platform.stop();
+      if (ownChain) await chain?.stop();
+      if (ownDatabase) await database.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "./errors.ts";
+
+/** Fixed messages for Fastify's own client errors: never the framework's text, which echoes input. */
+const frameworkMessages: Record<number, { code: string; message: string }> = {
+  400: { code: "bad_request", message: "The request is not valid" },
+  403: { code: "forbidden", message: "You are not allowed to do that" },
+  404: { code: "not_found", message: "Not found" },
+  405: { code: "bad_request", message: "Method not allowed" },
+  406: { code: "bad_request", message: "Not acceptable" },
+  413: { code: "payload_too_large", message: "Request body is too large" },
+  414: { code: "bad_request", message: "The URL is too long" },
+  415: { code: "unsupported_media_type", message: "Send the body as application/json" },
+  416: { code: "bad_request", message: "Range not satisfiable" },
+};
+
+function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+  return reply.code(status).send({ error: { code, message, ...(details === undefined ? {} : { details }) } });
+}
+
+/**
+ * Every error leaves in the one error shape `{ error: { code, message, details? } }`: our AppErrors
+ * as they are, Fastify's and its plugins' client errors with fixed messages (no echo of the URL or
+ * the body), anything else as a 500 whose cause is logged, not sent.
+ */
+export function handleError(err: FastifyError | AppError | Error, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof AppError) {
+    if (err.status === 429) {
+      const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+      if (retry) reply.header("retry-after", String(retry));
+    }
+    return send(reply, err.status, err.code, err.message, err.details);
+  }
+  const e = err as FastifyError & { status?: number };
+  const status = e.statusCode ?? e.status ?? 500;
+  if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+    return send(reply, 413, "payload_too_large", "Request body is too large");
+  if (e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return send(reply, 415, "unsupported_media_type", "Send the body as application/json");
+  }
+  if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError) {
+    return send(reply, 400, "bad_request", "Body is not valid JSON");
+  }
+  if (e.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
+    return send(reply, 400, "bad_request", "Body must not be empty");
+  if (status >= 400 && status < 500) {
+    const known = frameworkMessages[status] ?? { code: "bad_request", message: "The request is not valid" };
+    req.log.info({ code: e.code, status }, "client error");
+    return send(reply, status, known.code, known.message);
+  }
+  req.log.error({ err }, "unhandled error");
+  return send(reply, 500, "internal", "Something Went Wrong");
+}
+
+/** Errors Fastify raises before routing (a URL that is not valid %-encoding, for one). */
+export function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === "FST_ERR_BAD_URL") return send(reply, 400, "bad_request", "The URL is not valid");
+  return handleError(err, req, reply);
+}
+
+/** 404 for API paths in the one error shape; the path is not echoed back. */
+export function sendNotFound(reply: FastifyReply) {
+  return send(reply, 404, "not_found", "No such API route");
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+}

@@ -1,0 +1,128 @@
+import type { AccountTokens, NftActivity, Token, TokenMetadata } from "@diginoor/api/chain";
+import { getAddress } from "viem";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import * as repo from "./repo.ts";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+/** Most tokens one answer of GET /accounts/:address/tokens lists. */
+export const ACCOUNT_TOKENS_LIMIT = 500;
+
+export interface TokenReadsOptions {
+  database: Database;
+  /** Absent when the server runs without a chain: every token is then unknown. */
+  chainId: number | undefined;
+  catalogue: Pick<CatalogueService, "nftsByCatalogueNumber" | "catalogueNumberOf">;
+  publicUrl: string;
+}
+
+/**
+ * The read side of the indexer: tokens, their live listing and auction, activity and ERC-721
+ * metadata, from the indexer's tables (never a chain call per request) and the catalogue service.
+ */
+export function createTokenReads(opts: TokenReadsOptions) {
+  const q: repo.Query = (text, params) => opts.database.query(text, params);
+  const absolute = (u: string) => (/^https?:\/\//.test(u) ? u : `${opts.publicUrl}${u}`);
+
+  /** A token id that can exist (0 .. 2^256-1) as a canonical decimal string; 404 otherwise. */
+  function canonicalTokenId(raw: string): string {
+    const id = BigInt(raw);
+    if (id > MAX_UINT256) throw AppError.notFound("Token");
+    return id.toString();
+  }
+
+  async function toTokens(rows: repo.TokenViewRow[]): Promise<Token[]> {
+    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+    return rows.map((r) => ({
+      tokenId: r.token_id,
+      nftId: nfts.get(Number(r.nft_number))?.id ?? null,
+      edition: r.edition,
+      owner: r.owner,
+      listing:
+        r.listing_seller && r.listing_price ? { seller: r.listing_seller, priceWei: r.listing_price } : null,
+      auction:
+        r.auction_seller && r.auction_reserve
+          ? {
+              seller: r.auction_seller,
+              reserveWei: r.auction_reserve,
+              highestBidWei: r.auction_high,
+              highestBidder: r.auction_bidder,
+              endsAt: r.auction_ends ? new Date(Number(r.auction_ends) * 1000).toISOString() : null,
+              settled: r.auction_status === "settled",
+            }
+          : null,
+    }));
+  }
+
+  async function tokenRow(tokenId: string): Promise<repo.TokenViewRow> {
+    const id = canonicalTokenId(tokenId);
+    if (opts.chainId === undefined) throw AppError.notFound("Token");
+    const [row] = await repo.tokenById(q, opts.chainId, id);
+    if (!row) throw AppError.notFound("Token");
+    return row;
+  }
+
+  async function getToken(tokenId: string): Promise<Token> {
+    const [token] = await toTokens([await tokenRow(tokenId)]);
+    return token as Token;
+  }
+
+  async function accountTokens(address: string): Promise<AccountTokens> {
+    if (opts.chainId === undefined) return { items: [] };
+    const rows = await repo.tokensOfAccount(
+      q,
+      opts.chainId,
+      getAddress(address.toLowerCase()),
+      ACCOUNT_TOKENS_LIMIT,
+    );
+    return { items: await toTokens(rows) };
+  }
+
+  async function nftActivity(nftId: string, limit: number): Promise<NftActivity> {
+    const number = await opts.catalogue.catalogueNumberOf(nftId);
+    if (opts.chainId === undefined) return { items: [] };
+    const rows = await repo.activityOfNft(q, opts.chainId, String(number), limit);
+    return {
+      items: rows.map((r) => ({
+        kind: r.kind,
+        tokenId: r.token_id,
+        txHash: r.tx_hash,
+        blockNumber: r.block_number,
+        at: new Date(r.block_time).toISOString(),
+        from: r.from_address,
+        to: r.to_address,
+        amountWei: r.amount_wei,
+        saleKind: r.sale_kind,
+      })),
+    };
+  }
+
+  /** ERC-721 metadata JSON of a minted token (the target of the collectible's tokenURI). */
+  async function metadata(tokenId: string): Promise<TokenMetadata> {
+    const row = await tokenRow(tokenId);
+    const nft = (await opts.catalogue.nftsByCatalogueNumber([Number(row.nft_number)])).get(
+      Number(row.nft_number),
+    );
+    if (!nft) throw AppError.notFound("Token");
+    return {
+      name: row.edition > 0 ? `${nft.title} #${row.edition}` : nft.title,
+      description: nft.description,
+      image: absolute(nft.imageUrl),
+      ...(nft.videoUrl ? { animation_url: absolute(nft.videoUrl) } : {}),
+      external_url: `${opts.publicUrl}/nftdetail/${nft.id}`,
+      attributes: [
+        { trait_type: "Rarity", value: nft.tierLabel },
+        { trait_type: "Film", value: nft.film },
+        { trait_type: "Celebrity", value: nft.celebrity },
+        { trait_type: "Production house", value: nft.productionHouse },
+        { trait_type: "Category", value: nft.category },
+        { trait_type: "Edition", value: row.edition, display_type: "number" },
+        { trait_type: "Edition size", value: nft.editionSize, display_type: "number" },
+        { trait_type: "Royalty", value: row.royalty_bps / 100, display_type: "boost_percentage" },
+      ],
+    };
+  }
+
+  return { getToken, accountTokens, nftActivity, metadata };
+}

@@ -1,0 +1,105 @@
+import { nativeSymbolOf, type QuoteResponse, quoteMessages, type RatesResponse } from "@diginoor/api/wallets";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import { type RatesProvider, usdCentsToInrPaise, usdCentsToWei } from "./rates.ts";
+import * as repo from "./repo.ts";
+import type { QuoteRow } from "./tables.ts";
+
+export interface QuotesServiceDeps {
+  database: Database;
+  clock: Clock;
+  rates: RatesProvider;
+  catalogue: Pick<CatalogueService, "saleTerms">;
+  /** The configured chain's id; without a chain no quote can be given. */
+  chainId?: number;
+  ttlSeconds: number;
+}
+
+function toApi(q: QuoteRow): QuoteResponse {
+  return {
+    quoteId: q.id,
+    nftId: q.nftId,
+    chainId: q.chainId,
+    symbol: q.symbol,
+    priceWei: q.priceWei,
+    usdCents: q.usdCents,
+    rate: q.usdMicrosPerToken.toString(),
+    inrPaise: Number(usdCentsToInrPaise(BigInt(q.usdCents), q.inrMicrosPerUsd)),
+    expiresAt: q.expiresAt.toISOString(),
+  };
+}
+
+const quoteNotFound = () => new AppError(404, "not_found", quoteMessages.notFound);
+
+/** One rates service (USD ↔ native token, USD → INR) and the stored price quotes built on it. */
+export function createQuotesService(deps: QuotesServiceDeps) {
+  const { database, clock } = deps;
+
+  async function ratesFor(symbol: string) {
+    const rates = await deps.rates.current();
+    const usdMicrosPerToken = rates.usdMicrosPerToken[symbol];
+    if (!usdMicrosPerToken) {
+      throw new AppError(503, "unavailable", `No ${symbol} exchange rate is available; try again later`);
+    }
+    return { usdMicrosPerToken, inrMicrosPerUsd: rates.inrMicrosPerUsd };
+  }
+
+  return {
+    async currentRates(): Promise<RatesResponse> {
+      const rates = await deps.rates.current();
+      return {
+        usdMicrosPerToken: Object.fromEntries(
+          Object.entries(rates.usdMicrosPerToken).map(([k, v]) => [k, v.toString()]),
+        ),
+        inrMicrosPerUsd: rates.inrMicrosPerUsd.toString(),
+      };
+    },
+
+    /** A quote for one edition of a fixed-price NFT in the chain's native token, stored for ttlSeconds. */
+    async quote(userId: string, nftId: string): Promise<QuoteResponse> {
+      if (deps.chainId === undefined) {
+        throw new AppError(
+          503,
+          "unavailable",
+          "Crypto prices are unavailable: this server runs without a blockchain",
+        );
+      }
+      const nft = await deps.catalogue.saleTerms(nftId);
+      if (nft.saleType !== "fixed") throw AppError.conflict(quoteMessages.notForSale);
+      if (nft.editionsAvailable <= 0) throw AppError.conflict(quoteMessages.soldOut);
+      if (nft.priceUsdCents <= 0) throw AppError.conflict(quoteMessages.noPrice);
+      const symbol = nativeSymbolOf(deps.chainId);
+      const { usdMicrosPerToken, inrMicrosPerUsd } = await ratesFor(symbol);
+      const now = clock.date();
+      const row = await repo.insertQuote(database.db, {
+        userId,
+        nftId: nft.id,
+        chainId: deps.chainId,
+        symbol,
+        usdCents: nft.priceUsdCents,
+        priceWei: usdCentsToWei(BigInt(nft.priceUsdCents), usdMicrosPerToken).toString(),
+        usdMicrosPerToken,
+        inrMicrosPerUsd,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + deps.ttlSeconds * 1000),
+      });
+      await repo.deleteOldQuotes(database.db, now);
+      return toApi(row);
+    },
+
+    /**
+     * The user's quote if it still holds. An expired quote is refused (410) and never repriced:
+     * the caller asks for a new quote. Another user's quote is not found.
+     */
+    async validQuote(userId: string, quoteId: string): Promise<QuoteResponse> {
+      const row = await repo.findQuote(database.db, quoteId);
+      if (!row || row.userId !== userId) throw quoteNotFound();
+      if (row.expiresAt.getTime() <= clock.now()) throw new AppError(410, "gone", quoteMessages.expired);
+      return toApi(row);
+    },
+  };
+}
+
+export type QuotesService = ReturnType<typeof createQuotesService>;

@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { blogServiceFor } from "../blog/service.ts";
+import { parseIndexTemplate } from "./html.ts";
+import { createSeoService } from "./service.ts";
+
+/** Film collection pages of the web app (their paths are the film slugs). */
+const FILM_PAGES = ["kabali", "sivaji", "chandramukhi", "pasumainayaganvivek", "nonfungiblespb"];
+
+export interface WebPage {
+  /** 200 for a page, 404 when it or its subject does not exist. */
+  status: number;
+  html: string;
+}
+
+/**
+ * /sitemap.xml and /robots.txt; returns the renderer of the web app's pages (index.html with the
+ * page's title, description, canonical URL and Open Graph tags), or undefined without a built app.
+ */
+export async function registerSeo(
+  app: FastifyInstance,
+  ctx: AppContext,
+  opts: { indexHtmlPath?: string; isWebPage: (pathname: string) => boolean },
+): Promise<((pathname: string) => Promise<WebPage>) | undefined> {
+  const test = ctx.config.NODE_ENV === "test";
+  const seo = createSeoService({
+    publicUrl: ctx.config.PUBLIC_URL,
+    catalogue: ctx.services.catalogue,
+    blog: blogServiceFor(ctx, app.log),
+    filmPages: FILM_PAGES,
+    sitemapTtlMs: test ? 0 : 10 * 60_000,
+    clock: ctx.clock,
+  });
+
+  app.get("/sitemap.xml", async (_req, reply) =>
+    reply
+      .type("application/xml; charset=utf-8")
+      .header("cache-control", "public, max-age=600")
+      .send(await seo.sitemapXml()),
+  );
+  app.get("/robots.txt", async (_req, reply) =>
+    reply
+      .type("text/plain; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(seo.robotsTxt()),
+  );
+
+  if (!opts.indexHtmlPath || !fs.existsSync(opts.indexHtmlPath)) return undefined;
+  const template = parseIndexTemplate(fs.readFileSync(opts.indexHtmlPath, "utf8"));
+  return async (pathname) => {
+    try {
+      const meta = await seo.pageMeta(pathname);
+      if (meta === null) return { status: 404, html: template.render(undefined) };
+      return { status: meta || opts.isWebPage(pathname) ? 200 : 404, html: template.render(meta) };
+    } catch (err) {
+      // The page itself still works (the app loads its data); only the preview tags are missing.
+      app.log.error({ err, pathname }, "page meta could not be built");
+      return { status: opts.isWebPage(pathname) ? 200 : 404, html: template.render(undefined) };
+    }
+  };
+}

@@ -1,0 +1,279 @@
+// Pages for search engines and link previews: the title, description, canonical URL and Open Graph /
+// Twitter tags of a page (written into the HTML the server returns, so crawlers need no
+// JavaScript), /sitemap.xml and /robots.txt. The catalogue and the blog are reached through their
+// services only.
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { BlogService } from "../blog/service.ts";
+import { XMLBuilder } from "fast-xml-parser";
+import { AppError } from "../../http/errors.ts";
+import { type Clock, systemClock } from "../../platform/clock.ts";
+
+export interface PageMeta {
+  /** The whole document title. */
+  title: string;
+  description: string;
+  /** Absolute canonical URL. */
+  url: string;
+  /** Absolute URL of the preview picture. */
+  image?: string;
+  imageAlt?: string;
+  type: "website" | "article";
+  /** ISO 8601, articles only. */
+  publishedAt?: string;
+  author?: string;
+}
+
+export const SITE_NAME = "Diginoor";
+const DEFAULT_DESCRIPTION =
+  "Buy, bid on and collect licensed NFTs of Indian films and film stars: Kabali, Sivaji, Chandramukhi and more, in Common, Rare, Ultimate and Legendary tiers.";
+const DESCRIPTION_CHARS = 200;
+
+/** Public pages without parameters, with their titles (as the web app sets them) and descriptions. */
+const STATIC_PAGES: { path: string; title: string; description?: string }[] = [
+  { path: "/", title: "Collectibles of Indian cinema" },
+  {
+    path: "/marketplace",
+    title: "Marketplace",
+    description: "Every Diginoor NFT on sale: filter by rarity, film, star and price, and buy or bid.",
+  },
+  {
+    path: "/blog",
+    title: "Blog",
+    description:
+      "Guides to collecting licensed NFTs of Indian cinema, wallets and safety, and stories from the films in the Diginoor catalogue.",
+  },
+  { path: "/about", title: "About", description: "The team, the studios and the stars behind Diginoor." },
+  {
+    path: "/how it works",
+    title: "How it works",
+    description:
+      "Video walk-throughs and answers to the questions fans ask most, from royalties to delivery times.",
+  },
+  { path: "/contact", title: "Contact", description: "Write to the Diginoor team." },
+  { path: "/Termscondition", title: "Terms and Conditions" },
+  { path: "/Privacypolicy", title: "Privacy Policy" },
+];
+
+/** The web app's pages that search engines should not index (accounts, forms behind sign-in). */
+export const PRIVATE_PATHS = [
+  "/api/",
+  "/dev/",
+  "/login",
+  "/signup",
+  "/resetpass",
+  "/verify-email",
+  "/profile",
+  "/edit_profile",
+  "/wallet",
+];
+
+/** Sitemaps hold at most 50,000 URLs (sitemaps.org). */
+const SITEMAP_MAX_URLS = 50_000;
+const NFT_PAGE = 100;
+
+const pageTitle = (title: string) => `${title} · ${SITE_NAME}`;
+
+function shorten(text: string, max = DESCRIPTION_CHARS): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2)).replace(/[\s,.;:]+$/, "")}…`;
+}
+
+/** The picture to show in link previews: SVG is not shown by the big previewers, so prefer a raster. */
+function rasterOf(...urls: (string | null | undefined)[]): string | undefined {
+  const all = urls.filter((u): u is string => Boolean(u));
+  return all.find((u) => !/\.svg(\?|$)/i.test(u)) ?? all[0];
+}
+
+async function orNotFound<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+export interface SeoServiceOptions {
+  publicUrl: string;
+  catalogue: CatalogueService;
+  blog: BlogService;
+  /** Film pages of the web app: path slug → film slug. */
+  filmPages: string[];
+  /** How long a built sitemap is served (default 10 minutes; 0 = always build). */
+  sitemapTtlMs?: number;
+  clock?: Clock;
+}
+
+export function createSeoService(opts: SeoServiceOptions) {
+  const base = opts.publicUrl.replace(/\/+$/, "");
+  const clock = opts.clock ?? systemClock;
+  const ttl = opts.sitemapTtlMs ?? 10 * 60_000;
+  const abs = (pathOrUrl: string) => new URL(pathOrUrl, `${base}/`).toString();
+  const filmPages = new Set(opts.filmPages.map((s) => s.toLowerCase()));
+  let sitemap: { at: number; xml: Promise<string> } | undefined;
+
+  /**
+   * The meta of a page of the web app, or null when the page's subject does not exist (unknown NFT,
+   * post): the app then shows its not-found page with status 404. `undefined`: not a page we
+   * describe (the caller decides by the route table).
+   */
+  async function pageMeta(pathname: string): Promise<PageMeta | null | undefined> {
+    let path: string;
+    try {
+      path = decodeURIComponent(pathname);
+    } catch {
+      return undefined;
+    }
+    path = path.length > 1 ? path.replace(/\/+$/, "") : path;
+    const lower = path.toLowerCase();
+    const site = { url: abs(path), type: "website" as const };
+
+    const post = /^\/blog\/([^/]+)$/i.exec(path);
+    if (post) {
+      const p = await orNotFound(() => opts.blog.getPost(post[1] ?? ""));
+      if (!p) return null;
+      return {
+        title: `${p.title} | ${SITE_NAME}`,
+        description: shorten(p.excerpt || p.title),
+        url: abs(`/blog/${p.slug}`),
+        image: p.coverImageUrl ? abs(p.coverImageUrl) : undefined,
+        imageAlt: p.coverImageAlt || undefined,
+        type: "article",
+        publishedAt: p.publishedAt,
+        author: p.author,
+      };
+    }
+
+    const nft = /^\/nftdetail\/([^/]+)$/i.exec(path);
+    if (nft) {
+      const n = await orNotFound(() => opts.catalogue.getNft(nft[1] ?? ""));
+      if (!n) return null;
+      const image = rasterOf(n.imageUrl, n.thumbnailUrl);
+      return {
+        title: pageTitle(n.title),
+        description: shorten(
+          `${n.description} ${n.tier[0]?.toUpperCase()}${n.tier.slice(1)} NFT from ${n.film.name}, with ${n.celebrity.name}.`,
+        ),
+        url: abs(`/nftdetail/${n.id}`),
+        image: image ? abs(image) : undefined,
+        imageAlt: n.title,
+        type: "website",
+      };
+    }
+
+    const film = /^\/([a-z0-9-]+)$/.exec(lower);
+    if (film && filmPages.has(film[1] ?? "")) {
+      const f = await orNotFound(() => opts.catalogue.getFilm(film[1] ?? ""));
+      if (!f) return null;
+      const image = rasterOf(f.thumbnailUrl, f.posterUrl, f.bannerUrl);
+      return {
+        title: pageTitle(f.name),
+        description: shorten(f.description || f.tagline),
+        url: abs(`/${f.slug}`),
+        image: image ? abs(image) : undefined,
+        imageAlt: `${f.name} poster`,
+        type: "website",
+      };
+    }
+
+    if (lower === "/collections") {
+      const c = await opts.catalogue.getCollections();
+      const names = c.featured.map((x) => x.name);
+      const first = c.featured[0];
+      return {
+        ...site,
+        url: abs("/collections"),
+        title: pageTitle("Collections"),
+        description: shorten(
+          names.length
+            ? `Licensed NFT collections of Indian cinema: ${names.join(", ")}. Hot collections, top sellers and every film in one place.`
+            : DEFAULT_DESCRIPTION,
+        ),
+        image: first ? abs(first.thumbnailUrl) : undefined,
+        imageAlt: first ? `${first.name} collection` : undefined,
+      };
+    }
+
+    const known = STATIC_PAGES.find((p) => p.path.toLowerCase() === lower);
+    if (known) {
+      return {
+        ...site,
+        url: abs(known.path),
+        title: pageTitle(known.title),
+        description: known.description ?? DEFAULT_DESCRIPTION,
+      };
+    }
+    return undefined;
+  }
+
+  async function buildSitemap(): Promise<string> {
+    const urls: { loc: string; lastmod?: string }[] = [];
+    for (const p of STATIC_PAGES) urls.push({ loc: abs(p.path) });
+    urls.push({ loc: abs("/collections") });
+    const films = await opts.catalogue.listFilms();
+    for (const f of films.items) if (filmPages.has(f.slug)) urls.push({ loc: abs(`/${f.slug}`) });
+    for (const p of await opts.blog.allPosts(5000)) {
+      urls.push({ loc: abs(`/blog/${p.slug}`), lastmod: p.publishedAt });
+    }
+    // Every NFT, newest first, through the catalogue's own paging, up to the protocol's limit.
+    let cursor: string | undefined;
+    while (urls.length < SITEMAP_MAX_URLS) {
+      const page = await opts.catalogue.listNfts({
+        sort: "newest",
+        limit: Math.min(NFT_PAGE, SITEMAP_MAX_URLS - urls.length),
+        cursor,
+      });
+      for (const n of page.items) urls.push({ loc: abs(`/nftdetail/${n.id}`), lastmod: n.createdAt });
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    return sitemapBuilder.build({
+      "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+      urlset: {
+        "@_xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9",
+        url: urls.map((u) =>
+          u.lastmod ? { loc: u.loc, lastmod: new Date(u.lastmod).toISOString() } : { loc: u.loc },
+        ),
+      },
+    }) as string;
+  }
+
+  return {
+    pageMeta,
+
+    /** /sitemap.xml: public pages, films, posts and NFTs (sitemaps.org protocol). */
+    sitemapXml(): Promise<string> {
+      const now = clock.now();
+      if (ttl > 0 && sitemap && now - sitemap.at < ttl) return sitemap.xml;
+      const xml = buildSitemap();
+      sitemap = { at: now, xml };
+      xml.catch(() => {
+        if (sitemap?.xml === xml) sitemap = undefined;
+      });
+      return xml;
+    },
+
+    /** /robots.txt: everything public may be crawled; accounts and the API may not. */
+    robotsTxt(): string {
+      return [
+        "User-agent: *",
+        "Allow: /",
+        ...PRIVATE_PATHS.map((p) => `Disallow: ${p}`),
+        "",
+        `Sitemap: ${base}/sitemap.xml`,
+        "",
+      ].join("\n");
+    },
+  };
+}
+
+const sitemapBuilder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  format: true,
+  suppressBooleanAttributes: false,
+});
+
+export type SeoService = ReturnType<typeof createSeoService>;

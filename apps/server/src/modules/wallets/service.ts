@@ -1,0 +1,203 @@
+import {
+  type LinkWalletRequest,
+  type NonceResponse,
+  SIWE_MAX_LIFETIME_SECONDS,
+  SIWE_NONCE_TTL_SECONDS,
+  type Wallet,
+  walletMessages as m,
+} from "@diginoor/api/wallets";
+import { type Address, getAddress, type Hex, type PublicClient } from "viem";
+import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
+import * as repo from "./repo.ts";
+import type { WalletRow } from "./tables.ts";
+
+/** A wallet's clock may run a little ahead of ours; an issued-at this far ahead is still accepted. */
+const CLOCK_SKEW_MS = 60_000;
+
+export interface WalletsServiceDeps {
+  database: Database;
+  clock: Clock;
+  /** PUBLIC_URL: its host is the SIWE domain, the URL itself the SIWE uri. */
+  publicUrl: string;
+  /** The configured chain; without it linking is refused (reading and unlinking still work). */
+  chain?: { chainId: number; publicClient: PublicClient };
+}
+
+function toApi(w: WalletRow): Wallet {
+  return {
+    address: w.address,
+    receivesPurchases: w.receivesPurchases,
+    chainId: w.chainId,
+    linkedAt: w.linkedAt.toISOString(),
+  };
+}
+
+const bad = (message: string) => new AppError(400, "bad_request", message);
+/** Someone else's wallet is "not found" too: whose wallet an address is stays private. */
+const notLinked = () => new AppError(404, "not_found", m.notLinked);
+
+/** Wallets linked to accounts by Sign-In with Ethereum (EIP-4361), verified with viem. */
+export function createWalletsService(deps: WalletsServiceDeps) {
+  const { database, clock } = deps;
+  const publicUrl = new URL(deps.publicUrl);
+  const expectedDomain = publicUrl.host;
+  const expectedUri = deps.publicUrl;
+
+  function requireChain() {
+    if (!deps.chain) throw new AppError(503, "unavailable", m.chainUnavailable);
+    return deps.chain;
+  }
+
+  /** Everything the message itself must say, checked before the nonce and the signature. */
+  function checkMessage(message: string, now: Date) {
+    const chain = requireChain();
+    const parsed = parseSiweMessage(message);
+    if (!parsed.address || !parsed.domain || !parsed.uri || !parsed.nonce || !parsed.issuedAt) {
+      throw bad(m.badMessage);
+    }
+    if (!parsed.chainId || !parsed.version) throw bad(m.badMessage);
+    if (parsed.domain !== expectedDomain) throw bad(m.wrongDomain(expectedDomain));
+    if (parsed.uri !== expectedUri) throw bad(m.wrongUri(expectedUri));
+    if (parsed.chainId !== chain.chainId) throw bad(m.wrongChain(chain.chainId));
+    if (parsed.version !== "1") throw bad(m.wrongVersion);
+    const issuedAt = parsed.issuedAt.getTime();
+    if (Number.isNaN(issuedAt)) throw bad(m.badMessage);
+    if (issuedAt > now.getTime() + CLOCK_SKEW_MS) throw bad(m.issuedInFuture);
+    if (!parsed.expirationTime || Number.isNaN(parsed.expirationTime.getTime())) throw bad(m.noExpiration);
+    const expiresAt = parsed.expirationTime.getTime();
+    if (expiresAt - issuedAt > SIWE_MAX_LIFETIME_SECONDS * 1000) throw bad(m.tooLong);
+    if (expiresAt <= now.getTime()) throw bad(m.expired);
+    if (parsed.notBefore && parsed.notBefore.getTime() > now.getTime()) throw bad(m.notYetValid);
+    return {
+      address: getAddress(parsed.address),
+      nonce: parsed.nonce,
+      chain,
+    };
+  }
+
+  async function checkNonce(nonce: string, userId: string, now: Date): Promise<void> {
+    const row = await repo.findNonce(database.db, nonce);
+    if (!row || row.userId !== userId) throw bad(m.unknownNonce);
+    if (row.usedAt) throw bad(m.usedNonce);
+    if (row.expiresAt.getTime() <= now.getTime()) throw bad(m.expiredNonce);
+  }
+
+  return {
+    /** A fresh single-use nonce for this user's next SIWE message. */
+    async issueNonce(userId: string): Promise<NonceResponse> {
+      requireChain();
+      const now = clock.date();
+      const expiresAt = new Date(now.getTime() + SIWE_NONCE_TTL_SECONDS * 1000);
+      const nonce = generateSiweNonce();
+      await repo.insertNonce(database.db, { nonce, userId, createdAt: now, expiresAt });
+      await repo.deleteOldNonces(database.db, now);
+      return {
+        nonce,
+        domain: expectedDomain,
+        uri: expectedUri,
+        chainId: requireChain().chainId,
+        expiresAt: expiresAt.toISOString(),
+      };
+    },
+
+    /**
+     * Verifies the signed message (domain, uri, chain, nonce, times, signature: EOAs and
+     * smart-contract wallets through ERC-1271/6492) and links the address to the user. The nonce is
+     * consumed in the same transaction as the link; a refused request changes nothing.
+     */
+    async link(userId: string, body: LinkWalletRequest): Promise<Wallet> {
+      const now = clock.date();
+      const { address, nonce, chain } = checkMessage(body.message, now);
+      await checkNonce(nonce, userId, now);
+      const owner = await repo.findWallet(database.db, address);
+      if (owner) throw AppError.conflict(owner.userId === userId ? m.alreadyLinked : m.linkedElsewhere);
+      // The signature last: it may need an RPC call (contract wallets), and needs no transaction.
+      const valid = await chain.publicClient
+        .verifySiweMessage({
+          message: body.message,
+          signature: body.signature as Hex,
+          address: address as Address,
+          domain: expectedDomain,
+          nonce,
+          time: now,
+        })
+        .catch(() => false);
+      if (!valid) throw bad(m.badSignature);
+
+      return withTransaction(database, async (tx: Tx) => {
+        await repo.lockUserWallets(tx.db, userId);
+        if (!(await repo.consumeNonce(tx.db, nonce, userId, now))) throw bad(m.usedNonce);
+        const existing = await repo.findWallet(tx.db, address);
+        if (existing) {
+          throw AppError.conflict(existing.userId === userId ? m.alreadyLinked : m.linkedElsewhere);
+        }
+        const first = (await repo.listWallets(tx.db, userId)).length === 0;
+        const row: WalletRow = {
+          address,
+          userId,
+          chainId: chain.chainId,
+          receivesPurchases: first,
+          linkedAt: now,
+        };
+        try {
+          await repo.insertWallet(tx.db, row);
+        } catch (err) {
+          // Another account linked the same address at the same moment.
+          if (isUniqueViolation(err)) throw AppError.conflict(m.linkedElsewhere);
+          throw err;
+        }
+        return toApi(row);
+      });
+    },
+
+    async list(userId: string): Promise<Wallet[]> {
+      return (await repo.listWallets(database.db, userId)).map(toApi);
+    },
+
+    /** The wallet that receives the user's purchases, or undefined when none is linked. */
+    async receivingWallet(userId: string): Promise<Wallet | undefined> {
+      const all = await repo.listWallets(database.db, userId);
+      const w = all.find((x) => x.receivesPurchases);
+      return w ? toApi(w) : undefined;
+    },
+
+    async makeReceiving(userId: string, rawAddress: string): Promise<Wallet> {
+      const address = getAddress(rawAddress.toLowerCase());
+      return withTransaction(database, async (tx) => {
+        await repo.lockUserWallets(tx.db, userId);
+        // Not the user's wallet: the transaction rolls back the other wallets' flags too.
+        if (!(await repo.setReceiving(tx.db, userId, address))) throw notLinked();
+        const row = await repo.findWallet(tx.db, address);
+        if (!row) throw notLinked();
+        return toApi(row);
+      });
+    },
+
+    /** Unlinks one of the user's wallets; if it received purchases, the newest remaining one does. */
+    async unlink(userId: string, rawAddress: string): Promise<void> {
+      const address = getAddress(rawAddress.toLowerCase());
+      await withTransaction(database, async (tx) => {
+        await repo.lockUserWallets(tx.db, userId);
+        const gone = await repo.deleteWallet(tx.db, userId, address);
+        if (!gone) throw notLinked();
+        if (gone.receivesPurchases) {
+          const next = await repo.newestWallet(tx.db, userId);
+          if (next) await repo.setReceiving(tx.db, userId, next.address);
+        }
+      });
+    },
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === "23505") return true;
+  }
+  return false;
+}
+
+export type WalletsService = ReturnType<typeof createWalletsService>;

@@ -1,0 +1,29 @@
+// Drizzle definitions of the wallets module's tables; they mirror migrations/0070_wallets.sql (the SQL
+// is the source of truth: CHECKs, the partial unique index and the foreign keys to users live there).
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+export const walletNonces = pgTable(
+  "wallet_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    userId: uuid("user_id").notNull(), // → users(id) ON DELETE CASCADE (in the SQL)
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("wallet_nonces_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const wallets = pgTable(
+  "wallets",
+  {
+    address: text("address").primaryKey(),
+    userId: uuid("user_id").notNull(), // → users(id) ON DELETE CASCADE (in the SQL)
+    chainId: integer("chain_id").notNull(),
+    receivesPurchases: boolean("receives_purchases").notNull().default(false),
+    linkedAt: timestamp("linked_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("wallets_user_idx").on(t.userId, t.linkedAt)],
+);
+
+export type WalletRow = typeof wallets.$inferSelect;

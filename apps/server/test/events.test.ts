@@ -1,0 +1,119 @@
+// GET /api/v1/events: Server-Sent Events with heartbeats (in process), and live events published
+// by one server process reaching a stream held by another (two real processes, one PostgreSQL).
+import type { AddressInfo } from "node:net";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newSignedInUser } from "./factories.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+import { type ServerDatabase, createServerDatabase } from "./pg-server.ts";
+import { type ServerProcess, killAllServers, startServerProcess } from "./server-process.ts";
+import { openEventStream } from "./sse-client.ts";
+
+const heartbeats = (text: string) => text.split(": heartbeat\n\n").length - 1;
+
+describe("GET /api/v1/events in one process", () => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp({ SSE_HEARTBEAT_MS: "150" });
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  it("streams heartbeat comments to a signed-in client", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const stream = await openEventStream(`${base}/api/v1/events`, { cookie });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toContain("text/event-stream");
+      await stream.waitFor((text) => heartbeats(text) >= 2, 5000);
+      expect(stream.text().startsWith("retry: 3000\n: connected\n\n")).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("sends the user's own profile change, and nobody else's", async () => {
+    const alice = await newSignedInUser(t.ctx, { name: "Alice" });
+    const bob = await newSignedInUser(t.ctx, { name: "Bob" });
+    const aliceStream = await openEventStream(`${base}/api/v1/events`, { cookie: alice.cookie });
+    const bobStream = await openEventStream(`${base}/api/v1/events`, { cookie: bob.cookie });
+    try {
+      await aliceStream.waitFor((text) => text.includes(": connected"));
+      await bobStream.waitFor((text) => text.includes(": connected"));
+      const res = await fetch(`${base}/api/v1/me`, {
+        method: "PATCH",
+        headers: { cookie: alice.cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Alice Live" }),
+      });
+      expect(res.status).toBe(200);
+      const text = await aliceStream.waitFor((s) => s.includes("event: profile.updated"));
+      const data = JSON.parse(/event: profile\.updated\ndata: (.*)\n\n/.exec(text)?.[1] ?? "null");
+      expect(data).toMatchObject({
+        type: "profile.updated",
+        user: { id: alice.user.id, name: "Alice Live" },
+      });
+      await bobStream.waitFor((s) => heartbeats(s) >= 1);
+      expect(bobStream.text()).not.toContain("profile.updated");
+    } finally {
+      aliceStream.close();
+      bobStream.close();
+    }
+  });
+
+  it("answers 401 in the one error shape when signed out", async () => {
+    const res = await t.app.inject("/api/v1/events");
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe("unauthorized");
+  });
+});
+
+describe("GET /api/v1/events across two server processes on one PostgreSQL", () => {
+  let db: ServerDatabase;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-events-"));
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    db = await createServerDatabase();
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      CHAIN_DISABLED: "1",
+      SEED_ON_START: "0",
+      LOG_LEVEL: "warn",
+      SSE_HEARTBEAT_MS: "5000",
+    };
+    const start = () => startServerProcess(env, { waitReady: true });
+    servers.push(...(await Promise.all([start(), start()])));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.kill()));
+    // Servers still starting when a slow beforeAll timed out are not in `servers`.
+    killAllServers();
+    await db?.dispose();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a profile change on process 1 reaches a stream on process 2 within 1 s", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const { user, cookie } = await newSignedInUser({ db: db.database.db }, { name: "Two Proc" });
+    const stream = await openEventStream(`${two.base}/api/v1/events`, { cookie });
+    try {
+      await stream.waitFor((text) => text.includes(": connected"));
+      const started = performance.now();
+      const res = await fetch(`${one.base}/api/v1/me`, {
+        method: "PATCH",
+        headers: { cookie, "content-type": "application/json", origin: one.base },
+        body: JSON.stringify({ name: "Seen Elsewhere" }),
+      });
+      expect(res.status).toBe(200);
+      const text = await stream.waitFor((s) => s.includes("Seen Elsewhere"), 1000);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(text).toContain(`"id":"${user.id}"`);
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { type APIRequestContext, expect } from "@playwright/test";
+
+export const E2E_PASSWORD = "e2e-Wallet-pass-42";
+
+export function uniqueEmail(tag: string) {
+  return `e2e-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/**
+ * A verified, signed-in account through the real API: sign up, follow the verification link from the
+ * dev mailbox, sign in. `request` is a page's or context's request context, so the browser shares the
+ * session cookie. For tests about something else than the accounts pages (those are e2e/accounts.spec.ts).
+ */
+export async function signUpAndSignIn(request: APIRequestContext, tag: string, name = "Wallet Fan") {
+  const email = uniqueEmail(tag);
+  const signup = await request.post("/api/v1/auth/signup", {
+    data: { name, email, password: E2E_PASSWORD, confirmPassword: E2E_PASSWORD },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  let token: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get("/dev/mailbox/api");
+        const body = (await res.json()) as { messages: Array<{ to: string; links: string[] }> };
+        const link = body.messages
+          .find((m) => m.to.toLowerCase().includes(email))
+          ?.links.find((l) => l.includes("/verify-email?token="));
+        token = link ? (new URL(link).searchParams.get("token") ?? undefined) : undefined;
+        return token;
+      },
+      { message: `verification mail to ${email}`, timeout: 15_000 },
+    )
+    .toBeTruthy();
+  const verify = await request.post("/api/v1/auth/verify-email", { data: { token } });
+  expect(verify.status(), await verify.text()).toBe(200);
+  const login = await request.post("/api/v1/auth/login", { data: { email, password: E2E_PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  return { email, name };
+}

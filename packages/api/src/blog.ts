@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** A post's URL name: lower-case words of letters and digits joined by single dashes. */
+export const POST_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const postSlugSchema = z
+  .string()
+  .max(120, "at most 120 characters")
+  .regex(POST_SLUG, "must be lower-case letters and digits joined by single dashes");
+
+/** Where a post comes from: written here in Markdown, or read from the configured WordPress site. */
+export const postSourceSchema = z.enum(["diginoor", "wordpress"]);
+
+/** A post in lists (the blog grid, the featured carousel, the RSS feed). */
+export const postSummarySchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  excerpt: z.string(),
+  /** Absolute or site-relative URL of the cover picture; null when the post has none. */
+  coverImageUrl: z.string().nullable(),
+  coverImageAlt: z.string(),
+  author: z.string(),
+  /** ISO 8601 date-time. */
+  publishedAt: z.string(),
+  featured: z.boolean(),
+  readingMinutes: z.number().int().min(1),
+  source: postSourceSchema,
+});
+export type PostSummary = z.infer<typeof postSummarySchema>;
+
+/** One post with its body as sanitized HTML (safe to insert into the page as is). */
+export const postDetailSchema = postSummarySchema.extend({ html: z.string() });
+export type PostDetail = z.infer<typeof postDetailSchema>;
+
+/** Query string of GET /api/v1/posts. */
+export const listPostsQuerySchema = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(50))
+      .default(12),
+    cursor: z.string().max(300, "is not a valid cursor").optional(),
+  })
+  .strict();
+export type ListPostsQuery = z.input<typeof listPostsQuerySchema>;
+export type ListPostsParsed = z.output<typeof listPostsQuerySchema>;
+
+/** GET /api/v1/posts: the featured posts (carousel) and one page of every post, newest first. */
+export const postListResponseSchema = z.object({
+  featured: z.array(postSummarySchema),
+  items: z.array(postSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+export type PostListResponse = z.infer<typeof postListResponseSchema>;
+
+/** A new post written in Markdown (the seed, and later the studio console). */
+export const createPostSchema = z
+  .object({
+    slug: postSlugSchema,
+    title: z.string().trim().min(1, "is required").max(200, "at most 200 characters"),
+    excerpt: z.string().trim().max(500, "at most 500 characters").default(""),
+    markdown: z.string().min(1, "is required").max(200_000, "at most 200,000 characters"),
+    author: z.string().trim().min(1, "is required").max(120, "at most 120 characters"),
+    coverImageUrl: z.string().max(2000).nullable().default(null),
+    coverImageAlt: z.string().trim().max(300).default(""),
+    featured: z.boolean().default(false),
+    /** ISO 8601; default now. A future date schedules the post. */
+    publishedAt: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+export type CreatePostInput = z.input<typeof createPostSchema>;

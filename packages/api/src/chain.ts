@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { endpoint } from "./endpoint.ts";
+
+/**
+ * Shapes of the on-chain read API (tokens, activity, accounts' tokens, metadata), served from the
+ * indexer's tables. Amounts are wei as decimal strings; addresses are checksummed; times are ISO 8601.
+ */
+
+/** A token id in a path: a whole number (uint256). Larger ones are valid syntax but exist nowhere (404). */
+export const tokenIdParamSchema = z.object({
+  tokenId: z.string().regex(/^\d{1,100}$/, "must be a token id (a whole number)"),
+});
+
+/** An EVM address in a path (any case); the server compares checksummed addresses. */
+export const addressParamSchema = z.object({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an address (0x followed by 40 hex digits)"),
+});
+
+const wei = z.string().regex(/^\d+$/);
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+export const tokenListingSchema = z.object({ seller: address, priceWei: wei });
+
+export const tokenAuctionSchema = z.object({
+  seller: address,
+  reserveWei: wei,
+  highestBidWei: wei.nullable(),
+  highestBidder: address.nullable(),
+  /** When bidding closes; null until the first bid starts the clock. */
+  endsAt: z.string().nullable(),
+  settled: z.boolean(),
+});
+
+export const tokenSchema = z.object({
+  tokenId: z.string(),
+  /** The catalogue NFT (its public id) this token is an edition of; null if the catalogue has no such NFT. */
+  nftId: z.string().nullable(),
+  edition: z.number().int(),
+  /** The current holder on chain (the marketplace while the token is escrowed in an auction). */
+  owner: address,
+  listing: tokenListingSchema.nullable(),
+  auction: tokenAuctionSchema.nullable(),
+});
+export type Token = z.infer<typeof tokenSchema>;
+
+export const accountTokensSchema = z.object({
+  /** Tokens the address holds, and tokens it has put up for auction (escrowed by the marketplace). */
+  items: z.array(tokenSchema),
+});
+export type AccountTokens = z.infer<typeof accountTokensSchema>;
+
+export const activityKindSchema = z.enum(["mint", "transfer", "bid", "sale"]);
+
+export const activityItemSchema = z.object({
+  kind: activityKindSchema,
+  tokenId: z.string(),
+  txHash,
+  blockNumber: z.string(),
+  /** Block time. */
+  at: z.string(),
+  from: address.nullable(),
+  to: address.nullable(),
+  amountWei: wei.nullable(),
+  /** Sales: primary (voucher purchase), listing (resale) or auction (settlement). */
+  saleKind: z.enum(["primary", "listing", "auction"]).nullable(),
+});
+export type ActivityItem = z.infer<typeof activityItemSchema>;
+
+export const nftActivitySchema = z.object({
+  /** Newest first. */
+  items: z.array(activityItemSchema),
+});
+export type NftActivity = z.infer<typeof nftActivitySchema>;
+
+/** Query of GET /api/v1/nfts/:id/activity. */
+export const nftActivityQuerySchema = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(200))
+      .default(50),
+  })
+  .strict();
+
+/** ERC-721 metadata JSON (OpenSea-style), the target of the collectible's `tokenURI`. */
+export const tokenMetadataSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  image: z.string(),
+  animation_url: z.string().optional(),
+  external_url: z.string(),
+  attributes: z.array(
+    z.object({
+      trait_type: z.string(),
+      value: z.union([z.string(), z.number()]),
+      display_type: z.string().optional(),
+    }),
+  ),
+});
+export type TokenMetadata = z.infer<typeof tokenMetadataSchema>;
+
+/** GET /api/v1/chain: the chain and contract addresses the web app's wallet code uses. */
+export const chainInfoSchema = z.object({
+  enabled: z.boolean(),
+  chainId: z.number().int().nullable(),
+  /** Public RPC endpoint for wallets; only given for the local development chain. */
+  rpcUrl: z.string().nullable(),
+  collectible: z.string().nullable(),
+  marketplace: z.string().nullable(),
+  /** The chain's name and native token (ETH on the local chain, POL on Polygon). */
+  chainName: z.string().nullable(),
+  nativeSymbol: z.string().nullable(),
+  /** Public WalletConnect project id; null hides WalletConnect in the wallet page. */
+  walletConnectProjectId: z.string().nullable(),
+});
+export type ChainInfo = z.infer<typeof chainInfoSchema>;
+
+export const chainEndpoints = {
+  getChain: endpoint({
+    operationId: "getChain",
+    method: "GET",
+    path: "/api/v1/chain",
+    summary: "The chain and contract addresses the marketplace uses",
+    tags: ["chain"],
+    success: { status: 200, schema: chainInfoSchema },
+  }),
+};

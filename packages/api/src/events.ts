@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { userSchema } from "./auth.ts";
+import { endpoint } from "./endpoint.ts";
+
+/**
+ * Live events of the signed-in user, sent on GET /api/v1/events as Server-Sent Events: the SSE
+ * `event` field is the `type`, the `data` field this JSON. Comment lines (`: heartbeat`) keep the
+ * connection open through proxies.
+ */
+export const liveEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("profile.updated"), user: userSchema }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+export const eventsEndpoints = {
+  stream: endpoint({
+    operationId: "streamEvents",
+    method: "GET",
+    path: "/api/v1/events",
+    summary:
+      "Live events of the signed-in user (Server-Sent Events: `event: <type>` and `data: <JSON>`, heartbeat comments)",
+    tags: ["events"],
+    success: {
+      status: 200,
+      schema: z.string().describe("An endless text/event-stream"),
+      contentType: "text/event-stream",
+    },
+  }),
+};

@@ -1,0 +1,170 @@
+import { z } from "zod";
+
+/** An EVM address as the API accepts it (any case); the server answers with the checksummed form. */
+export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
+
+/** Texts shown to users, shared by the server (error messages) and the web app. */
+export const walletMessages = {
+  connected: "Connected Successfully",
+  connectedToast: "Wallet Connected",
+  /** Spec, error catalogue: no browser wallet. */
+  noBrowserWallet: "Please enable Metamask",
+  /** Spec, error catalogue: an action that needs a linked wallet. */
+  walletRequired: "Please Connect Wallet to Proceed",
+  /** Spec, error catalogue: the wallet is on another chain (payments). */
+  wrongChainPayment: "Please Connect to Mainnet",
+  /** Spec, error catalogue: the wallet is on another chain (bids). */
+  wrongChainBid: "Please Connect to Matic Mainnet to Bid",
+  linked: "Wallet linked to your account",
+  unlinked: "Wallet unlinked",
+  chainUnavailable: "Wallets are unavailable: this server runs without a blockchain",
+  badMessage: "The signed message is not a valid Sign-In with Ethereum (EIP-4361) message",
+  wrongDomain: (expected: string) => `The signed message is for another site; it must name ${expected}`,
+  wrongUri: (expected: string) => `The signed message must name ${expected} as its URI`,
+  wrongChain: (expected: number) => `The signed message is for another chain; it must be chain ${expected}`,
+  wrongVersion: "The signed message must be Sign-In with Ethereum version 1",
+  unknownNonce: "The signed message's nonce was not issued to you; ask for a new one",
+  usedNonce: "The signed message's nonce has already been used; ask for a new one",
+  expiredNonce: "The signed message's nonce has expired; ask for a new one",
+  issuedInFuture: "The signed message is dated in the future; check your device's clock",
+  noExpiration: "The signed message must have an expiration time",
+  tooLong: "The signed message must expire at most 10 minutes after it was issued",
+  expired: "The signed message has expired; sign a new one",
+  notYetValid: "The signed message is not valid yet",
+  badSignature: "The signature does not match the wallet address in the message",
+  linkedElsewhere: "This wallet is already linked to another account",
+  alreadyLinked: "This wallet is already linked to your account",
+  notLinked: "Wallet not found among your linked wallets",
+} as const;
+
+/** How long a nonce may be used, and the longest a signed message may live (EIP-4361 expiration). */
+export const SIWE_NONCE_TTL_SECONDS = 600;
+export const SIWE_MAX_LIFETIME_SECONDS = 600;
+
+/** Response of POST /api/v1/wallets/nonce. */
+export const nonceResponseSchema = z.object({
+  nonce: z.string(),
+  /** What the message must say: the host of the site, its URL and the chain id. */
+  domain: z.string(),
+  uri: z.string(),
+  chainId: z.number().int(),
+  /** ISO time after which the nonce is refused. */
+  expiresAt: z.string(),
+});
+export type NonceResponse = z.infer<typeof nonceResponseSchema>;
+
+/** Body of POST /api/v1/wallets: the EIP-4361 message the wallet signed, and the signature. */
+export const linkWalletRequestSchema = z
+  .object({
+    message: z.string().min(1, "is required").max(4000, "must be at most 4000 characters"),
+    // 65 bytes for an ordinary key; smart-contract wallets (ERC-1271, ERC-6492) send more.
+    signature: z
+      .string()
+      .regex(/^0x(?:[0-9a-fA-F]{2})+$/, "must be 0x-prefixed hex")
+      .max(20_000, "is too long"),
+  })
+  .strict();
+export type LinkWalletRequest = z.infer<typeof linkWalletRequestSchema>;
+
+export const walletSchema = z.object({
+  address: z.string(),
+  /** The wallet that receives this user's purchases (exactly one when any is linked). */
+  receivesPurchases: z.boolean(),
+  chainId: z.number().int(),
+  linkedAt: z.string(),
+});
+export type Wallet = z.infer<typeof walletSchema>;
+
+export const walletListResponseSchema = z.object({ items: z.array(walletSchema) });
+export type WalletListResponse = z.infer<typeof walletListResponseSchema>;
+
+export const walletParamsSchema = z.object({ address: addressSchema });
+
+/** Body of PATCH /api/v1/wallets/:address: make this wallet the one that receives purchases. */
+export const updateWalletRequestSchema = z
+  .object({ receivesPurchases: z.literal(true, { error: "must be true" }) })
+  .strict();
+
+/** Body of POST /api/v1/quotes. */
+export const quoteRequestSchema = z
+  .object({ nftId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be an NFT id") })
+  .strict();
+
+/** Integer amounts as decimal strings (wei does not fit in a JSON number). */
+const decimalString = z.string().regex(/^\d+$/);
+
+/**
+ * A stored price quote: `priceWei` of the chain's native token for `usdCents`, computed from `rate`
+ * (USD micro-dollars, 1e-6 USD, per one whole native token), refused after `expiresAt`.
+ */
+export const quoteResponseSchema = z.object({
+  quoteId: z.string(),
+  nftId: z.string(),
+  chainId: z.number().int(),
+  /** Native token symbol (ETH on the local chain, POL on Polygon). */
+  symbol: z.string(),
+  priceWei: decimalString,
+  usdCents: z.number().int(),
+  rate: decimalString,
+  /** The same price in Indian rupees, in paise (for display). */
+  inrPaise: z.number().int(),
+  expiresAt: z.string(),
+});
+export type QuoteResponse = z.infer<typeof quoteResponseSchema>;
+
+export const quoteParamsSchema = z.object({ quoteId: z.uuid("must be a quote id") });
+
+/** Response of GET /api/v1/rates: the current rates, integers as decimal strings. */
+export const ratesResponseSchema = z.object({
+  /** USD micro-dollars (1e-6 USD) per one whole token, by symbol (ETH, POL). */
+  usdMicrosPerToken: z.record(z.string(), decimalString),
+  /** INR micro-rupees per one USD. */
+  inrMicrosPerUsd: decimalString,
+});
+export type RatesResponse = z.infer<typeof ratesResponseSchema>;
+
+export const quoteMessages = {
+  notForSale: "This NFT is sold at auction; place a bid instead",
+  soldOut: "This NFT is sold out",
+  noPrice: "This NFT has no price yet",
+  expired: "This price quote has expired; ask for a new one",
+  notFound: "Quote not found",
+} as const;
+
+const WEI_PER_TOKEN = 10n ** 18n;
+const MICROS_PER_CENT = 10_000n;
+
+/** US cents worth `wei` at `usdMicrosPerToken` (USD micro-dollars per token), rounded down. */
+export function weiToUsdCents(wei: bigint, usdMicrosPerToken: bigint): bigint {
+  return (wei * usdMicrosPerToken) / (MICROS_PER_CENT * WEI_PER_TOKEN);
+}
+
+/** Wei of a token worth `usdCents` at `usdMicrosPerToken`, rounded up (the seller never gets less). */
+export function usdCentsToWei(usdCents: bigint, usdMicrosPerToken: bigint): bigint {
+  if (usdCents <= 0n || usdMicrosPerToken <= 0n) throw new RangeError("amounts must be positive");
+  const numerator = usdCents * MICROS_PER_CENT * WEI_PER_TOKEN;
+  return (numerator + usdMicrosPerToken - 1n) / usdMicrosPerToken;
+}
+
+/**
+ * The chain guard's message when the wallet is on another chain. On Polygon mainnet these are the
+ * spec's texts; elsewhere (a local or test chain) they name the chain instead of "Mainnet".
+ */
+export function wrongChainMessage(action: "pay" | "bid", chainId: number, chainName: string): string {
+  if (chainId === 137)
+    return action === "bid" ? walletMessages.wrongChainBid : walletMessages.wrongChainPayment;
+  return action === "bid" ? `Please Connect to ${chainName} to Bid` : `Please Connect to ${chainName}`;
+}
+
+/** Display name of the configured chain. */
+export function chainNameOf(chainId: number): string {
+  if (chainId === 137) return "Polygon Mainnet";
+  if (chainId === 80002) return "Polygon Amoy";
+  if (chainId === 31337) return "Local chain";
+  return `Chain ${chainId}`;
+}
+
+/** Polygon PoS mainnet and its Amoy test network pay in POL; other chains (anvil) in ETH. */
+export function nativeSymbolOf(chainId: number): "POL" | "ETH" {
+  return chainId === 137 || chainId === 80002 ? "POL" : "ETH";
+}
