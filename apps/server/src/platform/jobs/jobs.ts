@@ -243,7 +243,19 @@ export function createJobs(opts: JobsOptions): Jobs {
       });
     },
     async start() {
-      await boss.start();
+      if (opts.database.kind === "postgres") {
+        // pg-boss installs its schema on first start and survives a concurrent install only when the
+        // error says "already exists"; two processes starting together on a fresh database can instead
+        // get a unique violation on pg_namespace. Processes take turns installing.
+        await opts.database.exclusive(async (conn) => {
+          await conn.query("SELECT pg_advisory_lock(hashtext('diginoor:pg-boss:start'))");
+          try {
+            await boss.start();
+          } finally {
+            await conn.query("SELECT pg_advisory_unlock(hashtext('diginoor:pg-boss:start'))");
+          }
+        });
+      } else await boss.start();
       started = true;
       for (const def of definitions.values()) {
         const queue = {
@@ -277,6 +289,11 @@ export function createJobs(opts: JobsOptions): Jobs {
               const parsed = def.payload.safeParse(job.data);
               if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
               await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
+              // pg-boss marks the job completed after this callback returns, without awaiting it. A
+              // caller told "completed" (e.g. a sign-up answer) must be able to rely on it: a process
+              // killed right after that answer would otherwise leave the job `active` until it
+              // expires, and run it again then. pg-boss's own completion is a no-op afterwards.
+              await boss.complete(def.name, job.id);
             } catch (err) {
               attempts.emit(job.id, false);
               throw err;
