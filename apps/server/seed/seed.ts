@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { sql } from "drizzle-orm";
 import { avatarSvg, bannerSvg, logoSvg, nftArtSvg, posterSvg, prng } from "./artwork/svg.ts";
 import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
@@ -154,6 +155,9 @@ export async function seedCatalogue(db: Db, opts: SeedOptions = {}): Promise<See
           logoUrl: url(mediaPaths.logo(s.slug)),
           isPartner: true,
           displayOrder: i + 1,
+          // Demo payout addresses: anvil's public dev accounts 5-9, so local crypto sales and royalties
+          // land somewhere visible. A real studio's address is set in the studio console.
+          payoutAddress: ANVIL_ADDRESSES[5 + (i % 5)],
         })),
       )
       .returning({ id: productionHouses.id, slug: productionHouses.slug });

@@ -17,6 +17,7 @@ import { registerQuoteRoutes } from "./modules/quotes/routes.ts";
 import { registerBlog } from "./modules/blog/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
+import { registerOrders } from "./modules/orders/routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
@@ -106,6 +107,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerTokenRoutes(app, ctx);
   registerWalletRoutes(app, ctx, ctx.services.wallets);
   registerQuoteRoutes(app, ctx, ctx.services.quotes);
+  await registerOrders(app, ctx);
   registerIndexerWorker(app, ctx);
   await registerEvents(app, ctx);
 

@@ -13,6 +13,8 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
+import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
+import { createOrdersService } from "./modules/orders/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import { createPlatform } from "./platform/index.ts";
 
@@ -71,6 +73,21 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     listCacheTtlMs: test ? 0 : config.CATALOGUE_LIST_CACHE_MS,
     clock,
   });
+  const wallets = createWalletsService({ database, clock, publicUrl: config.PUBLIC_URL, chain });
+  const quotes = createQuotesService({
+    database,
+    clock,
+    rates: ratesProviderFromConfig(config),
+    catalogue,
+    chainId: chain?.chainId,
+    ttlSeconds: config.QUOTE_TTL_SECONDS,
+  });
+  const tokens = createTokenReads({
+    database,
+    chainId: chain?.chainId,
+    catalogue,
+    publicUrl: config.PUBLIC_URL,
+  });
   return {
     config,
     database,
@@ -83,14 +100,19 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     mailer: createMailer(config, database.db),
     services: {
       catalogue,
-      wallets: createWalletsService({ database, clock, publicUrl: config.PUBLIC_URL, chain }),
-      quotes: createQuotesService({
+      wallets,
+      quotes,
+      tokens,
+      orders: createOrdersService({
         database,
         clock,
-        rates: ratesProviderFromConfig(config),
+        pubsub: platform.pubsub,
         catalogue,
-        chainId: chain?.chainId,
-        ttlSeconds: config.QUOTE_TTL_SECONDS,
+        quotes,
+        wallets,
+        tokens,
+        chain,
+        confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
       }),
     },
     appliedMigrations,

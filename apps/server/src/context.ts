@@ -5,6 +5,8 @@ import type { CatalogueService } from "./modules/catalogue/service.ts";
 import type { ChainRuntime } from "./modules/chain/runtime.ts";
 import type { Mailer } from "./modules/mail/mailer.ts";
 import type { QuotesService } from "./modules/quotes/service.ts";
+import type { TokenReads } from "./modules/indexer/service.ts";
+import type { OrdersService } from "./modules/orders/service.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -15,6 +17,9 @@ export interface Services {
   catalogue: CatalogueService;
   wallets: WalletsService;
   quotes: QuotesService;
+  /** The indexer's read side: tokens, listings, auctions, mints. */
+  tokens: TokenReads;
+  orders: OrdersService;
 }
 
 /** What every module's `register` receives; built once by bootstrap() (src/bootstrap.ts). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { userSchema } from "./auth.ts";
 import { endpoint } from "./endpoint.ts";
+import { orderStateSchema } from "./orders.ts";
 
 /**
  * Live events of the signed-in user, sent on GET /api/v1/events as Server-Sent Events: the SSE
@@ -9,6 +10,8 @@ import { endpoint } from "./endpoint.ts";
  */
 export const liveEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("profile.updated"), user: userSchema }),
+  /** One of the user's orders changed state (the confirmation page follows it). */
+  z.object({ type: z.literal("order.updated"), orderId: z.string(), state: orderStateSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

@@ -507,3 +507,60 @@ export async function catalogueNumberOf(db: Db, id: string): Promise<number | un
   const rows = await db.select({ n: nfts.catalogueNumber }).from(nfts).where(eq(nfts.id, id)).limit(1);
   return rows[0]?.n ?? undefined;
 }
+
+/** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
+export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+export interface PurchaseTermsRow {
+  id: string;
+  title: string;
+  image_url: string;
+  sale_type: "fixed" | "auction";
+  price_usd_cents: string;
+  edition_size: number;
+  editions_available: number;
+  catalogue_number: string;
+  royalty_bps: number;
+  auction_duration_days: number | null;
+  payout_address: string | null;
+}
+
+const PURCHASE_TERMS = `SELECT n.id, n.title, n.image_url, n.sale_type, n.price_usd_cents, n.edition_size,
+    n.editions_available, n.catalogue_number, n.royalty_bps, n.auction_duration_days, p.payout_address
+  FROM nfts n JOIN production_houses p ON p.id = n.production_house_id`;
+
+/** What a purchase or a primary auction needs of one NFT; `lock` holds the row until the transaction ends. */
+export async function purchaseTerms(
+  q: Query,
+  id: string,
+  lock = false,
+): Promise<PurchaseTermsRow | undefined> {
+  const rows = await q<PurchaseTermsRow>(
+    `${PURCHASE_TERMS} WHERE n.id = $1${lock ? " FOR UPDATE OF n" : ""}`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** Auction NFTs with an edition left to put up for auction. */
+export async function auctionNftsWithEditions(q: Query): Promise<PurchaseTermsRow[]> {
+  return q<PurchaseTermsRow>(
+    `${PURCHASE_TERMS} WHERE n.sale_type = 'auction' AND n.editions_available > 0 ORDER BY n.catalogue_number`,
+  );
+}
+
+/** Takes one available edition; false when none is left. */
+export async function takeEdition(q: Query, id: string): Promise<boolean> {
+  const rows = await q(
+    "UPDATE nfts SET editions_available = editions_available - 1 WHERE id = $1 AND editions_available > 0 RETURNING 1",
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/** Gives an edition back (a reservation that lapsed); never above the edition size. */
+export async function returnEdition(q: Query, id: string): Promise<void> {
+  await q("UPDATE nfts SET editions_available = LEAST(edition_size, editions_available + 1) WHERE id = $1", [
+    id,
+  ]);
+}

@@ -14,6 +14,7 @@ import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
+import type { Tx } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
 
 /** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
@@ -118,6 +119,39 @@ export interface SaleTerms {
   /** USD cents: the fixed price, or the reserve of an auction. */
   priceUsdCents: number;
   editionsAvailable: number;
+}
+
+/** What a purchase or a primary auction needs of an NFT (read fresh, never cached). */
+export interface PurchaseTerms {
+  id: string;
+  title: string;
+  imageUrl: string;
+  saleType: "fixed" | "auction";
+  priceUsdCents: number;
+  editionSize: number;
+  editionsAvailable: number;
+  /** The number the contracts know the NFT by. */
+  catalogueNumber: bigint;
+  royaltyBps: number;
+  auctionDurationDays: number | null;
+  /** The production house's payout address; null when it has none yet. */
+  payoutAddress: string | null;
+}
+
+function toPurchaseTerms(r: repo.PurchaseTermsRow): PurchaseTerms {
+  return {
+    id: r.id,
+    title: r.title,
+    imageUrl: r.image_url,
+    saleType: r.sale_type,
+    priceUsdCents: Number(r.price_usd_cents),
+    editionSize: r.edition_size,
+    editionsAvailable: r.editions_available,
+    catalogueNumber: BigInt(r.catalogue_number),
+    royaltyBps: r.royalty_bps,
+    auctionDurationDays: r.auction_duration_days,
+    payoutAddress: r.payout_address,
+  };
 }
 
 export interface CatalogueServiceOptions {
@@ -350,6 +384,22 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     listNftsPage,
     getNft,
     saleTerms,
+    /** Purchase terms of NFT `id`; inside `tx`, the NFT row stays locked until it ends. 404 for unknown ids. */
+    async purchaseTerms(id: string, tx?: Tx): Promise<PurchaseTerms> {
+      if (!NFT_ID.test(id)) throw AppError.notFound("NFT");
+      const q: repo.Query = tx ? (t, p) => tx.query(t, p) : (t, p) => database.query(t, p);
+      const row = await repo.purchaseTerms(q, id, !!tx);
+      if (!row) throw AppError.notFound("NFT");
+      return toPurchaseTerms(row);
+    },
+    /** Auction NFTs that still have an edition to put up for auction. */
+    async auctionNftsWithEditions(): Promise<PurchaseTerms[]> {
+      return (await repo.auctionNftsWithEditions((t, p) => database.query(t, p))).map(toPurchaseTerms);
+    },
+    /** Takes one available edition in `tx` (the count on the public pages drops by one); false when sold out. */
+    takeEdition: (tx: Tx, id: string) => repo.takeEdition((t, p) => tx.query(t, p), id),
+    /** Gives an edition back in `tx` (a lapsed reservation). */
+    returnEdition: (tx: Tx, id: string) => repo.returnEdition((t, p) => tx.query(t, p), id),
     listFilms,
     getFilm,
     getCollections,

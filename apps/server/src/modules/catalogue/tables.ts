@@ -28,6 +28,8 @@ export const productionHouses = pgTable("production_houses", {
   logoUrl: text("logo_url").notNull(),
   isPartner: boolean("is_partner").notNull().default(true),
   displayOrder: integer("display_order").notNull().default(0),
+  /** Where the studio is paid on chain and its royalties go (migrations/0084); null: no crypto sales yet. */
+  payoutAddress: text("payout_address"),
 });
 
 export const films = pgTable("films", {

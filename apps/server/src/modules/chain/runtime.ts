@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
-import { type Address, createPublicClient, http, type PublicClient } from "viem";
+import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
+import { type Address, createPublicClient, type Hex, http, type LocalAccount, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
@@ -16,6 +17,13 @@ export interface ChainRuntime {
   local: boolean;
   deployment: ChainDeployment;
   publicClient: PublicClient;
+  /**
+   * The hot keys the server signs with, when it has them: the voucher signer (SIGNER_ROLE, signs
+   * primary-sale vouchers) and the minter (MINTER_ROLE, mints and opens primary auctions). On the
+   * local chain they default to the deployer, like the deployment's roles.
+   */
+  signer?: LocalAccount;
+  minter?: LocalAccount;
   stop(): Promise<void>;
 }
 
@@ -93,7 +101,11 @@ export async function startChain(
       await recordDeployment(db, deployment);
       log(`Deployed contracts: collectible ${deployment.collectible}, marketplace ${deployment.marketplace}`);
     }
-    return { chainId, rpcUrl, local, deployment, publicClient, stop };
+    const key = (k: string | undefined) =>
+      k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
+    const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
+    const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
+    return { chainId, rpcUrl, local, deployment, publicClient, signer, minter, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -124,5 +124,35 @@ export function createTokenReads(opts: TokenReadsOptions) {
     };
   }
 
-  return { getToken, accountTokens, nftActivity, metadata };
+  /** Mints the indexer has applied among `tokenIds`: token id → the minting transaction and recipient. */
+  async function mints(
+    tokenIds: string[],
+  ): Promise<Map<string, { txHash: string; to: string; blockNumber: bigint }>> {
+    if (opts.chainId === undefined || tokenIds.length === 0) return new Map();
+    const rows = await repo.mintsOf(q, opts.chainId, tokenIds);
+    return new Map(
+      rows.map((r) => [
+        r.token_id,
+        { txHash: r.tx_hash, to: r.to_address, blockNumber: BigInt(r.block_number) },
+      ]),
+    );
+  }
+
+  /** The indexer's record of a token's auction (open, or over: settled or cancelled rows are gone or settled). */
+  async function auction(tokenId: string) {
+    if (opts.chainId === undefined) return undefined;
+    const [row] = await repo.auctionOf(q, opts.chainId, canonicalTokenId(tokenId));
+    if (!row) return undefined;
+    return {
+      seller: row.seller,
+      reserveWei: BigInt(row.reserve_wei),
+      durationDays: row.duration_days,
+      highestBidWei: row.highest_bid_wei === null ? null : BigInt(row.highest_bid_wei),
+      highestBidder: row.highest_bidder,
+      endsAt: row.ends_at === null ? null : Number(row.ends_at),
+      settled: row.status === "settled",
+    };
+  }
+
+  return { getToken, accountTokens, nftActivity, metadata, mints, auction };
 }

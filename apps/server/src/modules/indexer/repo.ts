@@ -452,3 +452,42 @@ export function activityOfNft(
     [chainId, nftNumber, limit],
   );
 }
+
+export interface MintRow {
+  token_id: string;
+  tx_hash: string;
+  to_address: string;
+  block_number: string;
+}
+
+/** The mints (transfers from the zero address) of these tokens that the indexer has applied. */
+export function mintsOf(q: Query, chainId: number, tokenIds: string[]): Promise<MintRow[]> {
+  return q<MintRow>(
+    `SELECT token_id::text AS token_id, tx_hash, to_address, block_number::text AS block_number
+       FROM indexer_transfers
+      WHERE chain_id = $1 AND token_id = ANY($2::numeric[])
+        AND from_address = '0x0000000000000000000000000000000000000000'`,
+    [chainId, tokenIds],
+  );
+}
+
+export interface AuctionRow {
+  token_id: string;
+  seller: string;
+  reserve_wei: string;
+  duration_days: number;
+  highest_bid_wei: string | null;
+  highest_bidder: string | null;
+  ends_at: string | null;
+  status: string;
+}
+
+/** The indexer's record of a token's auction (open or finished), if any. */
+export function auctionOf(q: Query, chainId: number, tokenId: string): Promise<AuctionRow[]> {
+  return q<AuctionRow>(
+    `SELECT token_id::text AS token_id, seller, reserve_wei::text AS reserve_wei, duration_days,
+            highest_bid_wei::text AS highest_bid_wei, highest_bidder, ends_at::text AS ends_at, status
+       FROM indexer_auctions WHERE chain_id = $1 AND token_id = $2::numeric`,
+    [chainId, tokenId],
+  );
+}

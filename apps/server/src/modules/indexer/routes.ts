@@ -11,16 +11,10 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { defineRoute } from "../../http/route.ts";
-import { createTokenReads } from "./reads.ts";
 
 /** The token read API and ERC-721 metadata, served from the indexer's tables. */
 export async function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const reads = createTokenReads({
-    database: ctx.database,
-    chainId: ctx.chain?.chainId,
-    catalogue: ctx.services.catalogue,
-    publicUrl: ctx.config.PUBLIC_URL,
-  });
+  const reads = ctx.services.tokens;
 
   defineRoute(app, {
     method: "GET",

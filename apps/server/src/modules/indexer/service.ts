@@ -537,3 +537,17 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     catchUp,
   };
 }
+
+export { createTokenReads } from "./reads.ts";
+export type TokenReads = ReturnType<typeof import("./reads.ts").createTokenReads>;
+
+/** Anvil's chain id: a local chain, where a block is applied as soon as it is mined. */
+const LOCAL_CHAIN = 31337;
+
+/** Blocks the indexer waits for before applying one (INDEXER_CONFIRMATIONS, else 1 on anvil, else finality). */
+export function confirmationDepth(
+  configured: number | "finalized" | undefined,
+  chainId: number,
+): number | "finalized" {
+  return configured ?? (chainId === LOCAL_CHAIN ? 1 : "finalized");
+}

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { createIndexer, type Indexer } from "./service.ts";
-
-/** Anvil's chain id: a local chain, where a block is applied as soon as it is mined. */
-const LOCAL_CHAIN_ID = 31337;
+import { confirmationDepth, createIndexer, type Indexer } from "./service.ts";
 
 /**
  * Runs the chain indexer in worker processes (WORKERS=on, INDEXER=on) once the app is ready; it
@@ -21,7 +18,7 @@ export function registerIndexerWorker(app: FastifyInstance, ctx: AppContext): In
     collectible: chain.deployment.collectible,
     marketplace: chain.deployment.marketplace,
     startBlock: chain.deployment.blockNumber,
-    confirmations: config.INDEXER_CONFIRMATIONS ?? (chain.chainId === LOCAL_CHAIN_ID ? 1 : "finalized"),
+    confirmations: confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId),
     batchBlocks: config.INDEXER_BATCH_BLOCKS,
     pollMs: config.INDEXER_POLL_MS,
     reorgWindow: config.INDEXER_REORG_WINDOW,

@@ -57,6 +57,15 @@ export function createQuotesService(deps: QuotesServiceDeps) {
       };
     },
 
+    /** `usdCents` in the configured chain's native token at the current rate (wei, rounded as quotes are). */
+    async usdCentsToNative(usdCents: number): Promise<{ symbol: string; wei: bigint }> {
+      if (deps.chainId === undefined)
+        throw new AppError(503, "unavailable", "This server runs without a blockchain");
+      const symbol = nativeSymbolOf(deps.chainId);
+      const { usdMicrosPerToken } = await ratesFor(symbol);
+      return { symbol, wei: usdCentsToWei(BigInt(usdCents), usdMicrosPerToken) };
+    },
+
     /** A quote for one edition of a fixed-price NFT in the chain's native token, stored for ttlSeconds. */
     async quote(userId: string, nftId: string): Promise<QuoteResponse> {
       if (deps.chainId === undefined) {

@@ -1,0 +1,2 @@
+// The chain module's public surface for other modules: the runtime (clients, deployment, hot keys).
+export type { ChainRuntime } from "./runtime.ts";

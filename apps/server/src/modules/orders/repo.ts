@@ -1,0 +1,229 @@
+import type { OrderProvider, OrderState } from "@diginoor/api/orders";
+
+/** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
+export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+export interface OrderRow {
+  id: string;
+  number: string;
+  user_id: string;
+  nft_id: string;
+  provider: OrderProvider;
+  state: OrderState;
+  edition: number;
+  usd_cents: string;
+  quote_id: string | null;
+  chain_id: number | null;
+  price_wei: string | null;
+  platform_fee_bps: number | null;
+  payout_address: string | null;
+  buyer_address: string | null;
+  tx_hash: string | null;
+  reserved_until: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TransitionRow {
+  from_state: OrderState | null;
+  to_state: OrderState;
+  cause: string;
+  at: Date;
+}
+
+const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
+  quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, buyer_address, tx_hash,
+  reserved_until, created_at, updated_at`;
+
+/** States in which an order still holds its edition. */
+export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
+/** States from which an order can still change on its own (payment, mint, expiry). */
+export const OPEN_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting"];
+
+/** The lowest edition number of NFT `nftId` that no live order holds (call with the NFT row locked). */
+export async function freeEdition(q: Query, nftId: string, editionSize: number): Promise<number | undefined> {
+  const rows = await q<{ edition: number }>(
+    `SELECT g AS edition FROM generate_series(1, $2::int) g
+      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g AND o.state = ANY($3::text[]))
+      ORDER BY g LIMIT 1`,
+    [nftId, editionSize, LIVE_STATES],
+  );
+  return rows[0]?.edition;
+}
+
+export interface NewOrder {
+  userId: string;
+  nftId: string;
+  provider: OrderProvider;
+  state: OrderState;
+  edition: number;
+  usdCents: number;
+  quoteId: string | null;
+  chainId: number | null;
+  priceWei: string | null;
+  platformFeeBps: number | null;
+  payoutAddress: string | null;
+  buyerAddress: string | null;
+  reservedUntil: Date;
+  now: Date;
+}
+
+export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
+  const [row] = await q<OrderRow>(
+    `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
+                         platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+     RETURNING ${COLUMNS}`,
+    [
+      o.userId,
+      o.nftId,
+      o.provider,
+      o.state,
+      o.edition,
+      o.usdCents,
+      o.quoteId,
+      o.chainId,
+      o.priceWei,
+      o.platformFeeBps,
+      o.payoutAddress,
+      o.buyerAddress,
+      o.reservedUntil,
+      o.now,
+    ],
+  );
+  if (!row) throw new Error("insertOrder: nothing returned");
+  return row;
+}
+
+export async function findOrder(q: Query, id: string, lock = false): Promise<OrderRow | undefined> {
+  const rows = await q<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = $1${lock ? " FOR UPDATE" : ""}`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+export function ordersOfUser(q: Query, userId: string, limit: number): Promise<OrderRow[]> {
+  return q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE user_id = $1 ORDER BY created_at DESC, number DESC LIMIT $2`,
+    [userId, limit],
+  );
+}
+
+/** Open orders of a provider (oldest first), for reconciliation. */
+export function openOrders(q: Query, provider: OrderProvider, limit: number): Promise<OrderRow[]> {
+  return q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE provider = $1 AND state = ANY($2::text[]) ORDER BY reserved_until LIMIT $3`,
+    [provider, OPEN_STATES, limit],
+  );
+}
+
+export function transitionsOf(q: Query, orderId: string): Promise<TransitionRow[]> {
+  return q<TransitionRow>(
+    "SELECT from_state, to_state, cause, at FROM order_transitions WHERE order_id = $1 ORDER BY id",
+    [orderId],
+  );
+}
+
+/**
+ * Moves an order from one of `from` to `to` and records why; false (nothing written) when the order
+ * is no longer in one of `from` (another process moved it first).
+ */
+export async function transition(
+  q: Query,
+  id: string,
+  from: OrderState[],
+  to: OrderState,
+  cause: string,
+  now: Date,
+  set: { txHash?: string } = {},
+): Promise<OrderState | undefined> {
+  const [row] = await q<{ previous: OrderState }>(
+    `UPDATE orders o SET state = $3, updated_at = $4, tx_hash = COALESCE($5, o.tx_hash)
+       FROM (SELECT id, state AS previous FROM orders WHERE id = $1 FOR UPDATE) p
+      WHERE o.id = p.id AND p.previous = ANY($2::text[])
+      RETURNING p.previous`,
+    [id, from, to, now, set.txHash ?? null],
+  );
+  if (!row) return undefined;
+  await q(
+    "INSERT INTO order_transitions (order_id, from_state, to_state, cause, at) VALUES ($1, $2, $3, $4, $5)",
+    [id, row.previous, to, cause, now],
+  );
+  return row.previous;
+}
+
+export async function recordCreation(q: Query, id: string, state: OrderState, cause: string, now: Date) {
+  await q(
+    "INSERT INTO order_transitions (order_id, from_state, to_state, cause, at) VALUES ($1, NULL, $2, $3, $4)",
+    [id, state, cause, now],
+  );
+}
+
+export async function setTxHash(q: Query, id: string, txHash: string, now: Date): Promise<void> {
+  await q("UPDATE orders SET tx_hash = $2, updated_at = $3 WHERE id = $1", [id, txHash, now]);
+}
+
+// ------------------------------------------------------------------ primary auctions
+
+export interface PrimaryAuctionRow {
+  nft_id: string;
+  edition: number;
+  chain_id: number;
+  token_id: string;
+  reserve_wei: string;
+  duration_days: number;
+  state: "opening" | "open" | "failed";
+  tx_hash: string | null;
+  error: string | null;
+  created_at: Date;
+}
+
+const AUCTION_COLUMNS = `nft_id, edition, chain_id, token_id::text AS token_id, reserve_wei::text AS reserve_wei,
+  duration_days, state, tx_hash, error, created_at`;
+
+/** The newest primary auction of an NFT on a chain (the live one, or the last one). */
+export async function latestPrimaryAuction(
+  q: Query,
+  chainId: number,
+  nftId: string,
+): Promise<PrimaryAuctionRow | undefined> {
+  const rows = await q<PrimaryAuctionRow>(
+    `SELECT ${AUCTION_COLUMNS} FROM primary_auctions WHERE chain_id = $1 AND nft_id = $2 ORDER BY edition DESC LIMIT 1`,
+    [chainId, nftId],
+  );
+  return rows[0];
+}
+
+export async function insertPrimaryAuction(
+  q: Query,
+  a: { nftId: string; edition: number; chainId: number; reserveWei: string; durationDays: number; now: Date },
+): Promise<PrimaryAuctionRow | undefined> {
+  const rows = await q<PrimaryAuctionRow>(
+    `INSERT INTO primary_auctions (nft_id, edition, chain_id, reserve_wei, duration_days, state, created_at)
+     VALUES ($1, $2, $3, $4, $5, 'opening', $6) ON CONFLICT DO NOTHING RETURNING ${AUCTION_COLUMNS}`,
+    [a.nftId, a.edition, a.chainId, a.reserveWei, a.durationDays, a.now],
+  );
+  return rows[0];
+}
+
+export async function updatePrimaryAuction(
+  q: Query,
+  chainId: number,
+  nftId: string,
+  edition: number,
+  set: { state: PrimaryAuctionRow["state"]; txHash?: string | null; error?: string | null },
+): Promise<void> {
+  await q(
+    `UPDATE primary_auctions SET state = $4, tx_hash = COALESCE($5, tx_hash), error = $6
+      WHERE chain_id = $1 AND nft_id = $2 AND edition = $3`,
+    [chainId, nftId, edition, set.state, set.txHash ?? null, set.error ?? null],
+  );
+}
+
+/** Primary auctions still being opened on chain (after a crash, the opener resumes them). */
+export function openingPrimaryAuctions(q: Query, chainId: number): Promise<PrimaryAuctionRow[]> {
+  return q<PrimaryAuctionRow>(
+    `SELECT ${AUCTION_COLUMNS} FROM primary_auctions WHERE chain_id = $1 AND state = 'opening' ORDER BY created_at`,
+    [chainId],
+  );
+}

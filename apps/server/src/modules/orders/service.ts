@@ -1,0 +1,496 @@
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import { signPurchaseVoucher, toOrderId } from "@diginoor/contracts/voucher";
+import { nativeSymbolOf } from "@diginoor/api/wallets";
+import {
+  type CreateOrderRequest,
+  type NftAuction,
+  type Order,
+  type OrderList,
+  type OrderState,
+  orderMessages as m,
+} from "@diginoor/api/orders";
+import { type Address, createWalletClient, getAddress, type Hash, http } from "viem";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { ChainRuntime } from "../chain/service.ts";
+import { publishToUser } from "../events/service.ts";
+import type { TokenReads } from "../indexer/service.ts";
+import type { QuotesService } from "../quotes/service.ts";
+import type { WalletsService } from "../wallets/service.ts";
+import * as repo from "./repo.ts";
+
+export interface OrdersServiceDeps {
+  database: Database;
+  clock: Clock;
+  pubsub: PubSub;
+  catalogue: Pick<
+    CatalogueService,
+    "purchaseTerms" | "auctionNftsWithEditions" | "takeEdition" | "returnEdition"
+  >;
+  quotes: Pick<QuotesService, "validQuote" | "usdCentsToNative">;
+  wallets: Pick<WalletsService, "receivingWallet">;
+  tokens: Pick<TokenReads, "mints" | "auction">;
+  chain?: ChainRuntime;
+  /** Blocks after which the indexer applies a block (or finality). */
+  confirmations: number | "finalized";
+  log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
+}
+
+/** A wallet order whose voucher has expired is given up this long after, unless the chain shows its mint. */
+export const EXPIRY_GRACE_MS = 10 * 60 * 1000;
+/** Market terms read from the chain are reused this long. */
+const TERMS_TTL_MS = 60_000;
+
+const notFound = () => new AppError(404, "not_found", m.notFound);
+
+/**
+ * Orders (decision 140): one per purchase attempt, whatever the provider. A wallet order reserves an
+ * edition at the quoted price and returns a voucher the server signed for the buyer's linked wallet;
+ * the buyer's own transaction pays and mints, and the order is fulfilled when the indexer has applied
+ * that mint. Primary auctions of catalogue NFTs are opened on the same contract by the minter key.
+ */
+export function createOrdersService(deps: OrdersServiceDeps) {
+  const { database, clock } = deps;
+  const q: repo.Query = (t, p) => database.query(t, p);
+  const txq =
+    (tx: Tx): repo.Query =>
+    (t, p) =>
+      tx.query(t, p);
+  const log = deps.log ?? (() => {});
+
+  function requireChain(): ChainRuntime {
+    if (!deps.chain)
+      throw new AppError(
+        503,
+        "unavailable",
+        "Crypto payments are unavailable: this server runs without a blockchain",
+      );
+    return deps.chain;
+  }
+
+  let terms: { at: number; primaryFeeBps: number; minIncrementBps: number } | undefined;
+  async function marketTerms() {
+    const chain = requireChain();
+    if (terms && clock.now() - terms.at < TERMS_TTL_MS) return terms;
+    const address = chain.deployment.marketplace;
+    const [primaryFeeBps, minIncrementBps] = await Promise.all([
+      chain.publicClient.readContract({
+        address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "primaryFeeBps",
+      }),
+      chain.publicClient.readContract({
+        address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "minIncrementBps",
+      }),
+    ]);
+    terms = {
+      at: clock.now(),
+      primaryFeeBps: Number(primaryFeeBps),
+      minIncrementBps: Number(minIncrementBps),
+    };
+    return terms;
+  }
+
+  /** The voucher of a wallet order, exactly as signed at creation (ECDSA signatures here are deterministic). */
+  async function walletPayment(o: repo.OrderRow, catalogueNumber: bigint) {
+    const chain = requireChain();
+    if (!chain.signer)
+      throw new AppError(
+        503,
+        "unavailable",
+        "Crypto payments are unavailable: no voucher signer is configured",
+      );
+    const voucher = {
+      catalogueNftId: catalogueNumber,
+      edition: o.edition,
+      priceWei: BigInt(o.price_wei ?? "0"),
+      buyer: getAddress(o.buyer_address ?? ""),
+      productionHouse: getAddress(o.payout_address ?? ""),
+      platformFeeBps: o.platform_fee_bps ?? 0,
+      orderId: toOrderId(BigInt(o.number)),
+      expiry: BigInt(Math.floor(o.reserved_until.getTime() / 1000)),
+    };
+    const signature = await signPurchaseVoucher({
+      chainId: chain.chainId,
+      marketplace: chain.deployment.marketplace,
+      voucher,
+      account: chain.signer,
+    });
+    return {
+      chainId: chain.chainId,
+      marketplace: chain.deployment.marketplace,
+      valueWei: voucher.priceWei.toString(),
+      voucher: {
+        ...voucher,
+        catalogueNftId: voucher.catalogueNftId.toString(),
+        priceWei: voucher.priceWei.toString(),
+        expiry: voucher.expiry.toString(),
+      },
+      signature,
+    };
+  }
+
+  async function confirmationsOf(txHash: string | null): Promise<number | null> {
+    if (!txHash || !deps.chain) return null;
+    try {
+      const receipt = await deps.chain.publicClient.getTransactionReceipt({ hash: txHash as Hash });
+      const head = await deps.chain.publicClient.getBlockNumber();
+      return Number(head - receipt.blockNumber + 1n);
+    } catch {
+      return 0; // not mined yet (or unknown to this node)
+    }
+  }
+
+  async function toApi(o: repo.OrderRow, opts: { full: boolean }): Promise<Order> {
+    const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+    const open = o.state === "awaiting_payment" && o.provider === "wallet";
+    const payment = opts.full && open ? await walletPayment(o, nft.catalogueNumber) : null;
+    const transitions = opts.full ? await repo.transitionsOf(q, o.id) : [];
+    const confirming = opts.full && (o.state === "minting" || o.state === "fulfilled");
+    return {
+      orderId: o.id,
+      nftId: o.nft_id,
+      nftTitle: nft.title,
+      imageUrl: nft.imageUrl,
+      edition: o.edition,
+      provider: o.provider,
+      state: o.state,
+      usdCents: Number(o.usd_cents),
+      priceWei: o.price_wei,
+      symbol: o.chain_id === null ? null : nativeSymbolOf(o.chain_id),
+      chainId: o.chain_id,
+      tokenId: BigInt(toOrderId(BigInt(o.number))).toString(),
+      txHash: o.tx_hash,
+      confirmations: confirming ? await confirmationsOf(o.tx_hash) : null,
+      requiredConfirmations: typeof deps.confirmations === "number" ? deps.confirmations : null,
+      buyerAddress: o.buyer_address,
+      reservedUntil: o.reserved_until.toISOString(),
+      checkoutUrl: null,
+      payment,
+      transitions: transitions.map((t) => ({
+        from: t.from_state,
+        to: t.to_state,
+        cause: t.cause,
+        at: t.at.toISOString(),
+      })),
+      createdAt: o.created_at.toISOString(),
+    };
+  }
+
+  async function announce(tx: Tx, userId: string, orderId: string, state: OrderState) {
+    await publishToUser(deps.pubsub, userId, { type: "order.updated", orderId, state }, { tx }).catch((err) =>
+      log("warn", "could not publish an order update", { err: String(err) }),
+    );
+  }
+
+  /** Moves an order (in its own transaction) and tells its owner's open pages. */
+  async function move(
+    o: repo.OrderRow,
+    from: OrderState[],
+    to: OrderState,
+    cause: string,
+    set: { txHash?: string } = {},
+  ) {
+    return withTransaction(database, async (tx) => {
+      const previous = await repo.transition(txq(tx), o.id, from, to, cause, clock.date(), set);
+      if (previous === undefined) return false;
+      if (to === "expired" || to === "failed") await deps.catalogue.returnEdition(tx, o.nft_id);
+      await announce(tx, o.user_id, o.id, to);
+      return true;
+    });
+  }
+
+  /**
+   * Brings open wallet orders up to date with the indexer: fulfilled once their mint is applied,
+   * expired (edition released) once their voucher can no longer be redeemed. Idempotent; any process.
+   */
+  async function reconcileWalletOrders(
+    rows?: repo.OrderRow[],
+  ): Promise<{ fulfilled: number; expired: number }> {
+    const open = rows ?? (await repo.openOrders(q, "wallet", 500));
+    const counts = { fulfilled: 0, expired: 0 };
+    if (open.length === 0) return counts;
+    const tokenIdOf = (o: repo.OrderRow) => BigInt(o.number).toString();
+    const mints = await deps.tokens.mints(open.map(tokenIdOf));
+    for (const o of open) {
+      const mint = mints.get(tokenIdOf(o));
+      if (mint) {
+        if (
+          await move(o, repo.OPEN_STATES, "fulfilled", `minted to ${mint.to} in ${mint.txHash}`, {
+            txHash: mint.txHash,
+          })
+        )
+          counts.fulfilled++;
+      } else if (clock.now() > o.reserved_until.getTime() + EXPIRY_GRACE_MS) {
+        if (await move(o, repo.OPEN_STATES, "expired", "the voucher expired unredeemed; edition released"))
+          counts.expired++;
+      }
+    }
+    return counts;
+  }
+
+  async function ownOrder(userId: string, orderId: string): Promise<repo.OrderRow> {
+    const o = await repo.findOrder(q, orderId);
+    if (!o || o.user_id !== userId) throw notFound();
+    return o;
+  }
+
+  // ------------------------------------------------------------------ primary auctions
+
+  /** Opens the next edition's auction of every auction NFT that has none running; resumes half-opened ones. */
+  async function openPrimaryAuctions(): Promise<{ opened: number; failed: number }> {
+    const chain = deps.chain;
+    const counts = { opened: 0, failed: 0 };
+    if (!chain?.minter) return counts;
+    for (const a of await repo.openingPrimaryAuctions(q, chain.chainId)) {
+      (await finishOpening(chain, a)) ? counts.opened++ : counts.failed++;
+    }
+    for (const nft of await deps.catalogue.auctionNftsWithEditions()) {
+      if (!nft.payoutAddress) continue;
+      const latest = await repo.latestPrimaryAuction(q, chain.chainId, nft.id);
+      if (latest) {
+        if (latest.state !== "open") continue; // opening (handled above) or failed (needs a look)
+        const onChain = await deps.tokens.auction(latest.token_id);
+        if (!onChain?.settled) continue; // still running, or not indexed yet
+      }
+      const { wei } = await deps.quotes.usdCentsToNative(nft.priceUsdCents);
+      const row = await withTransaction(database, async (tx) => {
+        const fresh = await deps.catalogue.purchaseTerms(nft.id, tx);
+        if (fresh.editionsAvailable <= 0) return undefined;
+        const inserted = await repo.insertPrimaryAuction(txq(tx), {
+          nftId: nft.id,
+          edition: (latest?.edition ?? 0) + 1,
+          chainId: chain.chainId,
+          reserveWei: wei.toString(),
+          durationDays: nft.auctionDurationDays ?? 7,
+          now: clock.date(),
+        });
+        if (inserted) await deps.catalogue.takeEdition(tx, nft.id);
+        return inserted;
+      });
+      if (row) (await finishOpening(chain, row)) ? counts.opened++ : counts.failed++;
+    }
+    return counts;
+  }
+
+  /** Mints the edition to the minter and puts it up for auction; each step is skipped if already done. */
+  async function finishOpening(chain: ChainRuntime, a: repo.PrimaryAuctionRow): Promise<boolean> {
+    const minter = chain.minter;
+    if (!minter) return false;
+    const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
+    const pc = chain.publicClient;
+    const { collectible, marketplace } = chain.deployment;
+    const tokenId = BigInt(a.token_id);
+    const send = async (hash: Hash) => {
+      const r = await pc.waitForTransactionReceipt({ hash });
+      if (r.status !== "success") throw new Error(`transaction ${hash} reverted`);
+      return hash;
+    };
+    try {
+      const nft = await deps.catalogue.purchaseTerms(a.nft_id);
+      const minted = await pc.readContract({
+        address: collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "isOrderMinted",
+        args: [toOrderId(tokenId)],
+      });
+      if (!minted) {
+        await send(
+          await wallet.writeContract({
+            chain: null,
+            address: collectible,
+            abi: diginoorCollectibleAbi,
+            functionName: "mintForOrder",
+            args: [
+              minter.address,
+              nft.catalogueNumber,
+              a.edition,
+              getAddress(nft.payoutAddress ?? ""),
+              toOrderId(tokenId),
+            ],
+          }),
+        );
+      }
+      const auction = await pc.readContract({
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "getAuction",
+        args: [tokenId],
+      });
+      let hash: Hash | undefined;
+      if (auction.seller === "0x0000000000000000000000000000000000000000") {
+        const approved = await pc.readContract({
+          address: collectible,
+          abi: diginoorCollectibleAbi,
+          functionName: "isApprovedForAll",
+          args: [minter.address, marketplace],
+        });
+        if (!approved) {
+          await send(
+            await wallet.writeContract({
+              chain: null,
+              address: collectible,
+              abi: diginoorCollectibleAbi,
+              functionName: "setApprovalForAll",
+              args: [marketplace, true],
+            }),
+          );
+        }
+        hash = await send(
+          await wallet.writeContract({
+            chain: null,
+            address: marketplace,
+            abi: diginoorMarketplaceAbi,
+            functionName: "createAuction",
+            args: [tokenId, BigInt(a.reserve_wei), a.duration_days],
+          }),
+        );
+      }
+      await repo.updatePrimaryAuction(q, a.chain_id, a.nft_id, a.edition, {
+        state: "open",
+        txHash: hash ?? null,
+      });
+      log("info", "primary auction opened", { nftId: a.nft_id, edition: a.edition, tokenId: a.token_id });
+      return true;
+    } catch (err) {
+      // Left as `opening`: the next run resumes from the step that failed.
+      log("error", "could not open a primary auction", {
+        nftId: a.nft_id,
+        edition: a.edition,
+        err: String(err),
+      });
+      return false;
+    }
+  }
+
+  return {
+    /**
+     * Starts a purchase. Wallet orders: the price comes from the user's unexpired quote (never from the
+     * client), an edition is reserved until the quote expires, and the signed voucher is returned.
+     */
+    async createOrder(userId: string, body: CreateOrderRequest): Promise<Order> {
+      if (body.provider !== "wallet") throw AppError.badRequest(m.providerNotConfigured(body.provider));
+      const chain = requireChain();
+      if (!body.quoteId) throw AppError.badRequest(m.quoteRequired);
+      const quote = await deps.quotes.validQuote(userId, body.quoteId);
+      if (quote.nftId !== body.nftId) throw AppError.badRequest(m.quoteOtherNft);
+      const wallet = await deps.wallets.receivingWallet(userId);
+      if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+      const { primaryFeeBps } = await marketTerms();
+      const row = await withTransaction(database, async (tx) => {
+        const nft = await deps.catalogue.purchaseTerms(body.nftId, tx);
+        if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
+        if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
+        const edition = await repo.freeEdition(txq(tx), nft.id, nft.editionSize);
+        if (edition === undefined || !(await deps.catalogue.takeEdition(tx, nft.id))) {
+          throw AppError.conflict(m.soldOut);
+        }
+        const now = clock.date();
+        const o = await repo.insertOrder(txq(tx), {
+          userId,
+          nftId: nft.id,
+          provider: "wallet",
+          state: "awaiting_payment",
+          edition,
+          usdCents: quote.usdCents,
+          quoteId: quote.quoteId,
+          chainId: chain.chainId,
+          priceWei: quote.priceWei,
+          platformFeeBps: primaryFeeBps,
+          payoutAddress: nft.payoutAddress,
+          buyerAddress: getAddress(wallet.address),
+          reservedUntil: new Date(quote.expiresAt),
+          now,
+        });
+        await repo.recordCreation(
+          txq(tx),
+          o.id,
+          "awaiting_payment",
+          `edition ${edition} reserved at quote ${quote.quoteId}`,
+          now,
+        );
+        return o;
+      });
+      return toApi(row, { full: true });
+    },
+
+    async getOrder(userId: string, orderId: string): Promise<Order> {
+      let o = await ownOrder(userId, orderId);
+      if (o.provider === "wallet" && repo.OPEN_STATES.includes(o.state)) {
+        await reconcileWalletOrders([o]);
+        o = await ownOrder(userId, orderId);
+      }
+      return toApi(o, { full: true });
+    },
+
+    async listOrders(userId: string): Promise<OrderList> {
+      const rows = await repo.ordersOfUser(q, userId, 100);
+      const items = await Promise.all(rows.map((r) => toApi(r, { full: false })));
+      return { items: items.map(({ payment: _p, transitions: _t, ...rest }) => rest) };
+    },
+
+    /** The buyer's wallet sent the purchase: remember the hash so the confirmation page can follow it. */
+    async reportTransaction(userId: string, orderId: string, txHash: string): Promise<Order> {
+      const o = await ownOrder(userId, orderId);
+      if (o.provider !== "wallet") throw AppError.conflict(m.notAwaitingPayment);
+      if (o.state === "awaiting_payment") {
+        const moved = await move(o, ["awaiting_payment"], "minting", "purchase transaction sent", { txHash });
+        if (!moved) throw AppError.conflict(m.notAwaitingPayment);
+      } else if (o.tx_hash?.toLowerCase() !== txHash.toLowerCase()) {
+        throw AppError.conflict(m.notAwaitingPayment);
+      }
+      return this.getOrder(userId, orderId);
+    },
+
+    reconcileWalletOrders: () => reconcileWalletOrders(),
+    openPrimaryAuctions,
+
+    /** The live (or last) primary auction of an auction NFT, from the indexer's tables. */
+    async nftAuction(nftId: string): Promise<NftAuction> {
+      const chain = deps.chain;
+      if (!chain) throw AppError.notFound("Auction");
+      const nft = await deps.catalogue.purchaseTerms(nftId);
+      if (nft.saleType !== "auction") throw AppError.notFound("Auction");
+      const row = await repo.latestPrimaryAuction(q, chain.chainId, nft.id);
+      if (!row) throw AppError.notFound("Auction");
+      const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id) : undefined;
+      const { minIncrementBps } = await marketTerms();
+      const high = onChain?.highestBidWei ?? null;
+      const reserve = onChain?.reserveWei ?? BigInt(row.reserve_wei);
+      const increment = high === null ? 0n : (high * BigInt(minIncrementBps)) / 10_000n;
+      const nowSec = Math.floor(clock.now() / 1000);
+      const status = !onChain
+        ? "opening"
+        : onChain.settled
+          ? "settled"
+          : onChain.endsAt !== null && nowSec >= onChain.endsAt
+            ? "ended"
+            : "open";
+      return {
+        nftId: nft.id,
+        edition: row.edition,
+        tokenId: row.token_id,
+        chainId: chain.chainId,
+        marketplace: chain.deployment.marketplace,
+        symbol: nativeSymbolOf(chain.chainId),
+        seller: onChain?.seller ?? (chain.minter?.address as Address | undefined) ?? "",
+        reserveWei: reserve.toString(),
+        highestBidWei: high === null ? null : high.toString(),
+        highestBidder: onChain?.highestBidder ?? null,
+        minimumBidWei: (high === null ? reserve : high + (increment === 0n ? 1n : increment)).toString(),
+        endsAt: onChain?.endsAt ? new Date(onChain.endsAt * 1000).toISOString() : null,
+        durationDays: row.duration_days,
+        status,
+      };
+    },
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,448 @@
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import type { NftAuction, Order } from "@diginoor/api/orders";
+import type { Token } from "@diginoor/api/chain";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestClock, type TestClock } from "../src/platform/clock.ts";
+import { EXPIRY_GRACE_MS } from "../src/modules/orders/service.ts";
+import { newSignedInUser } from "./factories.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+
+/**
+ * The heart of the product over HTTP and a real anvil: buy a fixed-price NFT with a wallet (server-signed
+ * voucher, the buyer's own transaction, the order fulfilled from the indexer), resell it, and a primary
+ * auction with two bidders, settled by a third party. After each step the API and the chain agree,
+ * including for actions made directly on the contracts by an outside client.
+ */
+const PUBLIC_URL = "http://localhost:3000";
+const PAYOUT = ANVIL_ADDRESSES[9];
+
+let t: TestApp;
+let clock: TestClock;
+let chainId: number;
+let rpcUrl: string;
+let collectible: Address;
+let marketplace: Address;
+
+beforeAll(async () => {
+  clock = createTestClock(Date.now());
+  t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
+  chainId = t.ctx.chain!.chainId;
+  rpcUrl = t.ctx.chain!.rpcUrl;
+  ({ collectible, marketplace } = t.ctx.chain!.deployment);
+  const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
+  await q(
+    "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM Productions', '/l.svg', $1)",
+    [PAYOUT],
+  );
+  await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
+    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
+  await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+  await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 2, 2, 'fixed', 2500, NULL),
+           ('coinFlip', 'The Coin Flip', 'legendary', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const pc = () => createPublicClient({ transport: http(rpcUrl) });
+const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, transport: http(rpcUrl) });
+
+async function api<T = Record<string, unknown>>(
+  method: "GET" | "POST" | "DELETE",
+  url: string,
+  cookie?: string,
+  payload?: object,
+): Promise<{ status: number; body: T }> {
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload ? { payload } : {}),
+  });
+  return { status: res.statusCode, body: res.json() as T };
+}
+
+/** A signed-in user whose wallet `key` is linked (Sign-In with Ethereum, as the wallet page does it). */
+async function buyer(key: Hex) {
+  const account = privateKeyToAccount(key);
+  const { cookie } = await newSignedInUser(t.ctx);
+  const nonce = (await api<{ nonce: string }>("POST", "/api/v1/wallets/nonce", cookie)).body.nonce;
+  const issuedAt = new Date(clock.now());
+  const message = createSiweMessage({
+    address: account.address,
+    chainId,
+    domain: "localhost:3000",
+    uri: PUBLIC_URL,
+    nonce,
+    version: "1",
+    issuedAt,
+    expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
+  });
+  const linked = await api("POST", "/api/v1/wallets", cookie, {
+    message,
+    signature: await account.signMessage({ message }),
+  });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+  return { account, cookie, wallet: walletOf(account) };
+}
+
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const start = Date.now();
+  let last: T | undefined;
+  while (Date.now() - start < ms) {
+    last = await read();
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
+}
+
+async function revertName(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof BaseError) {
+      const revert = err.walk((e) => e instanceof ContractFunctionRevertedError);
+      if (revert instanceof ContractFunctionRevertedError) return revert.data?.errorName ?? "unknown";
+    }
+    throw err;
+  }
+  throw new Error("expected a revert, but the call succeeded");
+}
+
+const editionsOf = async (id: string) =>
+  (await api<{ editionsAvailable: number }>("GET", `/api/v1/nfts/${id}`)).body.editionsAvailable;
+const ownerOnChain = (tokenId: bigint) =>
+  pc().readContract({
+    address: collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: "ownerOf",
+    args: [tokenId],
+  });
+const tokenApi = (tokenId: string | bigint) => api<Token>("GET", `/api/v1/tokens/${tokenId}`);
+
+async function order(cookie: string, nftId: string): Promise<{ status: number; body: Order }> {
+  const quote = await api<{ quoteId: string }>("POST", "/api/v1/quotes", cookie, { nftId });
+  expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+  return api<Order>("POST", "/api/v1/orders", cookie, {
+    nftId,
+    provider: "wallet",
+    quoteId: quote.body.quoteId,
+  });
+}
+
+/** Sends the purchase exactly as the web app does: purchase(voucher, signature) with the quoted value. */
+async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
+  const p = o.payment!;
+  const v = p.voucher;
+  return wallet.writeContract({
+    chain: null,
+    address: p.marketplace as Address,
+    abi: diginoorMarketplaceAbi,
+    functionName: "purchase",
+    args: [
+      {
+        catalogueNftId: BigInt(v.catalogueNftId),
+        edition: v.edition,
+        priceWei: BigInt(v.priceWei),
+        buyer: v.buyer as Address,
+        productionHouse: v.productionHouse as Address,
+        platformFeeBps: v.platformFeeBps,
+        orderId: v.orderId as Hex,
+        expiry: BigInt(v.expiry),
+      },
+      p.signature as Hex,
+    ],
+    value: BigInt(p.valueWei),
+  });
+}
+
+describe("commerce on the chain, over HTTP", () => {
+  let alice: Awaited<ReturnType<typeof buyer>>;
+  let bob: Awaited<ReturnType<typeof buyer>>;
+  let aliceToken: bigint;
+
+  beforeAll(async () => {
+    alice = await buyer(ANVIL_PRIVATE_KEYS[1]);
+    bob = await buyer(ANVIL_PRIVATE_KEYS[2]);
+  });
+
+  it("buys a fixed-price NFT with a wallet: voucher, transaction, confirmation, ownership", async () => {
+    const before = await editionsOf("bossEntry");
+    const created = await order(alice.cookie, "bossEntry");
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const o = created.body;
+    expect(o).toMatchObject({
+      state: "awaiting_payment",
+      provider: "wallet",
+      edition: 1,
+      buyerAddress: alice.account.address,
+    });
+    expect(o.payment?.voucher.buyer).toBe(alice.account.address);
+    expect(o.payment?.voucher.productionHouse).toBe(PAYOUT);
+    expect(await editionsOf("bossEntry")).toBe(before - 1);
+
+    // Somebody else cannot see it, nor report a transaction for it.
+    expect((await api("GET", `/api/v1/orders/${o.orderId}`, bob.cookie)).status).toBe(404);
+
+    // Bob cannot redeem Alice's voucher: it names her wallet.
+    const stolen = { ...o, payment: { ...o.payment! } };
+    expect(await revertName(pay(bob.wallet, stolen))).toBe("NotVoucherBuyer");
+
+    const hash = await pay(alice.wallet, o);
+    const reported = await api<Order>("POST", `/api/v1/orders/${o.orderId}/transaction`, alice.cookie, {
+      txHash: hash,
+    });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+    expect(["minting", "fulfilled"]).toContain(reported.body.state);
+
+    const done = await until(
+      "order fulfilled",
+      async () => (await api<Order>("GET", `/api/v1/orders/${o.orderId}`, alice.cookie)).body,
+      (b) => b.state === "fulfilled",
+    );
+    expect(done.txHash).toBe(hash);
+    expect(done.confirmations).toBeGreaterThanOrEqual(1);
+    expect(done.transitions.map((x) => x.to)).toEqual(["awaiting_payment", "minting", "fulfilled"]);
+    aliceToken = BigInt(done.tokenId);
+    expect(await ownerOnChain(aliceToken)).toBe(alice.account.address);
+    expect((await tokenApi(aliceToken)).body).toMatchObject({
+      nftId: "bossEntry",
+      edition: 1,
+      owner: alice.account.address,
+    });
+
+    // The production house was paid the price net of the platform's share.
+    const list = await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie);
+    expect(list.body.items.map((i) => i.orderId)).toEqual([o.orderId]);
+  });
+
+  it("refuses bad orders with clear messages and changes nothing", async () => {
+    const editions = await editionsOf("bossEntry");
+    const noWallet = await newSignedInUser(t.ctx);
+    const quote = await api<{ quoteId: string }>("POST", "/api/v1/quotes", noWallet.cookie, {
+      nftId: "bossEntry",
+    });
+    const r1 = await api<{ error: { message: string } }>("POST", "/api/v1/orders", noWallet.cookie, {
+      nftId: "bossEntry",
+      provider: "wallet",
+      quoteId: quote.body.quoteId,
+    });
+    expect(r1.status).toBe(409);
+    expect(r1.body.error.message).toBe("Please Connect Wallet to Proceed");
+    // Another user's quote is not found; a quote for another NFT is refused; no quote at all is refused.
+    const r2 = await api<{ error: { message: string } }>("POST", "/api/v1/orders", bob.cookie, {
+      nftId: "bossEntry",
+      provider: "wallet",
+      quoteId: quote.body.quoteId,
+    });
+    expect(r2.status).toBe(404);
+    const r3 = await api<{ error: { message: string } }>("POST", "/api/v1/orders", bob.cookie, {
+      nftId: "bossEntry",
+      provider: "wallet",
+    });
+    expect(r3.status).toBe(400);
+    // Auction NFTs are bid on, not bought.
+    const r4 = await api<{ error: { message: string } }>("POST", "/api/v1/quotes", bob.cookie, {
+      nftId: "coinFlip",
+    });
+    expect(r4.status).toBe(409);
+    // A provider that is not configured.
+    const r5 = await api<{ error: { message: string } }>("POST", "/api/v1/orders", bob.cookie, {
+      nftId: "bossEntry",
+      provider: "stripe",
+    });
+    expect(r5.status).toBe(400);
+    // Signed out.
+    expect(
+      (await api("POST", "/api/v1/orders", undefined, { nftId: "bossEntry", provider: "wallet" })).status,
+    ).toBe(401);
+    // Another user's order id and ids that cannot exist.
+    expect((await api("GET", "/api/v1/orders/00000000-0000-4000-8000-000000000000", bob.cookie)).status).toBe(
+      404,
+    );
+    expect((await api("GET", "/api/v1/orders/not-a-uuid", bob.cookie)).status).toBe(400);
+    expect(await editionsOf("bossEntry")).toBe(editions);
+  });
+
+  it("never oversells: the last edition is reserved, a lapsed reservation is released by the reconciler", async () => {
+    const held = await order(bob.cookie, "bossEntry");
+    expect(held.status).toBe(201);
+    expect(held.body.edition).toBe(2);
+    expect(await editionsOf("bossEntry")).toBe(0);
+    const soldOut = await api<{ error: { message: string } }>("POST", "/api/v1/quotes", alice.cookie, {
+      nftId: "bossEntry",
+    });
+    expect(soldOut.status).toBe(409);
+
+    // The quote (and so the voucher) expires; after the grace period the edition is released.
+    clock.advance(new Date(held.body.reservedUntil).getTime() - clock.now() + EXPIRY_GRACE_MS + 1000);
+    expect(await t.ctx.services.orders.reconcileWalletOrders()).toMatchObject({ expired: 1 });
+    const expired = (await api<Order>("GET", `/api/v1/orders/${held.body.orderId}`, bob.cookie)).body;
+    expect(expired.state).toBe("expired");
+    expect(expired.payment).toBeNull();
+    expect(await editionsOf("bossEntry")).toBe(1);
+  });
+
+  it("resells: listings and purchases made directly on the contracts show in the token API", async () => {
+    const url = aliceToken;
+    expect(
+      await revertName(
+        bob.wallet.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "list",
+          args: [aliceToken, 10n ** 16n],
+        }),
+      ),
+    ).toBe("NotTokenOwner");
+    await pc().waitForTransactionReceipt({
+      hash: await alice.wallet.writeContract({
+        chain: null,
+        address: collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "setApprovalForAll",
+        args: [marketplace, true],
+      }),
+    });
+    await pc().waitForTransactionReceipt({
+      hash: await alice.wallet.writeContract({
+        chain: null,
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "list",
+        args: [aliceToken, 10n ** 16n],
+      }),
+    });
+    await until(
+      "listing shown",
+      () => tokenApi(url),
+      (r) => r.body.listing?.priceWei === String(10n ** 16n),
+    );
+    expect(
+      await revertName(
+        alice.wallet.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "buy",
+          args: [aliceToken, 10n ** 16n],
+          value: 10n ** 16n,
+        }),
+      ),
+    ).toBe("BuyerIsSeller");
+    await pc().waitForTransactionReceipt({
+      hash: await bob.wallet.writeContract({
+        chain: null,
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "buy",
+        args: [aliceToken, 10n ** 16n],
+        value: 10n ** 16n,
+      }),
+    });
+    const sold = await until(
+      "sale shown",
+      () => tokenApi(url),
+      (r) => r.body.owner === bob.account.address,
+    );
+    expect(sold.body.listing).toBeNull();
+    expect(await ownerOnChain(aliceToken)).toBe(bob.account.address);
+  });
+
+  it("runs a primary auction: two bidders, an outbid, time passes, anyone settles, the winner owns it", async () => {
+    expect((await api("GET", "/api/v1/nfts/coinFlip/auction")).status).toBe(404);
+    expect(await t.ctx.services.orders.openPrimaryAuctions()).toMatchObject({ opened: 1, failed: 0 });
+    // Opening twice does nothing more.
+    expect(await t.ctx.services.orders.openPrimaryAuctions()).toMatchObject({ opened: 0, failed: 0 });
+    expect(await editionsOf("coinFlip")).toBe(0);
+    const open = await until(
+      "auction open",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/coinFlip/auction")).body,
+      (b) => b.status === "open",
+    );
+    // $300 at the default 3000 USD/ETH is 0.1 ETH.
+    expect(open).toMatchObject({
+      reserveWei: String(10n ** 17n),
+      minimumBidWei: String(10n ** 17n),
+      highestBidWei: null,
+      endsAt: null,
+    });
+    const tokenId = BigInt(open.tokenId);
+    const bid = (w: typeof alice, value: bigint) =>
+      w.wallet.writeContract({
+        chain: null,
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "bid",
+        args: [tokenId],
+        value,
+      });
+
+    expect(await revertName(bid(alice, 10n ** 17n - 1n))).toBe("BidBelowReserve");
+    await pc().waitForTransactionReceipt({ hash: await bid(alice, 10n ** 17n) });
+    const first = await until(
+      "first bid shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/coinFlip/auction")).body,
+      (b) => b.highestBidder === alice.account.address,
+    );
+    expect(first.minimumBidWei).toBe(String(105n * 10n ** 15n));
+    expect(first.endsAt).not.toBeNull();
+    expect(await revertName(bid(bob, 104n * 10n ** 15n))).toBe("BidTooLow");
+    await pc().waitForTransactionReceipt({ hash: await bid(bob, 105n * 10n ** 15n) });
+    await until(
+      "outbid shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/coinFlip/auction")).body,
+      (b) => b.highestBidder === bob.account.address,
+    );
+    // Alice was told she was outbid (recorded by the indexer for the notifications).
+    const notes = await t.ctx.database.query<{ kind: string; account: string }>(
+      "SELECT kind, recipient AS account FROM indexer_notifications WHERE kind = 'outbid'",
+    );
+    expect(notes.map((n) => n.account.toLowerCase())).toContain(alice.account.address.toLowerCase());
+
+    // Settling early is refused; a day later anyone settles.
+    const outsider = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[3]));
+    const settle = () =>
+      outsider.writeContract({
+        chain: null,
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "settle",
+        args: [tokenId],
+      });
+    expect(await revertName(settle())).toBe("AuctionNotEnded");
+    const rpc = pc();
+    await rpc.request({ method: "evm_increaseTime" as never, params: [86_400 + 60] as never });
+    await rpc.request({ method: "evm_mine" as never, params: [] as never });
+    clock.advance((86_400 + 60) * 1000);
+    expect((await api<NftAuction>("GET", "/api/v1/nfts/coinFlip/auction")).body.status).toBe("ended");
+    expect(await revertName(bid(alice, 2n * 10n ** 17n))).toBe("AuctionEnded");
+    await rpc.waitForTransactionReceipt({ hash: await settle() });
+    await until(
+      "settlement shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/coinFlip/auction")).body,
+      (b) => b.status === "settled",
+    );
+    expect(await ownerOnChain(tokenId)).toBe(bob.account.address);
+    expect((await tokenApi(tokenId)).body.owner).toBe(bob.account.address);
+  });
+});

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { endpoint } from "./endpoint.ts";
+
+/** Integer amounts as decimal strings (wei does not fit in a JSON number). */
+const decimalString = z.string().regex(/^\d+$/);
+const nftIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be an NFT id");
+
+/** How an order is paid. Only the providers the server has configured are accepted. */
+export const orderProviderSchema = z.enum(["wallet", "sandbox", "stripe", "cashfree"]);
+export type OrderProvider = z.infer<typeof orderProviderSchema>;
+
+/**
+ * An order's life: created → awaiting_payment → paid → minting → fulfilled; or failed, expired,
+ * refunded. A wallet order is paid and minted by one transaction, so it goes from awaiting_payment
+ * to minting when the buyer's transaction is sent, and to fulfilled once the indexer applied it.
+ */
+export const orderStateSchema = z.enum([
+  "created",
+  "awaiting_payment",
+  "paid",
+  "minting",
+  "fulfilled",
+  "failed",
+  "expired",
+  "refunded",
+]);
+export type OrderState = z.infer<typeof orderStateSchema>;
+
+/** Body of POST /api/v1/orders. A wallet order pays at the quoted price, so it names its quote. */
+export const createOrderRequestSchema = z
+  .object({
+    nftId: nftIdSchema,
+    provider: orderProviderSchema,
+    quoteId: z.uuid("must be a quote id").optional(),
+  })
+  .strict();
+export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
+
+/**
+ * What the buyer's wallet sends for a wallet order: `DiginoorMarketplace.purchase(voucher, signature)`
+ * with `valueWei` attached. The voucher's integers are decimal strings.
+ */
+export const walletPaymentSchema = z.object({
+  chainId: z.number().int(),
+  marketplace: z.string(),
+  valueWei: decimalString,
+  voucher: z.object({
+    catalogueNftId: decimalString,
+    edition: z.number().int(),
+    priceWei: decimalString,
+    buyer: z.string(),
+    productionHouse: z.string(),
+    platformFeeBps: z.number().int(),
+    orderId: z.string(),
+    expiry: decimalString,
+  }),
+  signature: z.string(),
+});
+export type WalletPayment = z.infer<typeof walletPaymentSchema>;
+
+export const orderTransitionSchema = z.object({
+  from: orderStateSchema.nullable(),
+  to: orderStateSchema,
+  cause: z.string(),
+  at: z.string(),
+});
+
+/** An order as its owner sees it. */
+export const orderSchema = z.object({
+  orderId: z.string(),
+  nftId: z.string(),
+  nftTitle: z.string(),
+  imageUrl: z.string(),
+  edition: z.number().int(),
+  provider: orderProviderSchema,
+  state: orderStateSchema,
+  usdCents: z.number().int(),
+  /** Crypto orders: the quoted price in the chain's native token. */
+  priceWei: decimalString.nullable(),
+  symbol: z.string().nullable(),
+  chainId: z.number().int().nullable(),
+  /** The token this order mints (its id is fixed when the order is made); owned once fulfilled. */
+  tokenId: decimalString,
+  /** The buyer's transaction, once known. */
+  txHash: z.string().nullable(),
+  /** Blocks on top of the transaction's block (itself included), while it confirms. */
+  confirmations: z.number().int().nullable(),
+  requiredConfirmations: z.number().int().nullable(),
+  /** The wallet the token goes to. */
+  buyerAddress: z.string().nullable(),
+  /** Until then the edition is held for this order. */
+  reservedUntil: z.string(),
+  /** Where the payer pays (hosted checkout providers); null for wallet orders. */
+  checkoutUrl: z.string().nullable(),
+  /** Wallet orders awaiting payment: what the wallet sends. */
+  payment: walletPaymentSchema.nullable(),
+  transitions: z.array(orderTransitionSchema),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderListSchema = z.object({
+  items: z.array(orderSchema.omit({ payment: true, transitions: true })),
+});
+export type OrderList = z.infer<typeof orderListSchema>;
+
+export const orderParamsSchema = z.object({ orderId: z.uuid("must be an order id") }).strict();
+
+/** Body of POST /api/v1/orders/{orderId}/transaction: the hash of the buyer's purchase transaction. */
+export const orderTransactionRequestSchema = z
+  .object({ txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte transaction hash") })
+  .strict();
+
+export const orderMessages = {
+  walletRequired: "Please Connect Wallet to Proceed",
+  quoteRequired: "A wallet order needs a price quote (quoteId)",
+  quoteOtherNft: "This price quote is for another NFT",
+  providerNotConfigured: (p: string) => `Payment by ${p} is not available`,
+  soldOut: "This NFT is sold out",
+  auctionOnly: "This NFT is sold at auction; place a bid instead",
+  noPayout: "This studio cannot take crypto payments yet",
+  notFound: "Order not found",
+  notAwaitingPayment: "This order is no longer waiting for payment",
+  wrongTransaction: "That transaction is not this order's purchase",
+} as const;
+
+/** The live primary auction of a catalogue NFT (one edition at a time), from the indexer's tables. */
+export const nftAuctionSchema = z.object({
+  nftId: z.string(),
+  edition: z.number().int(),
+  tokenId: decimalString,
+  chainId: z.number().int(),
+  marketplace: z.string(),
+  symbol: z.string(),
+  seller: z.string(),
+  reserveWei: decimalString,
+  highestBidWei: decimalString.nullable(),
+  highestBidder: z.string().nullable(),
+  /** Smallest bid the contract accepts now: the reserve, or the highest bid plus the minimum increment. */
+  minimumBidWei: decimalString,
+  /** The clock starts with the first bid; null until then. */
+  endsAt: z.string().nullable(),
+  durationDays: z.number().int(),
+  /** "open" takes bids; "ended" waits for anyone to settle it; "settled" is over. */
+  status: z.enum(["opening", "open", "ended", "settled"]),
+});
+export type NftAuction = z.infer<typeof nftAuctionSchema>;
+
+export const nftAuctionParamsSchema = z.object({ id: nftIdSchema }).strict();
+
+export const orderEndpoints = {
+  createOrder: endpoint({
+    operationId: "createOrder",
+    method: "POST",
+    path: "/api/v1/orders",
+    summary:
+      "Start a purchase: reserves an edition and returns how to pay (a wallet voucher, or a checkout URL)",
+    tags: ["orders"],
+    body: createOrderRequestSchema,
+    success: { status: 201, schema: orderSchema },
+    errors: ["bad_request", "not_found", "conflict", "gone", "unavailable"],
+  }),
+  listOrders: endpoint({
+    operationId: "listOrders",
+    method: "GET",
+    path: "/api/v1/orders",
+    summary: "The signed-in user's orders, newest first",
+    tags: ["orders"],
+    success: { status: 200, schema: orderListSchema },
+  }),
+  getOrder: endpoint({
+    operationId: "getOrder",
+    method: "GET",
+    path: "/api/v1/orders/{orderId}",
+    summary: "One of the signed-in user's orders with its state history (404 for anyone else's)",
+    tags: ["orders"],
+    params: orderParamsSchema,
+    success: { status: 200, schema: orderSchema },
+    errors: ["not_found"],
+  }),
+  reportTransaction: endpoint({
+    operationId: "reportOrderTransaction",
+    method: "POST",
+    path: "/api/v1/orders/{orderId}/transaction",
+    summary: "Tell the server the hash of the wallet transaction that pays a wallet order",
+    tags: ["orders"],
+    params: orderParamsSchema,
+    body: orderTransactionRequestSchema,
+    success: { status: 200, schema: orderSchema },
+    errors: ["not_found", "conflict", "bad_request"],
+  }),
+  getNftAuction: endpoint({
+    operationId: "getNftAuction",
+    method: "GET",
+    path: "/api/v1/nfts/{id}/auction",
+    summary: "The live on-chain auction of an auction NFT: reserve, highest bid, minimum next bid, end",
+    tags: ["orders"],
+    params: nftAuctionParamsSchema,
+    success: { status: 200, schema: nftAuctionSchema },
+    errors: ["not_found"],
+  }),
+};
