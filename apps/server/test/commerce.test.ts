@@ -2,7 +2,7 @@ import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-a
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import type { NftAuction, Order } from "@diginoor/api/orders";
-import type { Token } from "@diginoor/api/chain";
+import type { Market, Token } from "@diginoor/api/chain";
 import {
   type Address,
   BaseError,
@@ -365,6 +365,8 @@ describe("commerce on the chain, over HTTP", () => {
       (r) => r.body.owner === bob.account.address,
     );
     expect(sold.body.listing).toBeNull();
+    const after = await api<Market>("GET", "/api/v1/market");
+    expect(after.body.items.some((i) => i.tokenId === String(aliceToken))).toBe(false);
     expect(await ownerOnChain(aliceToken)).toBe(bob.account.address);
   });
 

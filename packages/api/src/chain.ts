@@ -128,3 +128,31 @@ export const chainEndpoints = {
     success: { status: 200, schema: chainInfoSchema },
   }),
 };
+
+/** A token for sale by its holder (a live listing or an open auction), with what the grid shows of its NFT. */
+export const marketTokenSchema = tokenSchema.extend({
+  nft: z
+    .object({
+      title: z.string(),
+      imageUrl: z.string(),
+      tier: z.string(),
+      tierLabel: z.string(),
+      film: z.string(),
+    })
+    .nullable(),
+});
+export type MarketToken = z.infer<typeof marketTokenSchema>;
+export const marketSchema = z.object({ items: z.array(marketTokenSchema) });
+export type Market = z.infer<typeof marketSchema>;
+
+export const marketEndpoints = {
+  listMarket: endpoint({
+    operationId: "listMarket",
+    method: "GET",
+    path: "/api/v1/market",
+    summary:
+      "Tokens for sale on the chain (live listings and open auctions, resales and primary auctions), newest first",
+    tags: ["chain"],
+    success: { status: 200, schema: marketSchema },
+  }),
+};

@@ -1,4 +1,4 @@
-import type { AccountTokens, NftActivity, Token, TokenMetadata } from "@diginoor/api/chain";
+import type { AccountTokens, Market, NftActivity, Token, TokenMetadata } from "@diginoor/api/chain";
 import { getAddress } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
@@ -154,5 +154,24 @@ export function createTokenReads(opts: TokenReadsOptions) {
     };
   }
 
-  return { getToken, accountTokens, nftActivity, metadata, mints, auction };
+  /** Tokens for sale by their holders (live listings, open auctions), with their NFT's card fields. */
+  async function market(limit = 200): Promise<Market> {
+    if (opts.chainId === undefined) return { items: [] };
+    const rows = await repo.tokensForSale(q, opts.chainId, limit);
+    const tokens = await toTokens(rows);
+    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+    return {
+      items: tokens.map((t, i) => {
+        const n = nfts.get(Number(rows[i]?.nft_number));
+        return {
+          ...t,
+          nft: n
+            ? { title: n.title, imageUrl: n.imageUrl, tier: n.tier, tierLabel: n.tierLabel, film: n.film }
+            : null,
+        };
+      }),
+    };
+  }
+
+  return { getToken, accountTokens, nftActivity, metadata, mints, auction, market };
 }

@@ -491,3 +491,11 @@ export function auctionOf(q: Query, chainId: number, tokenId: string): Promise<A
     [chainId, tokenId],
   );
 }
+
+/** Tokens with a live listing or an open auction, newest token first (at most `limit`). */
+export function tokensForSale(q: Query, chainId: number, limit: number): Promise<TokenViewRow[]> {
+  return q<TokenViewRow>(
+    `${TOKEN_VIEW} AND (live.ok OR a.status = 'open') ORDER BY t.minted_block DESC, t.token_id DESC LIMIT $2`,
+    [chainId, limit],
+  );
+}

@@ -7,14 +7,16 @@ import {
   tokenMetadataSchema,
   tokenSchema,
 } from "@diginoor/api/chain";
+import { marketEndpoints } from "@diginoor/api/chain";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { defineRoute } from "../../http/route.ts";
+import { defineRoute, route } from "../../http/route.ts";
 
 /** The token read API and ERC-721 metadata, served from the indexer's tables. */
 export async function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const reads = ctx.services.tokens;
+  route(app, marketEndpoints.listMarket, { permission: "public", handler: () => reads.market() });
 
   defineRoute(app, {
     method: "GET",
