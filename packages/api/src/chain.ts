@@ -44,9 +44,23 @@ export const tokenSchema = z.object({
 });
 export type Token = z.infer<typeof tokenSchema>;
 
+/** A token with what an NFT card shows of its catalogue NFT (null if the catalogue has no such NFT). */
+export const marketTokenSchema = tokenSchema.extend({
+  nft: z
+    .object({
+      title: z.string(),
+      imageUrl: z.string(),
+      tier: z.string(),
+      tierLabel: z.string(),
+      film: z.string(),
+    })
+    .nullable(),
+});
+export type MarketToken = z.infer<typeof marketTokenSchema>;
+
 export const accountTokensSchema = z.object({
   /** Tokens the address holds, and tokens it has put up for auction (escrowed by the marketplace). */
-  items: z.array(tokenSchema),
+  items: z.array(marketTokenSchema),
 });
 export type AccountTokens = z.infer<typeof accountTokensSchema>;
 
@@ -129,19 +143,6 @@ export const chainEndpoints = {
   }),
 };
 
-/** A token for sale by its holder (a live listing or an open auction), with what the grid shows of its NFT. */
-export const marketTokenSchema = tokenSchema.extend({
-  nft: z
-    .object({
-      title: z.string(),
-      imageUrl: z.string(),
-      tier: z.string(),
-      tierLabel: z.string(),
-      film: z.string(),
-    })
-    .nullable(),
-});
-export type MarketToken = z.infer<typeof marketTokenSchema>;
 export const marketSchema = z.object({ items: z.array(marketTokenSchema) });
 export type Market = z.infer<typeof marketSchema>;
 

@@ -50,6 +50,25 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: "confirmation/:nftId/:orderId",
+        lazy: async () => ({
+          Component: (await import("../features/nft/routes/ConfirmationPage.tsx")).ConfirmationPage,
+        }),
+      },
+      {
+        path: "Bid_conformation/:nftId",
+        lazy: async () => ({
+          Component: (await import("../features/nft/routes/BidConfirmationPage.tsx")).BidConfirmationPage,
+        }),
+      },
+      // One token on the chain: the holder's sale page (from the profile) and everyone else's buy-or-bid page.
+      ...["nftshowcase/:tokenId", "nfttransfer/:tokenId", "transfer/:tokenId"].map((path) => ({
+        path,
+        lazy: async () => ({
+          Component: (await import("../features/tokens/routes/TokenPage.tsx")).TokenPage,
+        }),
+      })),
+      {
         path: "blog",
         lazy: async () => ({ Component: (await import("../features/blog/routes/BlogPage.tsx")).BlogPage }),
       },

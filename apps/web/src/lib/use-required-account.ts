@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from "react-router";
 import { fetchCurrentUser, sessionQueryKey } from "./session.ts";
 import { useToast } from "../ui/Toast.tsx";
 import type { AccountUser } from "../features/auth/api.ts";
-import { saveCurrentUrl } from "../features/auth/safe-next.ts";
+import { saveCurrentUrl } from "./safe-next.ts";
 
 /**
  * The signed-in user for a page that needs one. Visitors are told 'Please Login to Continue' and sent

@@ -1,4 +1,11 @@
-import type { AccountTokens, Market, NftActivity, Token, TokenMetadata } from "@diginoor/api/chain";
+import type {
+  AccountTokens,
+  Market,
+  MarketToken,
+  NftActivity,
+  Token,
+  TokenMetadata,
+} from "@diginoor/api/chain";
 import { getAddress } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
@@ -55,6 +62,21 @@ export function createTokenReads(opts: TokenReadsOptions) {
     }));
   }
 
+  /** Tokens with what an NFT card shows of their catalogue NFT. */
+  async function withNfts(rows: repo.TokenViewRow[]): Promise<MarketToken[]> {
+    const tokens = await toTokens(rows);
+    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+    return tokens.map((t, i) => {
+      const n = nfts.get(Number(rows[i]?.nft_number));
+      return {
+        ...t,
+        nft: n
+          ? { title: n.title, imageUrl: n.imageUrl, tier: n.tier, tierLabel: n.tierLabel, film: n.film }
+          : null,
+      };
+    });
+  }
+
   async function tokenRow(tokenId: string): Promise<repo.TokenViewRow> {
     const id = canonicalTokenId(tokenId);
     if (opts.chainId === undefined) throw AppError.notFound("Token");
@@ -76,7 +98,7 @@ export function createTokenReads(opts: TokenReadsOptions) {
       getAddress(address.toLowerCase()),
       ACCOUNT_TOKENS_LIMIT,
     );
-    return { items: await toTokens(rows) };
+    return { items: await withNfts(rows) };
   }
 
   async function nftActivity(nftId: string, limit: number): Promise<NftActivity> {

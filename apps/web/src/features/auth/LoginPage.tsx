@@ -10,7 +10,7 @@ import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { messageOf, serverFieldErrors, signIn } from "./api.ts";
 import { AuthCard, EmailField, GoogleSignIn, Notice, useResendVerification } from "./components.tsx";
-import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
+import { destinationAfterSignIn, safeNextPath } from "../../lib/safe-next.ts";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors } from "./validation.ts";
 
 /**

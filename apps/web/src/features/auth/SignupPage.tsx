@@ -9,7 +9,7 @@ import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { messageOf, serverFieldErrors, signUp } from "./api.ts";
 import { AuthCard, EmailField, GoogleSignIn, Notice, PasswordFields } from "./components.tsx";
-import { destinationAfterSignIn, safeNextPath } from "./safe-next.ts";
+import { destinationAfterSignIn, safeNextPath } from "../../lib/safe-next.ts";
 import { type FieldErrors, fieldErrors, focusFirstError, hasErrors, withConfirmCheck } from "./validation.ts";
 
 /** The spec's delay between a successful sign-up and the sign-in page. */

@@ -1,9 +1,12 @@
+import { Link } from "react-router";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { ButtonLink, Button } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { useLinkedWallets } from "../../lib/wallet/chain.ts";
+import { MyTokens } from "./MyTokens.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import { SignedOut } from "../../ui/SignedOut.tsx";
 import { useRequiredAccount } from "../../lib/use-required-account.ts";
@@ -101,7 +104,7 @@ export function Component() {
             <h1 className="profile-head__name">{user.name}</h1>
             <p className="profile-head__wallet">
               <WalletIcon />
-              <span>No wallet connected</span>
+              <ReceivingWallet />
             </p>
             {Number.isNaN(joined.getTime()) ? null : (
               <p className="profile-head__meta">
@@ -183,16 +186,22 @@ function ProfileTabs() {
           hidden={active !== tab.id}
           className="profile-tabs__panel"
         >
-          <EmptyState
-            title={tab.title}
-            action={
-              <ButtonLink to="/collections" variant="secondary">
-                Explore collections
-              </ButtonLink>
-            }
-          >
-            {tab.body}
-          </EmptyState>
+          {tab.id === "showcase" || tab.id === "on-sale" ? (
+            active === tab.id ? (
+              <MyTokens onSale={tab.id === "on-sale"} />
+            ) : null
+          ) : (
+            <EmptyState
+              title={tab.title}
+              action={
+                <ButtonLink to="/collections" variant="secondary">
+                  Explore collections
+                </ButtonLink>
+              }
+            >
+              {tab.body}
+            </EmptyState>
+          )}
         </div>
       ))}
     </section>
@@ -249,4 +258,12 @@ function ShareIcon() {
       />
     </svg>
   );
+}
+
+/** The wallet that receives the user's purchases, or a link to connect one. */
+function ReceivingWallet() {
+  const wallets = useLinkedWallets(true);
+  const w = wallets.data?.items.find((x) => x.receivesPurchases) ?? wallets.data?.items[0];
+  if (!w) return <Link to="/wallet">No wallet connected</Link>;
+  return <code title={w.address}>{`${w.address.slice(0, 6)}…${w.address.slice(-4)}`}</code>;
 }

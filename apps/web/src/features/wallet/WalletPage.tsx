@@ -15,7 +15,9 @@ import {
   useSwitchChain,
   WagmiProvider,
 } from "wagmi";
+import { useLocation, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api.ts";
+import { safeNextPath } from "../../lib/safe-next.ts";
 import { formatUsd } from "../../lib/format.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -32,7 +34,7 @@ import {
   walletApi,
   walletsQueryKey,
 } from "./api.ts";
-import { createWalletConfig } from "./wagmi.ts";
+import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
 import "./wallet.css";
 
 type ReadyChain = ChainInfo & { chainId: number };
@@ -86,6 +88,7 @@ export function Component() {
       <div className="wallet-shell">
         <header className="wallet-intro">
           <h1>Wallet</h1>
+          <ReturnNotice />
           <p>
             Connect a crypto wallet to buy, bid on and receive NFTs. Your NFTs are sent to the wallet you link
             to your account.{" "}
@@ -96,6 +99,32 @@ export function Component() {
         </header>
         {body}
       </div>
+    </div>
+  );
+}
+
+/**
+ * Sent here by an action that needs a linked wallet (`?next=` the page to go back to): says why, and
+ * offers to go back once a wallet is linked.
+ */
+function ReturnNotice() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const next = safeNextPath(params.get("next"));
+  const linked = useLinkedWallets(!!next);
+  if (!next) return null;
+  const reason = (location.state as { reason?: string } | null)?.reason ?? m.walletRequired;
+  const hasWallet = (linked.data?.items.length ?? 0) > 0;
+  return (
+    <div className="wallet-return" role="status">
+      <strong>{hasWallet ? "Your wallet is linked." : reason}</strong>
+      {hasWallet ? (
+        <ButtonLink to={next} size="sm">
+          Continue where you were
+        </ButtonLink>
+      ) : (
+        <span>Connect a wallet below and link it to your account; we will take you back after.</span>
+      )}
     </div>
   );
 }

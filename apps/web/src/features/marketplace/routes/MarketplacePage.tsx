@@ -9,7 +9,11 @@ import {
   useRef,
   useState,
 } from "react";
+import type { Market } from "@diginoor/api/chain";
+import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
+import { apiFetch } from "../../../lib/api.ts";
+import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useCollections } from "../../../lib/catalogue/collections.ts";
 import { type NftListFilters, useInfiniteNfts, useNfts } from "../../../lib/catalogue/nfts.ts";
 import { tierLabel, tierOrder } from "../../../lib/format.ts";
@@ -21,6 +25,8 @@ import { EmptyState } from "../../../ui/EmptyState.tsx";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
 import { FilterIcon, SearchIcon } from "../../../ui/icons.tsx";
 import { NftCard, NftCardSkeleton, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
+import { Skeleton } from "../../../ui/Skeleton.tsx";
+import { TokenCard } from "../../../ui/TokenCard.tsx";
 import { derivePriceRanges, parsePriceValue } from "../priceRanges.ts";
 import "./marketplace.css";
 
@@ -295,6 +301,15 @@ export function MarketplacePage() {
         </section>
       )}
 
+      {active ? null : (
+        <section className="container section market-collectors" aria-labelledby="collectors-title">
+          <div className="section-head">
+            <h2 id="collectors-title">From collectors</h2>
+          </div>
+          <CollectorsMarket />
+        </section>
+      )}
+
       <section className="container section market-results" aria-labelledby="browse-title">
         <h2 id="browse-title" className={active ? "visually-hidden" : "market-all-title"}>
           {active ? "Search results" : "All NFTs"}
@@ -352,5 +367,39 @@ export function MarketplacePage() {
         )}
       </section>
     </>
+  );
+}
+
+/** Tokens their holders have put on sale or up for auction (resales and primary auctions), from the chain. */
+function CollectorsMarket() {
+  const market = useQuery({
+    queryKey: ["market"],
+    queryFn: ({ signal }) => apiFetch<Market>("/api/v1/market", { signal }),
+    refetchInterval: 15_000,
+  });
+  const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
+  if (market.isPending) return <Skeleton height={200} />;
+  if (market.isError)
+    return (
+      <ErrorState
+        title="We couldn't load the collectors' market"
+        error={market.error}
+        onRetry={() => market.refetch()}
+      />
+    );
+  if (market.data.items.length === 0)
+    return (
+      <EmptyState title="Nothing from collectors yet">
+        When collectors put their NFTs on sale or up for auction, they appear here.
+      </EmptyState>
+    );
+  return (
+    <ul className="token-cards">
+      {market.data.items.map((t) => (
+        <li key={t.tokenId}>
+          <TokenCard token={t} symbol={symbol} to={`/nfttransfer/${t.tokenId}`} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,39 +1,41 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
-import { useState } from "react";
+import type { NftActivity } from "@diginoor/api/chain";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
+import { apiFetch } from "../../../lib/api.ts";
+import { formatNative } from "../../../lib/wallet/amounts.ts";
+import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
 import { formatUsd } from "../../../lib/format.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { Button } from "../../../ui/Button.tsx";
-import { Countdown } from "../../../ui/Countdown.tsx";
+import { Dialog } from "../../../ui/Dialog.tsx";
+import { Skeleton } from "../../../ui/Skeleton.tsx";
+import { Spinner } from "../../../ui/Spinner.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
 
-/** Price and the main action: PURCHASE for fixed-price NFTs, Place a bid for auctions. */
+// Wallet code (wagmi, viem, connectors) loads only when a buyer opens the checkout or an auction shows.
+const WalletCheckout = lazy(() => import("../checkout/WalletCheckout.tsx"));
+const PrimaryAuction = lazy(() => import("../checkout/PrimaryAuction.tsx"));
+
+/** Price and the main action: PURCHASE for fixed-price NFTs (paid from a wallet), the live auction otherwise. */
 export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const location = useLocation();
   const soldOut = nft.editionsAvailable === 0;
   const auction = nft.saleType === "auction";
-  // Set when a signed-in user presses the button: checkout and bidding do not exist yet.
-  const [notOpen, setNotOpen] = useState(false);
+  const [checkout, setCheckout] = useState(false);
 
-  function onAction() {
+  function onPurchase() {
     if (!user) {
       // The login page says why ('Sign in to buy …') from `intent` and comes back to `next` after.
       const next = encodeURIComponent(location.pathname + location.search);
-      navigate(`/login?next=${next}&intent=${auction ? "bid" : "buy"}`);
+      navigate(`/login?next=${next}&intent=buy`);
       return;
     }
-    setNotOpen(true);
+    setCheckout(true);
   }
-
-  const notice = notOpen ? (
-    <p className="nft-panel-closed" role="status">
-      {auction
-        ? "Bidding is not open yet. No bid was placed and nothing was charged."
-        : "Checkout is not open yet. No order was placed and nothing was charged."}
-    </p>
-  ) : null;
 
   if (auction) {
     return (
@@ -41,28 +43,12 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         <h2 id="nft-panel-title" className="visually-hidden">
           Auction
         </h2>
-        <dl className="nft-price-grid">
-          <div>
-            <dt>Current bid</dt>
-            <dd className="price-none">No bids yet</dd>
-          </div>
-          <div>
-            <dt>Reserve price</dt>
-            <dd className="tabular" data-testid="nft-price">
-              {formatUsd(nft.priceUsdCents)}
-            </dd>
-          </div>
-        </dl>
-        <div className="nft-clock">
-          <p className="nft-clock-label">{nft.auctionEndsAt ? "Auction ends in" : "Auction clock"}</p>
-          <Countdown endsAt={nft.auctionEndsAt} />
-        </div>
-        <Button size="lg" block onClick={onAction} disabled={soldOut}>
-          {soldOut ? "Auction closed" : "Place a bid"}
-        </Button>
-        {notice}
+        <Suspense fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
+          <PrimaryAuction nft={nft} />
+        </Suspense>
         <p className="nft-panel-note">
-          Bidding is not open yet. When it opens, auctions are paid in crypto from your connected wallet.
+          Bids are paid in crypto from your linked wallet; an outbid bid is refunded at once. A bid in the
+          last 15 minutes extends the auction by 15 minutes.
         </p>
       </section>
     );
@@ -86,29 +72,79 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
           </dd>
         </div>
       </dl>
-      <Button size="lg" block onClick={onAction} disabled={soldOut}>
+      <Button size="lg" block onClick={onPurchase} disabled={soldOut}>
         {soldOut ? "Sold out" : "Purchase"}
       </Button>
-      {notice}
       <p className="nft-panel-note">
-        Checkout is not open yet. When it opens, you pay by card or crypto and the NFT is delivered to your
-        wallet.
+        Pay with crypto from your linked wallet; the NFT is minted straight to it. Card and rupee payments are
+        coming soon.
       </p>
+      <Dialog open={checkout} onClose={() => setCheckout(false)} title={`Buy ${nft.title}`}>
+        <Suspense fallback={<Spinner label="Loading the checkout" />}>
+          <WalletCheckout nft={nft} />
+        </Suspense>
+      </Dialog>
     </section>
   );
 }
 
-/** Bid history or sale history. Nothing is recorded until the trading flows go live, so it is empty for now. */
+const short = (a: string | null) => (a ? `${a.slice(0, 6)}…${a.slice(-4)}` : "—");
+
+/** Bid history or sale history of the NFT's tokens, from the indexer (newest first). */
 export function NftHistory({ nft }: { nft: NftDetail }) {
   const auction = nft.saleType === "auction";
+  const activity = useQuery({
+    queryKey: ["nft-activity", nft.id],
+    queryFn: ({ signal }) => apiFetch<NftActivity>(`/api/v1/nfts/${nft.id}/activity?limit=20`, { signal }),
+    refetchInterval: 10_000,
+  });
+  const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
+  const items = (activity.data?.items ?? []).filter((i) =>
+    auction ? i.kind === "bid" || i.kind === "sale" : i.kind === "sale",
+  );
   return (
     <section className="nft-section" aria-labelledby="nft-history-title">
       <h2 id="nft-history-title">{auction ? "Bid history" : "Sale history"}</h2>
-      <EmptyState title={auction ? "No bids yet" : "No sales yet"}>
-        {auction
-          ? "Bids will be listed here with their transaction id, value and transaction. Be the first to bid."
-          : "Sales will be listed here with their transaction id, price and transaction. Be the first collector."}
-      </EmptyState>
+      {activity.isPending ? (
+        <Skeleton height={120} />
+      ) : items.length === 0 ? (
+        <EmptyState title={auction ? "No bids yet" : "No sales yet"}>
+          {auction ? "Be the first to bid." : "Be the first collector."}
+        </EmptyState>
+      ) : (
+        <table className="history-table">
+          <thead>
+            <tr>
+              <th scope="col">{auction ? "Event" : "Sale"}</th>
+              <th scope="col">{auction ? "Bidder / buyer" : "Buyer"}</th>
+              <th scope="col">Value</th>
+              <th scope="col">Transaction</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((i) => (
+              <tr key={`${i.txHash}-${i.kind}-${i.tokenId}`}>
+                <td>
+                  {i.kind === "bid"
+                    ? "Bid"
+                    : i.saleKind === "primary"
+                      ? "Purchase"
+                      : i.saleKind === "auction"
+                        ? "Auction won"
+                        : "Resale"}
+                </td>
+                <td>
+                  <code>{short(i.kind === "bid" ? i.from : i.to)}</code>
+                </td>
+                <td className="tabular">{i.amountWei ? formatNative(i.amountWei, symbol) : "—"}</td>
+                <td>
+                  <code title={i.txHash}>{short(i.txHash)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

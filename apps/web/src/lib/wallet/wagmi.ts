@@ -2,7 +2,7 @@ import { type Chain, defineChain } from "viem";
 import { polygon, polygonAmoy } from "viem/chains";
 import { createConfig, http, injected } from "wagmi";
 import { walletConnect } from "wagmi/connectors";
-import type { ChainInfo } from "./api.ts";
+import type { ChainInfo } from "./chain.ts";
 
 /** The viem chain of the configured chain id (Polygon's own definitions when it is Polygon). */
 export function chainOf(info: ChainInfo & { chainId: number }): Chain {

@@ -1,0 +1,131 @@
+import type { NftDetail } from "@diginoor/api/catalogue";
+import type { Order } from "@diginoor/api/orders";
+import type { QuoteResponse } from "@diginoor/api/wallets";
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { ApiError } from "../../../lib/api.ts";
+import { formatUsd } from "../../../lib/format.ts";
+import { useCountdown } from "../../../lib/hooks.ts";
+import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
+import type { ReadyChain } from "../../../lib/wallet/chain.ts";
+import { walletErrorMessage } from "../../../lib/wallet/errors.ts";
+import { useMarketActions } from "../../../lib/wallet/market.ts";
+import { NativeAmount } from "../../../lib/wallet/NativeAmount.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Spinner } from "../../../ui/Spinner.tsx";
+import { checkoutApi } from "./api.ts";
+
+/** The checkout of a fixed-price NFT paid from the buyer's wallet (shown in the purchase dialog). */
+export default function WalletCheckout({ nft }: { nft: NftDetail }) {
+  return (
+    <WithWallet
+      loading={<Spinner label="Loading the wallet" />}
+      unavailable={
+        <p className="nft-panel-closed">Crypto payments are unavailable on this server right now.</p>
+      }
+    >
+      {(chain) => <Checkout nft={nft} chain={chain} />}
+    </WithWallet>
+  );
+}
+
+function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
+  const navigate = useNavigate();
+  const actions = useMarketActions(chain);
+  const [quote, setQuote] = useState<QuoteResponse | null>(null);
+  const [order, setOrder] = useState<Order | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [step, setStep] = useState<string | null>(null);
+  const left = useCountdown(quote?.expiresAt ?? null);
+  const expired = !!left?.ended;
+
+  async function newQuote() {
+    setError(null);
+    setOrder(null);
+    try {
+      setQuote(await checkoutApi.quote(nft.id));
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "We couldn't get a price; try again");
+    }
+  }
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one quote when the checkout opens
+  useEffect(() => {
+    void newQuote();
+  }, [nft.id]);
+
+  async function pay() {
+    if (!quote) return;
+    setError(null);
+    try {
+      setStep("Reserving your edition..");
+      const o = order ?? (await checkoutApi.createWalletOrder(nft.id, quote.quoteId));
+      setOrder(o);
+      if (!o.payment) throw new Error("This order is no longer waiting for payment");
+      await actions.purchase(o.payment, setStep, async (hash) => {
+        await checkoutApi.reportTransaction(o.orderId, hash).catch(() => {});
+        navigate(`/confirmation/${nft.id}/${o.orderId}`);
+      });
+    } catch (err) {
+      setError(walletErrorMessage(err, quote.symbol));
+    } finally {
+      setStep(null);
+    }
+  }
+
+  if (!quote) {
+    return error ? (
+      <div className="checkout">
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+        <Button variant="secondary" onClick={newQuote}>
+          Try again
+        </Button>
+      </div>
+    ) : (
+      <Spinner label="Getting today's price" />
+    );
+  }
+  return (
+    <div className="checkout">
+      <dl className="checkout-lines">
+        <div>
+          <dt>{nft.title}</dt>
+          <dd>{formatUsd(quote.usdCents)}</dd>
+        </div>
+        <div className="checkout-total">
+          <dt>You pay</dt>
+          <dd data-testid="checkout-price">
+            <NativeAmount wei={quote.priceWei} symbol={quote.symbol} />
+          </dd>
+        </div>
+      </dl>
+      <p className="checkout-note" aria-live="polite">
+        {expired
+          ? "This price has expired."
+          : left
+            ? `Price held for ${left.minutes}:${String(left.seconds).padStart(2, "0")}. The NFT is sent to the wallet that receives your purchases.`
+            : null}
+      </p>
+      {expired ? (
+        <Button block onClick={newQuote}>
+          Get a new price
+        </Button>
+      ) : (
+        <Button block onClick={pay} loading={!!step}>
+          Pay with wallet
+        </Button>
+      )}
+      {step ? (
+        <p className="wallet-progress" role="status">
+          {step} <span className="wallet-progress-note">Please do not refresh the page</span>
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

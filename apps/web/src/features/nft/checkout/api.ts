@@ -1,0 +1,36 @@
+import type { NftAuction, Order } from "@diginoor/api/orders";
+import type { QuoteResponse } from "@diginoor/api/wallets";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api.ts";
+
+/** One file per endpoint would be finer; these five are only used together, by the checkout. */
+export const checkoutApi = {
+  quote: (nftId: string) => apiFetch<QuoteResponse>("/api/v1/quotes", { method: "POST", body: { nftId } }),
+  createWalletOrder: (nftId: string, quoteId: string) =>
+    apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "wallet", quoteId } }),
+  reportTransaction: (orderId: string, txHash: string) =>
+    apiFetch<Order>(`/api/v1/orders/${orderId}/transaction`, { method: "POST", body: { txHash } }),
+};
+
+const FINAL = new Set(["fulfilled", "failed", "expired", "refunded"]);
+
+/** An order of the signed-in user, followed live (every 1.5 s) until it is final. */
+export function useOrder(orderId: string | undefined) {
+  return useQuery({
+    queryKey: ["order", orderId],
+    queryFn: ({ signal }) => apiFetch<Order>(`/api/v1/orders/${orderId}`, { signal }),
+    enabled: !!orderId,
+    retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1500),
+  });
+}
+
+/** The live primary auction of an auction NFT, refreshed every 4 s while it is open. */
+export function useNftAuction(nftId: string) {
+  return useQuery({
+    queryKey: ["nft-auction", nftId],
+    queryFn: ({ signal }) => apiFetch<NftAuction>(`/api/v1/nfts/${nftId}/auction`, { signal }),
+    retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
+    refetchInterval: (q) => (q.state.data?.status === "settled" ? false : 4000),
+  });
+}

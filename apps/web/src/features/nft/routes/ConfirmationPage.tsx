@@ -1,0 +1,142 @@
+import type { Order } from "@diginoor/api/orders";
+import { useParams } from "react-router";
+import { useDocumentTitle } from "../../../lib/hooks.ts";
+import { useRequiredAccount } from "../../../lib/use-required-account.ts";
+import { formatNative } from "../../../lib/wallet/amounts.ts";
+import { ButtonLink, buttonClass } from "../../../ui/Button.tsx";
+import { ErrorState } from "../../../ui/ErrorState.tsx";
+import { NotFoundContent } from "../../../ui/NotFound.tsx";
+import { SignedOut } from "../../../ui/SignedOut.tsx";
+import { Skeleton } from "../../../ui/Skeleton.tsx";
+import { Spinner } from "../../../ui/Spinner.tsx";
+import { useOrder } from "../checkout/api.ts";
+import { TransactionLink, tweetUrl } from "./TransactionLink.tsx";
+import "./confirmation.css";
+
+type StepState = "done" | "current" | "todo";
+
+function stepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
+  const sent = !!o.txHash;
+  const done = o.state === "fulfilled";
+  const confirmations =
+    o.confirmations !== null && o.requiredConfirmations !== null
+      ? `${Math.min(o.confirmations, o.requiredConfirmations)} of ${o.requiredConfirmations} confirmations`
+      : o.confirmations !== null
+        ? `${o.confirmations} blocks so far; waiting for the block to be final`
+        : undefined;
+  return [
+    { label: "Order placed", detail: `Edition ${o.edition} reserved for you`, state: "done" },
+    {
+      label: "Payment sent from your wallet",
+      detail: sent ? undefined : "Waiting for your wallet to send the payment",
+      state: sent ? "done" : "current",
+    },
+    {
+      label: "Confirming on the blockchain",
+      detail: sent && !done ? confirmations : undefined,
+      state: done ? "done" : sent ? "current" : "todo",
+    },
+    {
+      label: "In your wallet",
+      detail: done ? `Token #${o.tokenId}` : undefined,
+      state: done ? "done" : "todo",
+    },
+  ];
+}
+
+/** /confirmation/:nftId/:orderId: the live progress of a purchase, for the order's owner only. */
+export function ConfirmationPage() {
+  const { nftId, orderId } = useParams();
+  const account = useRequiredAccount();
+  const order = useOrder(account.user ? orderId : undefined);
+  useDocumentTitle("Your NFT is on it's way!");
+
+  if (account.signedOutHere) return <SignedOut what="your order" />;
+  if (account.isLoading || (account.user && order.isPending)) {
+    return (
+      <div className="container section confirmation" data-loading="">
+        <Skeleton height={360} radius="var(--radius-lg)" />
+      </div>
+    );
+  }
+  const notFound = (order.error as { status?: number } | null)?.status;
+  if (notFound === 404 || notFound === 400 || (order.data && order.data.nftId !== nftId)) {
+    return <NotFoundContent title="Order not found" message="This order doesn't exist or isn't yours." />;
+  }
+  if (order.error || !order.data) {
+    return (
+      <div className="container section">
+        <ErrorState title="We couldn't load your order" error={order.error} onRetry={() => order.refetch()} />
+      </div>
+    );
+  }
+  const o = order.data;
+  const failed = o.state === "failed" || o.state === "expired" || o.state === "refunded";
+  const done = o.state === "fulfilled";
+  const share = tweetUrl(`I just collected ${o.nftTitle} on Diginoor!`, `/nftdetail/${o.nftId}`);
+  return (
+    <div className="container section confirmation">
+      <article className="confirmation-card">
+        <img src={o.imageUrl} alt={o.nftTitle} className="confirmation-art" width={320} height={400} />
+        <div className="confirmation-body">
+          <h1>
+            {done
+              ? "Your NFT is in your wallet!"
+              : failed
+                ? "This purchase did not go through"
+                : "Your NFT is on it's way!"}
+          </h1>
+          <p className="muted">
+            {o.nftTitle} · edition {o.edition} ·{" "}
+            {o.priceWei && o.symbol ? formatNative(o.priceWei, o.symbol) : null}
+          </p>
+          {failed ? (
+            <p className="form-error" role="alert">
+              {o.state === "expired"
+                ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
+                : "The payment did not complete. Nothing was charged."}
+            </p>
+          ) : (
+            <ol className="steps" aria-label="Progress">
+              {stepsOf(o).map((s) => (
+                <li
+                  key={s.label}
+                  className={`step step-${s.state}`}
+                  aria-current={s.state === "current" ? "step" : undefined}
+                >
+                  <span className="step-mark" aria-hidden="true">
+                    {s.state === "done" ? "✓" : s.state === "current" ? <Spinner label="" /> : ""}
+                  </span>
+                  <span>
+                    <strong>{s.label}</strong>
+                    {s.detail ? <span className="step-detail">{s.detail}</span> : null}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+          {!done && !failed ? (
+            <p className="muted confirmation-note">
+              Transfers usually take seconds here and can take up to 20-30 minutes when the network is busy.
+              You can leave this page: the NFT arrives in your wallet either way.
+            </p>
+          ) : null}
+          {o.txHash ? <TransactionLink chainId={o.chainId} hash={o.txHash} /> : null}
+          <div className="confirmation-actions">
+            {done ? (
+              <a
+                className={buttonClass({ variant: "secondary" })}
+                href={share}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Tweet it
+              </a>
+            ) : null}
+            <ButtonLink to="/profile">Continue</ButtonLink>
+          </div>
+        </div>
+      </article>
+    </div>
+  );
+}

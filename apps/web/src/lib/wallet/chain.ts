@@ -1,0 +1,42 @@
+import type { ChainInfo as ApiChainInfo } from "@diginoor/api/chain";
+import type { RatesResponse, WalletListResponse } from "@diginoor/api/wallets";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../api.ts";
+
+/** GET /api/v1/chain: the configured chain and our contracts, for the wallet code. */
+export type ChainInfo = ApiChainInfo;
+/** A chain info whose chain is configured. */
+export type ReadyChain = ChainInfo & { chainId: number; marketplace: string; collectible: string };
+
+export function useChainInfo() {
+  return useQuery({
+    queryKey: ["chain"],
+    queryFn: ({ signal }) => apiFetch<ChainInfo>("/api/v1/chain", { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function readyChain(info: ChainInfo | undefined): ReadyChain | undefined {
+  return info?.enabled && info.chainId !== null && info.marketplace && info.collectible
+    ? (info as ReadyChain)
+    : undefined;
+}
+
+export function useRates() {
+  return useQuery({
+    queryKey: ["rates"],
+    queryFn: ({ signal }) => apiFetch<RatesResponse>("/api/v1/rates", { signal }),
+    staleTime: 60_000,
+  });
+}
+
+export const walletsQueryKey = ["wallets"] as const;
+
+/** The signed-in user's linked wallets. */
+export function useLinkedWallets(enabled: boolean) {
+  return useQuery({
+    queryKey: walletsQueryKey,
+    queryFn: ({ signal }) => apiFetch<WalletListResponse>("/api/v1/wallets", { signal }),
+    enabled,
+  });
+}
