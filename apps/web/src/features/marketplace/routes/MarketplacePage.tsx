@@ -176,7 +176,12 @@ export function MarketplacePage() {
   const knownPrice = priceValue === "auction" || priceRanges.some((r) => r.value === priceValue);
 
   const activeFilters = ["tier", "film", "celebrity", "price", "sort"].filter((k) => params.has(k)).length;
-  const clearAll = () => setParams(new URLSearchParams(), { preventScrollReset: true });
+  const clearAll = () => {
+    // Cleared in the same render as the URL, so the debounced search never re-applies the old words
+    // (it did when the render after clearing came later than the debounce, on a loaded machine).
+    setSearch("");
+    setParams(new URLSearchParams(), { preventScrollReset: true });
+  };
   const filterControls = (
     <div className="market-filters">
       <FilterSelect label="Rarity" value={filters.tier ?? ""} onChange={(v) => update("tier", v)}>
@@ -340,7 +345,7 @@ export function MarketplacePage() {
         ) : items.length === 0 ? (
           <EmptyState
             title="No NFTs match these filters"
-            action={<Button onClick={() => setParams(new URLSearchParams())}>Clear filters</Button>}
+            action={<Button onClick={clearAll}>Clear filters</Button>}
           >
             Try a different search, a wider price range or another movie.
           </EmptyState>
