@@ -19,6 +19,9 @@ CREATE TABLE orders (
   -- The platform's share signed into a wallet order's voucher (so the voucher can be rebuilt as signed).
   platform_fee_bps integer CHECK (platform_fee_bps IS NULL OR platform_fee_bps BETWEEN 0 AND 10000),
   payout_address text,
+  -- The voucher's expiry in chain time (unix seconds): the reservation's end moved by how far the chain's
+  -- clock ran ahead of ours when the order was made (a development chain whose time was advanced).
+  voucher_expiry bigint,
   buyer_address text,
   tx_hash text,
   -- The edition is held for this order until then; afterwards a scheduled job releases it.

@@ -17,6 +17,7 @@ export interface OrderRow {
   price_wei: string | null;
   platform_fee_bps: number | null;
   payout_address: string | null;
+  voucher_expiry: string | null;
   buyer_address: string | null;
   tx_hash: string | null;
   reserved_until: Date;
@@ -32,7 +33,7 @@ export interface TransitionRow {
 }
 
 const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
-  quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, buyer_address, tx_hash,
+  quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
   reserved_until, created_at, updated_at`;
 
 /** States in which an order still holds its edition. */
@@ -63,6 +64,7 @@ export interface NewOrder {
   priceWei: string | null;
   platformFeeBps: number | null;
   payoutAddress: string | null;
+  voucherExpiry: bigint | null;
   buyerAddress: string | null;
   reservedUntil: Date;
   now: Date;
@@ -71,8 +73,9 @@ export interface NewOrder {
 export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
   const [row] = await q<OrderRow>(
     `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
-                         platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+                         platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at,
+                         voucher_expiry)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
      RETURNING ${COLUMNS}`,
     [
       o.userId,
@@ -89,6 +92,7 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
       o.buyerAddress,
       o.reservedUntil,
       o.now,
+      o.voucherExpiry?.toString() ?? null,
     ],
   );
   if (!row) throw new Error("insertOrder: nothing returned");

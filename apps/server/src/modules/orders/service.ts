@@ -73,6 +73,22 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     return deps.chain;
   }
 
+  /**
+   * The chain's clock in ms: the latest block's time, or ours if the chain is behind. They agree on a
+   * real chain; a development chain's time can be advanced (auction tests), and deadlines the contract
+   * checks (voucher expiry, auction end) are in its time. Read at most every 2 s.
+   */
+  let chainTime: { at: number; ms: number } | undefined;
+  async function chainNow(): Promise<number> {
+    const now = clock.now();
+    if (!deps.chain) return now;
+    if (!chainTime || now - chainTime.at > 2000) {
+      const block = await deps.chain.publicClient.getBlock({ blockTag: "latest" });
+      chainTime = { at: now, ms: Number(block.timestamp) * 1000 };
+    }
+    return Math.max(now, chainTime.ms + (now - chainTime.at));
+  }
+
   let terms: { at: number; primaryFeeBps: number; minIncrementBps: number } | undefined;
   async function marketTerms() {
     const chain = requireChain();
@@ -115,7 +131,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       productionHouse: getAddress(o.payout_address ?? ""),
       platformFeeBps: o.platform_fee_bps ?? 0,
       orderId: toOrderId(BigInt(o.number)),
-      expiry: BigInt(Math.floor(o.reserved_until.getTime() / 1000)),
+      expiry: BigInt(o.voucher_expiry ?? Math.floor(o.reserved_until.getTime() / 1000)),
     };
     const signature = await signPurchaseVoucher({
       chainId: chain.chainId,
@@ -384,6 +400,9 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       const wallet = await deps.wallets.receivingWallet(userId);
       if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
       const { primaryFeeBps } = await marketTerms();
+      const reservedUntil = new Date(quote.expiresAt);
+      const skewMs = (await chainNow()) - clock.now();
+      const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));
       const row = await withTransaction(database, async (tx) => {
         const nft = await deps.catalogue.purchaseTerms(body.nftId, tx);
         if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
@@ -405,8 +424,9 @@ export function createOrdersService(deps: OrdersServiceDeps) {
           priceWei: quote.priceWei,
           platformFeeBps: primaryFeeBps,
           payoutAddress: nft.payoutAddress,
+          voucherExpiry,
           buyerAddress: getAddress(wallet.address),
-          reservedUntil: new Date(quote.expiresAt),
+          reservedUntil,
           now,
         });
         await repo.recordCreation(
@@ -465,7 +485,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       const high = onChain?.highestBidWei ?? null;
       const reserve = onChain?.reserveWei ?? BigInt(row.reserve_wei);
       const increment = high === null ? 0n : (high * BigInt(minIncrementBps)) / 10_000n;
-      const nowSec = Math.floor(clock.now() / 1000);
+      const nowSec = Math.floor((await chainNow()) / 1000);
       const status = !onChain
         ? "opening"
         : onChain.settled

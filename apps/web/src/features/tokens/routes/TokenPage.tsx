@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { Address } from "viem";
-import { useReadContract } from "wagmi";
+import { useBlock, useReadContract } from "wagmi";
 import { ApiError, apiFetch } from "../../../lib/api.ts";
 import { useNft } from "../../../lib/catalogue/nft.ts";
 import { tierLabel } from "../../../lib/format.ts";
@@ -153,6 +153,9 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     chainId: chain.chainId,
     query: { enabled: !!token.auction && !token.auction.settled, refetchInterval: 4000 },
   });
+  // Deadlines are in the chain's time (ahead of ours on a development chain whose time was advanced).
+  const block = useBlock({ chainId: chain.chainId, watch: true });
+  const chainNow = Math.max(Date.now(), block.data ? Number(block.data.timestamp) * 1000 : 0);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["token", token.tokenId] });
   const signIn = () => navigate(`/login?next=${encodeURIComponent(location.pathname)}&intent=buy`);
 
@@ -170,7 +173,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
 
   if (token.auction && !token.auction.settled) {
     const a = token.auction;
-    const ended = a.endsAt !== null && Date.parse(a.endsAt) <= Date.now();
+    const ended = a.endsAt !== null && Date.parse(a.endsAt) <= chainNow;
     return (
       <>
         <AuctionBox
