@@ -98,6 +98,9 @@ export function AuctionBox({
         <p className="nft-clock-label">{auction.status === "open" ? "Auction ends in" : "Auction"}</p>
         {auction.status === "settled" ? (
           <span className="countdown countdown-ended">Auction settled</span>
+        ) : auction.status === "ended" ? (
+          // The chain says it is over (its clock may run ahead of ours on a development chain).
+          <span className="countdown countdown-ended">Auction ended: waiting for anyone to settle it</span>
         ) : (
           <Countdown endsAt={auction.endsAt} />
         )}

@@ -82,6 +82,8 @@ export function useMarketActions(chain: ReadyChain) {
     });
 
     return {
+      /** Checks the wallet (linked, connected, right chain) without sending anything. */
+      ensureWallet: (action: "pay" | "bid", receiving = false) => ensure(action, { receiving }),
       /** Primary purchase: redeems the server-signed voucher of a wallet order from the receiving wallet. */
       async purchase(payment: WalletPayment, step: Step, onSent: (hash: Hash) => Promise<void>) {
         const account = await ensure("pay", { receiving: true });

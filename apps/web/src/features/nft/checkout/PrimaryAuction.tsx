@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from "react-router";
 import { AuctionBox } from "../../../lib/wallet/AuctionBox.tsx";
 import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
 import { useCurrentUser } from "../../../lib/session.ts";
+import { Button } from "../../../ui/Button.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { useNftAuction } from "./api.ts";
 
@@ -19,11 +20,16 @@ export default function PrimaryAuction({ nft }: { nft: NftDetail }) {
   if (auction.isPending) return loading;
   if (auction.error || !auction.data) {
     return (
-      <p className="nft-panel-note" role="status">
-        {(auction.error as { status?: number } | null)?.status === 404
-          ? "This auction opens on the blockchain shortly. Check back in a few minutes."
-          : "We couldn't load this auction right now. Please refresh the page."}
-      </p>
+      <>
+        <p className="nft-panel-note" role="status">
+          {(auction.error as { status?: number } | null)?.status === 404
+            ? "This auction opens on the blockchain shortly. Check back in a few minutes."
+            : "We couldn't load this auction right now. Please refresh the page."}
+        </p>
+        <Button size="lg" block disabled>
+          Place a bid
+        </Button>
+      </>
     );
   }
   const a = auction.data;

@@ -57,6 +57,8 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
     if (!quote) return;
     setError(null);
     try {
+      // The wallet first: a buyer without a linked wallet goes to /wallet before any edition is held.
+      await actions.ensureWallet("pay", true);
       setStep("Reserving your edition..");
       const o = order ?? (await checkoutApi.createWalletOrder(nft.id, quote.quoteId));
       setOrder(o);

@@ -43,6 +43,12 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         <h2 id="nft-panel-title" className="visually-hidden">
           Auction
         </h2>
+        <p className="nft-reserve">
+          Reserve price set by the studio:{" "}
+          <strong className="tabular" data-testid="nft-price">
+            {formatUsd(nft.priceUsdCents)}
+          </strong>
+        </p>
         <Suspense fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
           <PrimaryAuction nft={nft} />
         </Suspense>

@@ -1,0 +1,257 @@
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import type { Token } from "@diginoor/api/chain";
+import type { NftAuction } from "@diginoor/api/orders";
+import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import { signUpAndSignIn } from "./support/accounts.ts";
+import { getJson } from "./support/api.ts";
+import {
+  expectNoHorizontalScroll,
+  expectNoProblems,
+  screenshot,
+  waitForData,
+  watchPage,
+} from "./support/page.ts";
+import { installTestWallet, type TestWallet } from "./support/test-wallet.ts";
+
+/**
+ * The heart of the product in a browser, with injected EIP-6963 test wallets signing on the e2e
+ * server's anvil: sign in → connect and link a wallet → buy a fixed-price NFT → the confirmation page
+ * completes → list it for resale; a second fan's wallet buys it. Then a primary auction where both
+ * bid, one is outbid, time passes on the chain, the other settles it, and the winner owns the token.
+ * Screenshots at each step at 1440 px and 390 px.
+ */
+
+interface ChainInfo {
+  chainId: number;
+  rpcUrl: string;
+}
+
+interface Fan {
+  page: Page;
+  wallet: TestWallet;
+  close(): Promise<void>;
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return (await res.json()) as { result: unknown };
+}
+
+/** Each step at both widths: desktop first, then a phone. */
+async function shots(page: Page, name: string) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expectNoHorizontalScroll(page, `${name}-${viewport.width}`);
+    await screenshot(page, `commerce-${name}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function fan(browser: Browser, chain: ChainInfo, tag: string, key: `0x${string}`): Promise<Fan> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signUpAndSignIn(page.request, tag, tag === "alice" ? "Alice Fan" : "Bob Fan");
+  const wallet = await installTestWallet(page, {
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    privateKey: key,
+  });
+  // Connect and link with Sign-In with Ethereum, as a fan does on the wallet page.
+  await page.goto("/wallet");
+  await page.getByRole("button", { name: "Diginoor Test Wallet" }).click();
+  await page.getByRole("button", { name: "Link this wallet" }).click();
+  await expect(page.getByTestId("wallet-linked")).toContainText("receives your purchases");
+  return { page, wallet, close: () => context.close() };
+}
+
+async function firstBuyable(request: APIRequestContext) {
+  const list = await getJson<{ items: { id: string; title: string; editionsAvailable: number }[] }>(
+    request,
+    "/api/v1/nfts?saleType=fixed&tier=common&limit=50",
+  );
+  const nft = list.items.find((n) => n.editionsAvailable > 1);
+  expect(nft, "a fixed-price NFT with editions left").toBeTruthy();
+  return nft!;
+}
+
+test("buy with a wallet, resell to another fan, and win an auction", async ({ browser, request }) => {
+  test.setTimeout(300_000);
+  const chain = await getJson<ChainInfo>(request, "/api/v1/chain");
+  const alice = await fan(browser, chain, "alice", ANVIL_PRIVATE_KEYS[1] as `0x${string}`);
+  const bob = await fan(browser, chain, "bob", ANVIL_PRIVATE_KEYS[2] as `0x${string}`);
+  const watchA = watchPage(alice.page);
+  const watchB = watchPage(bob.page);
+  try {
+    // ---------------------------------------------------------------- buy a fixed-price NFT
+    const nft = await firstBuyable(request);
+    await alice.page.goto(`/nftdetail/${nft.id}`);
+    await waitForData(alice.page);
+    await alice.page.getByRole("button", { name: "Purchase" }).click();
+    const dialog = alice.page.getByRole("dialog", { name: `Buy ${nft.title}` });
+    await expect(dialog.getByTestId("checkout-price")).toContainText(/ETH\s*≈ \$/);
+    await shots(alice.page, "1-checkout");
+    await dialog.getByRole("button", { name: "Pay with wallet" }).click();
+
+    await expect(alice.page).toHaveURL(new RegExp(`/confirmation/${nft.id}/[0-9a-f-]{36}$`), {
+      timeout: 30_000,
+    });
+    await expect(alice.page.getByRole("heading", { name: "Your NFT is in your wallet!" })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(alice.page.getByText("In your wallet", { exact: true })).toBeVisible();
+    await shots(alice.page, "2-confirmed");
+    expect(alice.wallet.calls).toContain("eth_sendTransaction");
+    const orderId = alice.page.url().split("/").pop()!;
+    const order = await getJson<{ tokenId: string; state: string }>(
+      alice.page.request,
+      `/api/v1/orders/${orderId}`,
+    );
+    expect(order.state).toBe("fulfilled");
+    const tokenId = order.tokenId;
+    // Nobody else can see the order.
+    expect((await bob.page.request.get(`/api/v1/orders/${orderId}`)).status()).toBe(404);
+
+    // ---------------------------------------------------------------- list it for resale
+    await alice.page.getByRole("link", { name: "Continue" }).click();
+    await expect(alice.page).toHaveURL(/\/profile$/);
+    await alice.page.getByRole("tab", { name: "Showcase" }).click();
+    const card = alice.page.locator(`a[href="/nftshowcase/${tokenId}"]`);
+    await expect(card).toBeVisible({ timeout: 15_000 });
+    await shots(alice.page, "3-showcase");
+    await card.click();
+    await alice.page.getByRole("button", { name: "Put to Sale" }).click();
+    const sale = alice.page.getByRole("dialog");
+    await sale.getByLabel("Price (ETH)").fill("0.05");
+    await shots(alice.page, "4-put-to-sale");
+    await sale.getByRole("button", { name: "Sell Instantly" }).click();
+    await expect(alice.page.getByText("NFT Listed on Sale")).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei, {
+        timeout: 10_000,
+      })
+      .toBe("50000000000000000");
+    await expect(alice.page.getByText("Price: 0.05 ETH")).toBeVisible({ timeout: 10_000 });
+    await shots(alice.page, "5-listed");
+
+    // ---------------------------------------------------------------- a second fan buys it
+    await bob.page.goto("/marketplace");
+    await waitForData(bob.page);
+    const offer = bob.page.locator(`a[href="/nfttransfer/${tokenId}"]`);
+    await expect(offer).toBeVisible({ timeout: 20_000 });
+    await offer.click();
+    await expect(bob.page.getByRole("button", { name: "Buy NFT" })).toBeVisible();
+    await shots(bob.page, "6-buy-listing");
+    await bob.page.getByRole("button", { name: "Buy NFT" }).click();
+    await expect(bob.page.getByText("NFT purchase completed")).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).owner, {
+        timeout: 10_000,
+      })
+      .toBe(bob.wallet.address);
+    // Now Bob holds it: his page offers to sell it on.
+    await expect(bob.page.getByRole("button", { name: "Put to Sale" })).toBeVisible({ timeout: 10_000 });
+
+    // ---------------------------------------------------------------- a primary auction
+    const auctions = await getJson<{ items: { id: string; title: string }[] }>(
+      request,
+      "/api/v1/nfts?saleType=auction&limit=20",
+    );
+    let auction: NftAuction | undefined;
+    let auctionNft: { id: string; title: string } | undefined;
+    await expect
+      .poll(
+        async () => {
+          for (const a of auctions.items) {
+            const res = await request.get(`/api/v1/nfts/${a.id}/auction`);
+            if (res.status() !== 200) continue;
+            const body = (await res.json()) as NftAuction;
+            if (body.status === "open" && body.highestBidWei === null) {
+              auction = body;
+              auctionNft = a;
+              return true;
+            }
+          }
+          return false;
+        },
+        { timeout: 60_000, message: "an open primary auction without bids" },
+      )
+      .toBe(true);
+    const detail = `/nftdetail/${auctionNft!.id}`;
+
+    // Alice bids the reserve.
+    await alice.page.goto(detail);
+    await waitForData(alice.page);
+    await alice.page.getByRole("button", { name: "Place a bid" }).click();
+    const bidA = alice.page.getByRole("dialog", { name: "Place a bid" });
+    await shots(alice.page, "7-bid-dialog");
+    await bidA.getByRole("button", { name: "Proceed to bid" }).click();
+    await expect(alice.page).toHaveURL(new RegExp(`/Bid_conformation/${auctionNft!.id}\\?tx=0x`), {
+      timeout: 30_000,
+    });
+    await expect(alice.page.getByRole("heading", { name: "Happy you Bid an NFT!" })).toBeVisible();
+    await shots(alice.page, "8-bid-placed");
+
+    // Bob first tries too little: told so before his wallet opens; then outbids Alice.
+    await expect
+      .poll(
+        async () =>
+          (await getJson<NftAuction>(request, `/api/v1/nfts/${auctionNft!.id}/auction`)).highestBidder,
+      )
+      .toBe(alice.wallet.address);
+    await bob.page.goto(detail);
+    await waitForData(bob.page);
+    await expect(bob.page.getByTestId("auction-highest")).toContainText("ETH");
+    await bob.page.getByRole("button", { name: "Place a bid" }).click();
+    const bidB = bob.page.getByRole("dialog", { name: "Place a bid" });
+    const sentBefore = bob.wallet.calls.filter((c) => c === "eth_sendTransaction").length;
+    await bidB.getByLabel("Your bid (ETH)").fill("0.000001");
+    await bidB.getByRole("button", { name: "Proceed to bid" }).click();
+    await expect(bidB.getByText("Please Enter Value Greater than Previous Bid Value")).toBeVisible();
+    expect(bob.wallet.calls.filter((c) => c === "eth_sendTransaction").length).toBe(sentBefore);
+    await shots(bob.page, "9-bid-too-low");
+    const minimum = (await getJson<NftAuction>(request, `/api/v1/nfts/${auctionNft!.id}/auction`))
+      .minimumBidWei;
+    await bidB.getByLabel("Your bid (ETH)").fill((Number(minimum) / 1e18 + 0.001).toFixed(6));
+    await bidB.getByRole("button", { name: "Proceed to bid" }).click();
+    await expect(bob.page.getByRole("heading", { name: "Happy you Bid an NFT!" })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await getJson<NftAuction>(request, `/api/v1/nfts/${auctionNft!.id}/auction`)).highestBidder,
+      )
+      .toBe(bob.wallet.address);
+
+    // Time passes on the chain; anyone (here the outbid Alice) settles; Bob owns the token.
+    await rpc(chain.rpcUrl, "evm_increaseTime", [auction!.durationDays * 86_400 + 60]);
+    await rpc(chain.rpcUrl, "evm_mine");
+    await alice.page.goto(detail);
+    await waitForData(alice.page);
+    const settle = alice.page.getByRole("button", { name: "Settle auction" });
+    await expect(settle).toBeVisible({ timeout: 15_000 });
+    await shots(alice.page, "10-ended");
+    await settle.click();
+    await expect(alice.page.getByText("Auction settled: the NFT is on its way to the winner")).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${auction!.tokenId}`)).owner, {
+        timeout: 10_000,
+      })
+      .toBe(bob.wallet.address);
+    await shots(alice.page, "11-settled");
+    expectNoProblems(watchA);
+    expectNoProblems(watchB);
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
