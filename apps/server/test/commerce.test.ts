@@ -400,6 +400,32 @@ describe("commerce on the chain, over HTTP", () => {
       });
 
     expect(await revertName(bid(alice, 10n ** 17n - 1n))).toBe("BidBelowReserve");
+    // No auction for that token; the seller (the platform's minter key) cannot bid on its own auction.
+    expect(
+      await revertName(
+        alice.wallet.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "bid",
+          args: [tokenId + 1000n],
+          value: 10n ** 17n,
+        }),
+      ),
+    ).toBe("AuctionNotFound");
+    const minter = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]));
+    expect(
+      await revertName(
+        minter.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "bid",
+          args: [tokenId],
+          value: 10n ** 17n,
+        }),
+      ),
+    ).toBe("SellerCannotBid");
     await pc().waitForTransactionReceipt({ hash: await bid(alice, 10n ** 17n) });
     const first = await until(
       "first bid shown",
