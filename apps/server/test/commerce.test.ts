@@ -1,6 +1,7 @@
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import { voucherFromJson } from "@diginoor/contracts/voucher";
 import type { NftAuction, Order } from "@diginoor/api/orders";
 import type { Market, Token } from "@diginoor/api/chain";
 import {
@@ -151,23 +152,13 @@ async function order(cookie: string, nftId: string): Promise<{ status: number; b
 /** Sends the purchase exactly as the web app does: purchase(voucher, signature) with the quoted value. */
 async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
   const p = o.payment!;
-  const v = p.voucher;
   return wallet.writeContract({
     chain: null,
     address: p.marketplace as Address,
     abi: diginoorMarketplaceAbi,
     functionName: "purchase",
     args: [
-      {
-        catalogueNftId: BigInt(v.catalogueNftId),
-        edition: v.edition,
-        priceWei: BigInt(v.priceWei),
-        buyer: v.buyer as Address,
-        productionHouse: v.productionHouse as Address,
-        platformFeeBps: v.platformFeeBps,
-        orderId: v.orderId as Hex,
-        expiry: BigInt(v.expiry),
-      },
+      voucherFromJson(p.voucher),
       p.signature as Hex,
     ],
     value: BigInt(p.valueWei),

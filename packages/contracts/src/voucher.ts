@@ -115,3 +115,29 @@ export function orderIdToTokenId(orderId: Hex): bigint {
 export function tokenIdToOrderId(tokenId: bigint): Hex {
   return pad(toHex(tokenId), { size: 32 });
 }
+
+/** A voucher as JSON carries its integers as decimal strings (as the orders API sends it). */
+export interface PurchaseVoucherJson {
+  catalogueNftId: string;
+  edition: number;
+  priceWei: string;
+  buyer: string;
+  productionHouse: string;
+  platformFeeBps: number;
+  orderId: string;
+  expiry: string;
+}
+
+/** The voucher struct `DiginoorMarketplace.purchase` takes, from its JSON form. */
+export function voucherFromJson(v: PurchaseVoucherJson): PurchaseVoucher {
+  return {
+    catalogueNftId: BigInt(v.catalogueNftId),
+    edition: v.edition,
+    priceWei: BigInt(v.priceWei),
+    buyer: v.buyer as Address,
+    productionHouse: v.productionHouse as Address,
+    platformFeeBps: v.platformFeeBps,
+    orderId: v.orderId as Hex,
+    expiry: BigInt(v.expiry),
+  };
+}

@@ -39,8 +39,11 @@ export function createTokenReads(opts: TokenReadsOptions) {
     return id.toString();
   }
 
-  async function toTokens(rows: repo.TokenViewRow[]): Promise<Token[]> {
-    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+  const nftsOf = (rows: repo.TokenViewRow[]) =>
+    opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+
+  async function toTokens(rows: repo.TokenViewRow[], loaded?: Awaited<ReturnType<typeof nftsOf>>): Promise<Token[]> {
+    const nfts = loaded ?? (await nftsOf(rows));
     return rows.map((r) => ({
       tokenId: r.token_id,
       nftId: nfts.get(Number(r.nft_number))?.id ?? null,
@@ -64,8 +67,8 @@ export function createTokenReads(opts: TokenReadsOptions) {
 
   /** Tokens with what an NFT card shows of their catalogue NFT. */
   async function withNfts(rows: repo.TokenViewRow[]): Promise<MarketToken[]> {
-    const tokens = await toTokens(rows);
-    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
+    const nfts = await nftsOf(rows);
+    const tokens = await toTokens(rows, nfts);
     return tokens.map((t, i) => {
       const n = nfts.get(Number(rows[i]?.nft_number));
       return {
@@ -179,21 +182,9 @@ export function createTokenReads(opts: TokenReadsOptions) {
   /** Tokens for sale by their holders (live listings, open auctions), with their NFT's card fields. */
   async function market(limit = 200): Promise<Market> {
     if (opts.chainId === undefined) return { items: [] };
-    const rows = await repo.tokensForSale(q, opts.chainId, limit);
-    const tokens = await toTokens(rows);
-    const nfts = await opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
-    return {
-      items: tokens.map((t, i) => {
-        const n = nfts.get(Number(rows[i]?.nft_number));
-        return {
-          ...t,
-          nft: n
-            ? { title: n.title, imageUrl: n.imageUrl, tier: n.tier, tierLabel: n.tierLabel, film: n.film }
-            : null,
-        };
-      }),
-    };
+    return { items: await withNfts(await repo.tokensForSale(q, opts.chainId, limit)) };
   }
+
 
   return { getToken, accountTokens, nftActivity, metadata, mints, auction, market };
 }

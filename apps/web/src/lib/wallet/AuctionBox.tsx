@@ -11,6 +11,7 @@ import { walletErrorMessage } from "./errors.ts";
 import { useMarketActions } from "./market.ts";
 import { NativeAmount } from "./NativeAmount.tsx";
 import "./wallet-ui.css";
+import { WalletProgress } from "./WalletProgress.tsx";
 
 export interface AuctionState {
   tokenId: string;
@@ -123,11 +124,7 @@ export function AuctionBox({
           This auction is being opened on the blockchain; bidding starts in a moment.
         </p>
       ) : null}
-      {progress ? (
-        <p className="wallet-progress" role="status">
-          {progress}
-        </p>
-      ) : null}
+      <WalletProgress text={progress} note={false} />
       <BidDialog
         open={open}
         onClose={() => setOpen(false)}
@@ -205,11 +202,7 @@ function BidDialog({
         <Button type="submit" block loading={!!progress}>
           Proceed to bid
         </Button>
-        {progress ? (
-          <p className="wallet-progress" role="status">
-            {progress} <span className="wallet-progress-note">Please do not refresh the page</span>
-          </p>
-        ) : null}
+        <WalletProgress text={progress} />
       </form>
     </Dialog>
   );

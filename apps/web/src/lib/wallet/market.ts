@@ -1,5 +1,6 @@
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import { voucherFromJson } from "@diginoor/contracts/voucher";
 import type { WalletPayment } from "@diginoor/api/orders";
 import { useMemo } from "react";
 import type { Address, Hash, Hex } from "viem";
@@ -87,25 +88,12 @@ export function useMarketActions(chain: ReadyChain) {
       /** Primary purchase: redeems the server-signed voucher of a wallet order from the receiving wallet. */
       async purchase(payment: WalletPayment, step: Step, onSent: (hash: Hash) => Promise<void>) {
         const account = await ensure("pay", { receiving: true });
-        const v = payment.voucher;
         step("Processing Payment");
         return run(
           account,
           market(
             "purchase",
-            [
-              {
-                catalogueNftId: BigInt(v.catalogueNftId),
-                edition: v.edition,
-                priceWei: BigInt(v.priceWei),
-                buyer: v.buyer as Address,
-                productionHouse: v.productionHouse as Address,
-                platformFeeBps: v.platformFeeBps,
-                orderId: v.orderId as Hex,
-                expiry: BigInt(v.expiry),
-              },
-              payment.signature as Hex,
-            ],
+            [voucherFromJson(payment.voucher), payment.signature as Hex],
             BigInt(payment.valueWei),
           ),
           step,

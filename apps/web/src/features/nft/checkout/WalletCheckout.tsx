@@ -14,6 +14,7 @@ import { NativeAmount } from "../../../lib/wallet/NativeAmount.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { checkoutApi } from "./api.ts";
+import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
 
 /** The checkout of a fixed-price NFT paid from the buyer's wallet (shown in the purchase dialog). */
 export default function WalletCheckout({ nft }: { nft: NftDetail }) {
@@ -118,11 +119,7 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
           Pay with wallet
         </Button>
       )}
-      {step ? (
-        <p className="wallet-progress" role="status">
-          {step} <span className="wallet-progress-note">Please do not refresh the page</span>
-        </p>
-      ) : null}
+      <WalletProgress text={step} />
       {error ? (
         <p className="form-error" role="alert">
           {error}

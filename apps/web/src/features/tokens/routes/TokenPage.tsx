@@ -27,6 +27,7 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { TierBadge } from "../../../ui/TierBadge.tsx";
 import { useToast } from "../../../ui/Toast.tsx";
 import "./token.css";
+import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
 
 const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
@@ -240,11 +241,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
             Buy NFT
           </Button>
         )}
-        {progress ? (
-          <p className="wallet-progress" role="status">
-            {progress}
-          </p>
-        ) : null}
+        <WalletProgress text={progress} note={false} />
       </div>
     );
   }
@@ -418,11 +415,7 @@ function PutToSale({
               </Button>
             </div>
           )}
-          {progress ? (
-            <p className="wallet-progress" role="status">
-              {progress} <span className="wallet-progress-note">Please do not refresh the page</span>
-            </p>
-          ) : null}
+          <WalletProgress text={progress} />
         </form>
       </Dialog>
     </>
