@@ -13,6 +13,23 @@ export function createContactService(db: Db) {
     async submit(msg: ContactMessage, ip: string | null): Promise<void> {
       await repo.insertContactMessage(db, { ...msg, ip });
     },
+
+    /** The inbox of the studio console: newest first, keyset pages by id (the sender's IP is not shown). */
+    async inbox(o: { before?: number; limit: number }) {
+      const rows = await repo.listContactMessages(db, { before: o.before, limit: o.limit + 1 });
+      const shown = rows.slice(0, o.limit);
+      const last = shown[shown.length - 1];
+      return {
+        items: shown.map((r) => ({
+          id: r.id,
+          name: r.name,
+          email: r.email,
+          message: r.message,
+          createdAt: r.createdAt.toISOString(),
+        })),
+        nextCursor: rows.length > o.limit && last ? String(last.id) : null,
+      };
+    },
   };
 }
 
