@@ -1,5 +1,7 @@
 import { XMLParser } from "fast-xml-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CATALOGUE_CHANGED } from "../src/modules/admin/service.ts";
+import { createCatalogueService } from "../src/modules/catalogue/service.ts";
 import { adminEndpoints } from "@diginoor/api/admin";
 import { type TestApp, createTestApp } from "./harness.ts";
 import { ORIGIN, multipart, samplePng } from "./fixtures/accounts.ts";
@@ -306,6 +308,32 @@ describe("console writes", () => {
     expect(
       (await call("PATCH", `/api/v1/admin/nfts/${a.body.id}`, admin.cookie, { priceUsdCents: 1 })).status,
     ).toBe(409);
+  });
+
+  it("drops the catalogue's caches once a write commits, here and in every process (pub/sub)", async () => {
+    // Another process's catalogue service, caching for a minute, listening like registerAdmin does.
+    const other = createCatalogueService(t.ctx.database, { cacheTtlMs: 60_000, listCacheTtlMs: 60_000 });
+    const stop = await t.ctx.pubsub.subscribe(CATALOGUE_CHANGED, () => other.invalidate());
+    const here = vi.spyOn(t.ctx.services.catalogue, "invalidate");
+    try {
+      const before = (await other.listFilms()).items.length;
+      await t.ctx.database.query(
+        "INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url) VALUES ('sneaked-in', 'S', '/p', '/b', '/t')",
+      );
+      expect((await other.listFilms()).items.length).toBe(before); // cached
+      const f = await call("POST", "/api/v1/admin/films", admin.cookie, film("cache-buster"));
+      expect(f.status).toBe(201);
+      expect(here).toHaveBeenCalledTimes(1);
+      await expect.poll(async () => (await other.listFilms()).items.length).toBe(before + 2);
+      // A refused write drops nothing.
+      expect((await call("POST", "/api/v1/admin/films", admin.cookie, film("cache-buster"))).status).toBe(
+        409,
+      );
+      expect(here).toHaveBeenCalledTimes(1);
+    } finally {
+      here.mockRestore();
+      await stop();
+    }
   });
 
   it("refuses a taken slug with 409 and writes nothing, not even an audit row", async () => {

@@ -10,7 +10,7 @@ import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
 import { readSingleFile } from "../../http/multipart.ts";
 import { route } from "../../http/route.ts";
-import { CATALOGUE_CHANGED, createAdminService } from "./service.ts";
+import { CATALOGUE_CHANGED, createAdminService, fromAnotherProcess } from "./service.ts";
 
 /** Uploads per staff member, a sliding hour. */
 const UPLOAD_LIMIT = { name: "admin-upload:user", limit: 120, windowSeconds: 3600 };
@@ -25,9 +25,9 @@ function actorOf(user: AuthUser | null): AuthUser {
 export async function registerAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = createAdminService(ctx);
   // Another process's console write: drop this process's catalogue caches too.
-  const unsubscribe = await ctx.pubsub.subscribe(CATALOGUE_CHANGED, () =>
-    ctx.services.catalogue.invalidate(),
-  );
+  const unsubscribe = await ctx.pubsub.subscribe(CATALOGUE_CHANGED, (message) => {
+    if (fromAnotherProcess(message)) ctx.services.catalogue.invalidate();
+  });
   app.addHook("onClose", async () => {
     await unsubscribe();
   });

@@ -15,6 +15,7 @@ import type {
   Studio,
   UploadPurpose,
 } from "@diginoor/api/admin";
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
   adminPostInputSchema,
@@ -41,6 +42,13 @@ import * as repo from "./repo.ts";
 
 /** The pub/sub channel on which a console write tells every process to drop its catalogue caches. */
 export const CATALOGUE_CHANGED = "catalogue.changed";
+/** This process, named in its messages: it has dropped its own caches already when it hears one back. */
+export const PROCESS_ID = randomUUID();
+
+/** Whether a CATALOGUE_CHANGED message came from another process. */
+export function fromAnotherProcess(message: unknown): boolean {
+  return (message as { from?: unknown } | null)?.from !== PROCESS_ID;
+}
 
 /** Renditions of a console upload, by purpose (all WebP, cropped to fill). */
 export const UPLOAD_RENDITIONS: Record<UploadPurpose, (Rendition & { name: string })[]> = {
@@ -128,7 +136,7 @@ export function createAdminService(ctx: AdminDeps) {
       if (o.catalogue) {
         // This process at once (the answer's next read sees it), the others through pub/sub.
         tx.afterCommit(() => ctx.services.catalogue.invalidate());
-        await ctx.pubsub.publish(CATALOGUE_CHANGED, { action }, { tx });
+        await ctx.pubsub.publish(CATALOGUE_CHANGED, { action, from: PROCESS_ID }, { tx });
       }
       return r.result;
     });
@@ -389,7 +397,7 @@ export function createAdminService(ctx: AdminDeps) {
 }
 
 function randomKey(): string {
-  return globalThis.crypto.randomUUID().replace(/-/g, "");
+  return randomUUID().replace(/-/g, "");
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
