@@ -6,6 +6,7 @@ import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
 import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
+import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
 import type { JobRef } from "../../platform/jobs/jobs.ts";
 import { withTransaction } from "../../platform/tx.ts";
@@ -544,15 +545,9 @@ export async function listAccounts(
     after = { createdAt, id };
   }
   const rows = await repo.listUsers(db, { q: o.q || undefined, after, limit: o.limit + 1 });
-  const shown = rows.slice(0, o.limit);
-  const last = shown[shown.length - 1];
-  return {
-    items: shown.map(staffView),
-    nextCursor:
-      rows.length > o.limit && last
-        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url")
-        : null,
-  };
+  return pageOf(rows, o.limit, staffView, (last) =>
+    Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url"),
+  );
 }
 
 /** One account by id (404 when there is none). */

@@ -31,6 +31,7 @@ import type {
 import type { AppContext } from "../../context.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
+import { pageOf } from "../../lib/paging.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import * as accounts from "../accounts/service.ts";
 import { postsAdmin } from "../blog/service.ts";
@@ -329,12 +330,7 @@ export function createAdminService(ctx: AdminDeps) {
     async auditLog(actor: Actor, page: { before?: number; limit: number }) {
       requireAdminRole(actor);
       const rows = await repo.listAudit(ctx.db, { before: page.before, limit: page.limit + 1 });
-      const shown = rows.slice(0, page.limit);
-      const last = shown[shown.length - 1];
-      return {
-        items: shown.map(auditView),
-        nextCursor: rows.length > page.limit && last ? String(last.id) : null,
-      };
+      return pageOf(rows, page.limit, auditView, (r) => String(r.id));
     },
 
     // ---- tokens hidden from our marketplace (the terms' suspension and voiding): administrators

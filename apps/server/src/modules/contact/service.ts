@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { pageOf } from "../../lib/paging.ts";
 import * as repo from "./repo.ts";
 
 export interface ContactMessage {
@@ -17,18 +18,18 @@ export function createContactService(db: Db) {
     /** The inbox of the studio console: newest first, keyset pages by id (the sender's IP is not shown). */
     async inbox(o: { before?: number; limit: number }) {
       const rows = await repo.listContactMessages(db, { before: o.before, limit: o.limit + 1 });
-      const shown = rows.slice(0, o.limit);
-      const last = shown[shown.length - 1];
-      return {
-        items: shown.map((r) => ({
+      return pageOf(
+        rows,
+        o.limit,
+        (r) => ({
           id: r.id,
           name: r.name,
           email: r.email,
           message: r.message,
           createdAt: r.createdAt.toISOString(),
-        })),
-        nextCursor: rows.length > o.limit && last ? String(last.id) : null,
-      };
+        }),
+        (r) => String(r.id),
+      );
     },
   };
 }
