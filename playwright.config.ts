@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { E2E_ADMIN_EMAIL } from "./e2e/support/accounts.ts";
 
 /**
  * Browser tests run against the real built server (API + built web app) on a fresh data directory,
@@ -52,7 +53,9 @@ export default defineConfig({
       env: { PORT: String(WORDPRESS_PORT) },
     },
     {
-      command: "node apps/server/dist/main.js",
+      // The console tests' administrator is made the way the product makes one (`npm run admin:create`,
+      // the accounts service) on the fresh data directory, before the server opens it.
+      command: `npx tsx apps/server/src/modules/accounts/admin-cli.ts ${E2E_ADMIN_EMAIL} > /dev/null && node apps/server/dist/main.js`,
       url: `http://localhost:${PORT}/readyz`,
       reuseExistingServer: false,
       timeout: 180_000,

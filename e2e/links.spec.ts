@@ -11,7 +11,13 @@ import { VIEWPORTS, waitForData, watchPage } from "./support/page.ts";
  */
 
 /** Pages that need a signed-in user or a token from a mail: not public. */
-const privatePages = new Set(["/profile", "/profile/edit_profile", "/edit_profile", "/verify-email"]);
+const privatePages = new Set([
+  "/profile",
+  "/profile/edit_profile",
+  "/edit_profile",
+  "/verify-email",
+  "/admin",
+]);
 /** Every public page the server knows, plus the spec's capitalised film paths. */
 const publicPages = [
   ...webPagePaths.filter((p) => !p.includes(":") && !privatePages.has(p)),

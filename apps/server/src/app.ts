@@ -15,6 +15,7 @@ import { registerNewsletter } from "./modules/newsletter/routes.ts";
 import { registerWalletRoutes } from "./modules/wallets/routes.ts";
 import { registerQuoteRoutes } from "./modules/quotes/routes.ts";
 import { registerBlog } from "./modules/blog/routes.ts";
+import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerContact(app, ctx);
   await registerNewsletter(app, ctx);
   await registerBlog(app, ctx);
+  await registerAdmin(app, ctx);
   await registerChain(app, ctx);
   await registerTokenRoutes(app, ctx);
   registerWalletRoutes(app, ctx, ctx.services.wallets);

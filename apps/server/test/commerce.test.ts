@@ -157,10 +157,7 @@ async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
     address: p.marketplace as Address,
     abi: diginoorMarketplaceAbi,
     functionName: "purchase",
-    args: [
-      voucherFromJson(p.voucher),
-      p.signature as Hex,
-    ],
+    args: [voucherFromJson(p.voucher), p.signature as Hex],
     value: BigInt(p.valueWei),
   });
 }

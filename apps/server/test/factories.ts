@@ -28,7 +28,9 @@ export interface NewUserOptions {
   name?: string;
   /** Default true. */
   verified?: boolean;
-  role?: "user" | "admin";
+  role?: "user" | "admin" | "studio";
+  /** Required with role "studio": the production house the account manages. */
+  productionHouseId?: number;
   /** Default: FACTORY_PASSWORD; null for a Google-only account. */
   password?: string | null;
   googleSub?: string;
@@ -54,6 +56,7 @@ export async function newUser(ctx: Pick<AppContext, "db">, o: NewUserOptions = {
       emailVerifiedAt: o.verified === false ? null : createdAt,
       googleSub: o.googleSub ?? null,
       role: o.role ?? "user",
+      productionHouseId: o.productionHouseId ?? null,
       suspendedAt: o.suspended ? new Date() : null,
       createdAt,
       updatedAt: createdAt,

@@ -110,7 +110,8 @@ const confirmMatches = <T extends { password: string; confirmPassword: string }>
   v.password === v.confirmPassword;
 const confirmIssue = { message: authMessages.confirmMismatch, path: ["confirmPassword"] };
 
-export const roleSchema = z.enum(["user", "admin"]);
+/** "studio": a production house's account in the studio console (decision 132). */
+export const roleSchema = z.enum(["user", "admin", "studio"]);
 export type Role = z.infer<typeof roleSchema>;
 
 /** The signed-in user as the API returns it. */

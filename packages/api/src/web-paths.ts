@@ -11,6 +11,7 @@ export const webPagePaths = [
   "/chandramukhi",
   "/pasumainayaganvivek",
   "/nonfungiblespb",
+  "/films/:slug",
   "/marketplace",
   "/nftdetail/:id",
   "/confirmation/:nftId/:orderId",
@@ -33,6 +34,8 @@ export const webPagePaths = [
   "/profile",
   "/profile/edit_profile",
   "/edit_profile",
+  "/admin",
+  "/admin/:section",
 ] as const;
 
 const matchers = webPagePaths.map(

@@ -3,13 +3,19 @@ import type { Db } from "../db/client.ts";
 import { type RateLimitRule, hitSlidingLimit, ipSubject } from "../lib/rate-limit.ts";
 import { AppError } from "./errors.ts";
 
-/** Who may call a route: anyone, a signed-in user, or an administrator. */
-export type Permission = "public" | "signed-in" | "admin";
+/**
+ * Who may call a route: anyone, a signed-in user, an administrator, or staff (an administrator or
+ * a studio account, whose service then limits it to its own production house; decision 132).
+ */
+export type Permission = "public" | "signed-in" | "admin" | "studio";
 
 /** The signed-in user as the HTTP layer needs it (the accounts module supplies it). */
 export interface AuthUser {
   id: string;
   role: string;
+  email?: string;
+  /** A studio account's production house. */
+  productionHouseId?: number | null;
 }
 
 /**
@@ -63,6 +69,9 @@ export function installAccessControl(app: FastifyInstance, opts: AccessOptions):
     if (!user) throw AppError.unauthorized(opts.loginRequiredMessage);
     if (permission === "admin" && user.role !== "admin") {
       throw AppError.forbidden("Only administrators can do that");
+    }
+    if (permission === "studio" && user.role !== "admin" && user.role !== "studio") {
+      throw AppError.forbidden("Only administrators and studio accounts can do that");
     }
     req.user = user;
   });

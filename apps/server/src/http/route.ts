@@ -73,7 +73,8 @@ export function errorStatusesOf(
     statuses.add(415);
   }
   if (o.permission !== "public") statuses.add(401);
-  if (o.permission === "admin" || STATE_CHANGING.has(e.method)) statuses.add(403);
+  if (o.permission === "admin" || o.permission === "studio" || STATE_CHANGING.has(e.method))
+    statuses.add(403);
   if (o.rateLimited) statuses.add(429);
   statuses.add(500);
   return [...statuses].sort();

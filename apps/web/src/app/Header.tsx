@@ -21,7 +21,7 @@ function loginHref(pathname: string, search: string) {
     : `/login?next=${encodeURIComponent(here)}`;
 }
 
-function UserMenu({ name }: { name: string }) {
+function UserMenu({ name, staff }: { name: string; staff: boolean }) {
   const [open, setOpen] = useState(false);
   const signOut = useSignOut();
   const ref = useRef<HTMLDivElement>(null);
@@ -65,6 +65,13 @@ function UserMenu({ name }: { name: string }) {
               Profile
             </Link>
           </li>
+          {staff ? (
+            <li>
+              <Link to="/admin" onClick={() => setOpen(false)}>
+                Studio console
+              </Link>
+            </li>
+          ) : null}
           <li>
             <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
               Sign out
@@ -110,7 +117,7 @@ export function Header() {
             {isLoading ? (
               <Skeleton width={150} height={36} radius={999} />
             ) : user ? (
-              <UserMenu name={user.name} />
+              <UserMenu name={user.name} staff={user.role === "admin" || user.role === "studio"} />
             ) : (
               <>
                 <ButtonLink to={login} variant="ghost" size="sm">

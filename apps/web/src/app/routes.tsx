@@ -32,6 +32,13 @@ export const routes: RouteObject[] = [
       },
       ...filmRoutes,
       {
+        // Films without one of the fixed routes above (e.g. new ones from the studio console).
+        path: "films/:slug",
+        lazy: async () => ({
+          Component: (await import("../features/films/routes/FilmPage.tsx")).FilmBySlugRoute,
+        }),
+      },
+      {
         path: "nonfungiblespb",
         lazy: async () => ({
           Component: (await import("../features/films/routes/FeaturedSongPage.tsx")).FeaturedSongPage,
@@ -106,6 +113,9 @@ export const routes: RouteObject[] = [
       ...authRoutes,
       // Sign-in required; wagmi and viem load with this route's chunk, never in the first load.
       { path: "wallet", lazy: () => import("../features/wallet/WalletPage.tsx") },
+      // The studio console (administrators and studio accounts; 403 page for others).
+      { path: "admin", lazy: () => import("../features/admin/AdminPage.tsx") },
+      { path: "admin/:section", lazy: () => import("../features/admin/AdminPage.tsx") },
       {
         path: "*",
         lazy: async () => ({

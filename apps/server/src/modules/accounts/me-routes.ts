@@ -9,9 +9,10 @@ import {
   updateMeRequestSchema,
   userResponseSchema,
 } from "@diginoor/api/auth";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
+import { readSingleFile } from "../../http/multipart.ts";
 import { defineRoute, route } from "../../http/route.ts";
 import { profileImageEndpoints } from "@diginoor/api/auth-endpoints";
 import { publishToUser } from "../events/service.ts";
@@ -128,37 +129,4 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   upload("avatar", AVATAR_RENDITIONS);
   upload("cover", COVER_RENDITIONS);
-}
-
-/** The one `file` part of a multipart request, fully read (413 above the limit, 415 if not multipart). */
-async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
-  if (!req.isMultipart()) {
-    throw new AppError(
-      415,
-      "unsupported_media_type",
-      'Send the image as multipart/form-data in the field "file"',
-    );
-  }
-  const oneFile = () =>
-    new AppError(400, "validation_failed", 'Send exactly one image in the field "file"', [
-      { field: "file", message: 'Send exactly one image in the field "file"' },
-    ]);
-  let data: Buffer | undefined;
-  try {
-    for await (const part of req.parts()) {
-      if (part.type !== "file") continue;
-      if (data !== undefined || part.fieldname !== "file") throw oneFile();
-      data = await part.toBuffer();
-      if (part.file.truncated) throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
-    }
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === "FST_REQ_FILE_TOO_LARGE")
-      throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
-    if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT")
-      throw oneFile();
-    throw err;
-  }
-  if (data === undefined) throw oneFile();
-  return data;
 }

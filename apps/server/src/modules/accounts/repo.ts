@@ -42,6 +42,29 @@ export async function emailTakenByOther(db: Db, email: string, exceptUserId: str
   return rows.length > 0;
 }
 
+/** Accounts newest first after `after` (keyset on created_at, id), optionally matching `q` in name or email. */
+export async function listUsers(
+  db: Db,
+  o: { q?: string; after?: { createdAt: Date; id: string }; limit: number },
+): Promise<UserRow[]> {
+  const conditions: SQL[] = [];
+  if (o.q) {
+    const like = `%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+    conditions.push(sql`(lower(${users.name}) LIKE ${like} OR ${users.email} LIKE ${like})`);
+  }
+  if (o.after) {
+    conditions.push(
+      sql`(${users.createdAt}, ${users.id}) < (${o.after.createdAt.toISOString()}::timestamptz, ${o.after.id}::uuid)`,
+    );
+  }
+  return db
+    .select()
+    .from(users)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(sql`${users.createdAt} DESC, ${users.id} DESC`)
+    .limit(o.limit);
+}
+
 /** Inserts an account; undefined when the address (or Google subject) is already taken. */
 export async function insertUser(db: Db, values: NewUser): Promise<UserRow | undefined> {
   const rows = await db.insert(users).values(values).onConflictDoNothing().returning();

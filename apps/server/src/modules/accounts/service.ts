@@ -6,6 +6,7 @@ import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
 import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
+import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
 import type { JobRef } from "../../platform/jobs/jobs.ts";
 import { withTransaction } from "../../platform/tx.ts";
@@ -463,7 +464,7 @@ export async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promi
   return withTransaction(ctx.database, async (tx) => {
     const existing = await repo.findUserByEmail(tx.db, email);
     if (existing?.emailVerifiedAt) {
-      await repo.updateUser(tx.db, existing.id, { role: "admin" });
+      await repo.updateUser(tx.db, existing.id, { role: "admin", productionHouseId: null });
       return { userId: existing.id, created: false };
     }
     if (existing) {
@@ -472,6 +473,7 @@ export async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promi
       // sessions ended, a set-password link.
       await repo.updateUser(tx.db, existing.id, {
         role: "admin",
+        productionHouseId: null,
         passwordHash: null,
         emailVerifiedAt: new Date(),
       });
@@ -499,6 +501,89 @@ export async function setSuspended(ctx: AccountsDeps, rawEmail: string, suspende
     if (suspended) await repo.deleteUserSessions(tx.db, user.id);
     return user.id;
   });
+}
+
+// ---- the studio console (modules/admin calls these; decision 132)
+
+/** An account as the console shows it (and as its audit log records it). */
+export interface StaffView {
+  id: string;
+  name: string;
+  email: string;
+  role: UserRow["role"];
+  productionHouseId: number | null;
+  emailVerified: boolean;
+  suspended: boolean;
+  createdAt: string;
+}
+
+export function staffView(u: UserRow): StaffView {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    productionHouseId: u.productionHouseId,
+    emailVerified: u.emailVerifiedAt !== null,
+    suspended: u.suspendedAt !== null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+/** Accounts newest first (keyset on created_at, id), optionally matching `q` in name or email. */
+export async function listAccounts(
+  db: Db,
+  o: { q?: string; cursor?: string; limit: number },
+): Promise<{ items: StaffView[]; nextCursor: string | null }> {
+  let after: { createdAt: Date; id: string } | undefined;
+  if (o.cursor) {
+    const [at, id] = Buffer.from(o.cursor, "base64url").toString("utf8").split("|");
+    const createdAt = new Date(at ?? "");
+    if (!id || Number.isNaN(createdAt.getTime())) {
+      throw AppError.validation("query parameter", [{ field: "cursor", message: "is not a valid cursor" }]);
+    }
+    after = { createdAt, id };
+  }
+  const rows = await repo.listUsers(db, { q: o.q || undefined, after, limit: o.limit + 1 });
+  return pageOf(rows, o.limit, staffView, (last) =>
+    Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url"),
+  );
+}
+
+/** One account by id (404 when there is none). */
+export async function getAccount(db: Db, id: string): Promise<UserRow> {
+  const user = await repo.findUserById(db, id);
+  if (!user) throw AppError.notFound("Account");
+  return user;
+}
+
+/** Suspends or reinstates an account by id (suspension ends every session); returns before and after. */
+export async function setAccountSuspended(
+  db: Db,
+  id: string,
+  suspended: boolean,
+): Promise<{ before: UserRow; after: UserRow }> {
+  const before = await getAccount(db, id);
+  await repo.setSuspendedAt(db, id, suspended);
+  if (suspended) await repo.deleteUserSessions(db, id);
+  return { before, after: await getAccount(db, id) };
+}
+
+/** Gives an account a role (a studio account belongs to one production house); returns before and after. */
+export async function setAccountRole(
+  db: Db,
+  id: string,
+  role: UserRow["role"],
+  productionHouseId: number | null,
+): Promise<{ before: UserRow; after: UserRow }> {
+  const before = await getAccount(db, id);
+  const after = await repo.updateUser(db, id, {
+    role,
+    productionHouseId: role === "studio" ? productionHouseId : null,
+  });
+  if (!after) throw AppError.notFound("Account");
+  // A changed role takes effect at the next request: sessions read the role fresh every time.
+  return { before, after };
 }
 
 // ---- clean-up (the hourly accounts.prune job)

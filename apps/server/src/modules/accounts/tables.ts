@@ -1,7 +1,7 @@
 // Drizzle definitions of the accounts tables; they mirror migrations/0003_accounts.sql exactly
 // (the SQL file is the source of truth, including CHECK constraints and the lower(email) index).
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const users = pgTable(
   "users",
@@ -13,9 +13,11 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     googleSub: text("google_sub"),
-    role: text("role", { enum: ["user", "admin"] })
+    role: text("role", { enum: ["user", "admin", "studio"] })
       .notNull()
       .default("user"),
+    /** A studio account's production house (migrations/0090; null for other roles). */
+    productionHouseId: integer("production_house_id"),
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     avatarKey: text("avatar_key"),
     avatarUrl: text("avatar_url"),

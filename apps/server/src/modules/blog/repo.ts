@@ -69,3 +69,22 @@ export async function countPosts(db: Db): Promise<number> {
   const rows = await db.select({ n: sql<number>`count(*)::int` }).from(blogPosts);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** Every post of ours, scheduled ones too, newest first (the studio console). */
+export function allPosts(db: Db, limit: number): Promise<PostRow[]> {
+  return db.select().from(blogPosts).orderBy(desc(blogPosts.publishedAt), desc(blogPosts.slug)).limit(limit);
+}
+
+/** Changes one post (and `updated_at`); returns the new row. */
+export async function updatePost(
+  db: Db,
+  slug: string,
+  changes: Partial<Omit<NewPostRow, "id" | "slug" | "createdAt" | "updatedAt">>,
+): Promise<PostRow | undefined> {
+  const rows = await db
+    .update(blogPosts)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(blogPosts.slug, slug))
+    .returning();
+  return rows[0];
+}

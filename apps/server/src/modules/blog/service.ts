@@ -7,6 +7,7 @@ import {
   type PostListResponse,
   type PostSummary,
 } from "@diginoor/api/blog";
+import { type AdminPost, adminPostPatchSchema } from "@diginoor/api/admin";
 import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, zodIssues } from "../../http/errors.ts";
@@ -214,6 +215,68 @@ export function createBlogService(db: Db, opts: BlogServiceOptions = {}) {
 }
 
 export type BlogService = ReturnType<typeof createBlogService>;
+
+// ---- the studio console's posts (modules/admin calls these inside its transaction)
+
+export function adminPostView(r: repo.PostRow): AdminPost {
+  return {
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    excerpt: r.excerpt,
+    markdown: r.markdown,
+    author: r.authorName,
+    coverImageUrl: r.coverImageUrl,
+    featured: r.featured,
+    publishedAt: r.publishedAt.toISOString(),
+  };
+}
+
+type PostPatch = Partial<Omit<CreatePostInput, "slug">>;
+
+export const postsAdmin = {
+  list: async (db: Db) => (await repo.allPosts(db, 1000)).map(adminPostView),
+
+  async get(db: Db, slug: string): Promise<AdminPost> {
+    const row = await repo.findBySlug(db, slug);
+    if (!row) throw AppError.notFound("Post");
+    return adminPostView(row);
+  },
+
+  /** Writes one post (its Markdown rendered and sanitized once, like every post; 409 on a taken slug). */
+  async create(db: Db, input: CreatePostInput): Promise<AdminPost> {
+    const [slug] = await createBlogService(db).createPosts([input]);
+    return postsAdmin.get(db, slug ?? input.slug);
+  },
+
+  /** Changes a post; new Markdown is rendered and sanitized again. */
+  async update(db: Db, slug: string, patch: PostPatch): Promise<{ before: AdminPost; after: AdminPost }> {
+    const before = await postsAdmin.get(db, slug);
+    const parsed = adminPostPatchSchema.safeParse(patch);
+    if (!parsed.success) throw AppError.validation("post", zodIssues(parsed.error));
+    const p = parsed.data;
+    const changes: Parameters<typeof repo.updatePost>[2] = {};
+    if (p.title !== undefined) changes.title = p.title;
+    if (p.excerpt !== undefined) changes.excerpt = p.excerpt;
+    if (p.author !== undefined) changes.authorName = p.author;
+    if (p.coverImageUrl !== undefined) changes.coverImageUrl = p.coverImageUrl;
+    if (p.coverImageAlt !== undefined) changes.coverImageAlt = p.coverImageAlt;
+    if (p.featured !== undefined) changes.featured = p.featured;
+    if (p.publishedAt !== undefined) changes.publishedAt = new Date(p.publishedAt);
+    if (p.markdown !== undefined) {
+      const html = renderMarkdown(p.markdown);
+      Object.assign(changes, {
+        markdown: p.markdown,
+        html,
+        renderVersion: RENDER_VERSION,
+        readingMinutes: readingMinutes(html),
+      });
+    }
+    const row = await repo.updatePost(db, slug, changes);
+    if (!row) throw AppError.notFound("Post");
+    return { before, after: adminPostView(row) };
+  },
+};
 
 const services = new WeakMap<AppContext, BlogService>();
 

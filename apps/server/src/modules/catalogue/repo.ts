@@ -564,3 +564,94 @@ export async function returnEdition(q: Query, id: string): Promise<void> {
     id,
   ]);
 }
+
+// ---- writes of the studio console (decision 132); the service decides, these only query
+
+export type StudioRow = typeof productionHouses.$inferSelect;
+export type CelebrityRow = typeof celebrities.$inferSelect;
+export type FilmRow = typeof films.$inferSelect;
+export type NftRow = typeof nfts.$inferSelect;
+export type NewStudio = typeof productionHouses.$inferInsert;
+export type NewCelebrity = typeof celebrities.$inferInsert;
+export type NewFilm = typeof films.$inferInsert;
+export type NewNft = Omit<typeof nfts.$inferInsert, "searchText" | "sortTitle" | "catalogueNumber">;
+
+export function allStudios(db: Db): Promise<StudioRow[]> {
+  return db.select().from(productionHouses).orderBy(asc(productionHouses.name), asc(productionHouses.id));
+}
+export async function studioById(db: Db, id: number): Promise<StudioRow | undefined> {
+  return (await db.select().from(productionHouses).where(eq(productionHouses.id, id)).limit(1))[0];
+}
+export async function insertStudio(db: Db, v: NewStudio): Promise<StudioRow> {
+  const [row] = await db.insert(productionHouses).values(v).returning();
+  return row as StudioRow;
+}
+export async function updateStudio(
+  db: Db,
+  id: number,
+  v: Partial<NewStudio>,
+): Promise<StudioRow | undefined> {
+  return (await db.update(productionHouses).set(v).where(eq(productionHouses.id, id)).returning())[0];
+}
+
+export function allCelebrities(db: Db): Promise<CelebrityRow[]> {
+  return db.select().from(celebrities).orderBy(asc(celebrities.name), asc(celebrities.id));
+}
+export async function celebrityById(db: Db, id: number): Promise<CelebrityRow | undefined> {
+  return (await db.select().from(celebrities).where(eq(celebrities.id, id)).limit(1))[0];
+}
+export async function insertCelebrity(db: Db, v: NewCelebrity): Promise<CelebrityRow> {
+  const [row] = await db.insert(celebrities).values(v).returning();
+  return row as CelebrityRow;
+}
+export async function updateCelebrity(
+  db: Db,
+  id: number,
+  v: Partial<NewCelebrity>,
+): Promise<CelebrityRow | undefined> {
+  return (await db.update(celebrities).set(v).where(eq(celebrities.id, id)).returning())[0];
+}
+
+/** Films, optionally of one production house only. */
+export function allFilms(db: Db, houseId?: number): Promise<FilmRow[]> {
+  return db
+    .select()
+    .from(films)
+    .where(houseId === undefined ? undefined : eq(films.productionHouseId, houseId))
+    .orderBy(asc(films.name), asc(films.id));
+}
+export async function filmById(db: Db, id: number): Promise<FilmRow | undefined> {
+  return (await db.select().from(films).where(eq(films.id, id)).limit(1))[0];
+}
+export async function insertFilm(db: Db, v: NewFilm): Promise<FilmRow> {
+  const [row] = await db.insert(films).values(v).returning();
+  return row as FilmRow;
+}
+export async function updateFilm(db: Db, id: number, v: Partial<NewFilm>): Promise<FilmRow | undefined> {
+  return (await db.update(films).set(v).where(eq(films.id, id)).returning())[0];
+}
+
+/** NFTs newest first, optionally of one production house only (at most `limit`). */
+export function allNfts(db: Db, o: { houseId?: number; limit: number }): Promise<NftRow[]> {
+  return db
+    .select()
+    .from(nfts)
+    .where(o.houseId === undefined ? undefined : eq(nfts.productionHouseId, o.houseId))
+    .orderBy(desc(nfts.createdAt), desc(nfts.id))
+    .limit(o.limit);
+}
+export async function nftById(db: Db, id: string): Promise<NftRow | undefined> {
+  return (await db.select().from(nfts).where(eq(nfts.id, id)).limit(1))[0];
+}
+export async function insertNft(db: Db, v: NewNft): Promise<NftRow> {
+  const [row] = await db.insert(nfts).values(v).returning();
+  return row as NftRow;
+}
+export async function updateNft(db: Db, id: string, v: Partial<NewNft>): Promise<NftRow | undefined> {
+  return (await db.update(nfts).set(v).where(eq(nfts.id, id)).returning())[0];
+}
+
+/** Moves a film's NFTs to its new production house. */
+export async function moveFilmNfts(db: Db, filmId: number, houseId: number): Promise<void> {
+  await db.update(nfts).set({ productionHouseId: houseId }).where(eq(nfts.filmId, filmId));
+}

@@ -10,12 +10,29 @@ import type {
   NftSummary,
 } from "@diginoor/api/catalogue";
 import { tierLabels } from "@diginoor/api/catalogue";
-import type { Database } from "../../db/client.ts";
+import type {
+  AdminFilm,
+  AdminNft,
+  Celebrity,
+  celebrityInputSchema,
+  filmInputSchema,
+  nftInputSchema,
+  Studio,
+  studioInputSchema,
+} from "@diginoor/api/admin";
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import type { Database, Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
+
+export type StudioInputParsed = z.output<typeof studioInputSchema>;
+export type CelebrityInputParsed = z.output<typeof celebrityInputSchema>;
+export type FilmInputParsed = z.output<typeof filmInputSchema>;
+export type NftInputParsed = z.output<typeof nftInputSchema>;
 
 /** How many NFTs the film page embeds; the rest are paged through GET /api/v1/nfts?film=… */
 export const FILM_PAGE_NFTS = 60;
@@ -63,6 +80,9 @@ class TtlCache<T> {
     private readonly ttlMs: number,
     private readonly clock: Clock,
   ) {}
+  clear(): void {
+    this.value = undefined;
+  }
   get(load: () => Promise<T>): Promise<T> {
     const now = this.clock.now();
     if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
@@ -87,6 +107,9 @@ class PageCache<T> {
     private readonly maxEntries: number,
     private readonly clock: Clock,
   ) {}
+  clear(): void {
+    this.entries.clear();
+  }
   get(key: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return load();
     const now = this.clock.now();
@@ -377,7 +400,26 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
     return n;
   }
 
+  const invalidationListeners = new Set<() => void>();
+
   return {
+    /**
+     * Forgets every cached answer of this process (the studio console calls it after each write it
+     * commits, here and, through pub/sub, in the other processes), then tells the listeners (the
+     * sitemap) to forget theirs.
+     */
+    invalidate(): void {
+      collectionsCache.clear();
+      filmsCache.clear();
+      aboutCache.clear();
+      listCache.clear();
+      for (const listener of invalidationListeners) listener();
+    },
+    /** Calls `fn` after every invalidate(); returns what stops it. */
+    onInvalidate(fn: () => void): () => void {
+      invalidationListeners.add(fn);
+      return () => invalidationListeners.delete(fn);
+    },
     nftsByCatalogueNumber,
     catalogueNumberOf,
     listNfts,
@@ -408,3 +450,226 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
 }
 
 export type CatalogueService = ReturnType<typeof createCatalogueService>;
+
+// ---- the studio console's catalogue writes (modules/admin calls these inside its transaction,
+// with the transaction's `db`; it decides who may, these check the catalogue's own rules)
+
+/** Film pages that predate /films/:slug (the web app's fixed routes, kept for their links). */
+export const LEGACY_FILM_PAGES = [
+  "kabali",
+  "sivaji",
+  "chandramukhi",
+  "pasumainayaganvivek",
+  "nonfungiblespb",
+];
+
+/** Where a film's public page is: the old fixed routes, else /films/:slug. */
+export function filmHref(slug: string): string {
+  return LEGACY_FILM_PAGES.includes(slug) ? `/${slug}` : `/films/${slug}`;
+}
+
+export function studioView(r: repo.StudioRow): Studio {
+  return {
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    logoUrl: r.logoUrl,
+    isPartner: r.isPartner,
+  };
+}
+export function celebrityView(r: repo.CelebrityRow): Celebrity {
+  return { id: r.id, slug: r.slug, name: r.name, bio: r.bio };
+}
+export function filmView(r: repo.FilmRow): AdminFilm {
+  return {
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    tagline: r.tagline,
+    description: r.description,
+    releaseYear: r.releaseYear,
+    productionHouseId: r.productionHouseId,
+    posterUrl: r.posterUrl,
+    bannerUrl: r.bannerUrl,
+    thumbnailUrl: r.thumbnailUrl,
+    note: r.note,
+    href: filmHref(r.slug),
+  };
+}
+export function nftView(r: repo.NftRow): AdminNft {
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    about: r.about,
+    tier: r.tier,
+    category: r.category,
+    filmId: r.filmId,
+    celebrityId: r.celebrityId,
+    productionHouseId: r.productionHouseId,
+    imageUrl: r.imageUrl,
+    thumbnailUrl: r.thumbnailUrl,
+    editionSize: r.editionSize,
+    editionsAvailable: r.editionsAvailable,
+    saleType: r.saleType,
+    priceUsdCents: Number(r.priceUsdCents),
+    auctionDurationDays: r.auctionDurationDays,
+    royaltyBps: r.royaltyBps,
+    exclusiveRewards: r.exclusiveRewards,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Runs a write, turning PostgreSQL's refusals into answers: duplicate slug → 409, bad reference → 404. */
+async function write<T>(what: string, run: () => Promise<T | undefined>): Promise<T> {
+  let result: T | undefined;
+  try {
+    result = await run();
+  } catch (err) {
+    const code = pgCode(err);
+    if (code === "23505") throw AppError.conflict(`A ${what.toLowerCase()} with this slug exists already`);
+    if (code === "23503") throw AppError.notFound("Referenced production house, film or celebrity");
+    if (code === "23514") throw AppError.badRequest(`The ${what.toLowerCase()} breaks a catalogue rule`);
+    throw err;
+  }
+  if (result === undefined) throw AppError.notFound(what);
+  return result;
+}
+
+function pgCode(err: unknown): string | undefined {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && /^\d{2}[0-9A-Z]{3}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+type Change<T> = { before: T; after: T };
+
+export const studios = {
+  list: async (db: Db, onlyId?: number) =>
+    (await repo.allStudios(db)).filter((s) => onlyId === undefined || s.id === onlyId).map(studioView),
+  async get(db: Db, id: number): Promise<Studio> {
+    const row = await repo.studioById(db, id);
+    if (!row) throw AppError.notFound("Studio");
+    return studioView(row);
+  },
+  create: async (db: Db, v: StudioInputParsed) =>
+    studioView(await write("Studio", () => repo.insertStudio(db, v))),
+  async update(db: Db, id: number, v: Partial<StudioInputParsed>): Promise<Change<Studio>> {
+    const before = await studios.get(db, id);
+    const after = studioView(await write("Studio", () => repo.updateStudio(db, id, v)));
+    return { before, after };
+  },
+};
+
+export const celebritiesAdmin = {
+  list: async (db: Db) => (await repo.allCelebrities(db)).map(celebrityView),
+  async get(db: Db, id: number): Promise<Celebrity> {
+    const row = await repo.celebrityById(db, id);
+    if (!row) throw AppError.notFound("Celebrity");
+    return celebrityView(row);
+  },
+  create: async (db: Db, v: CelebrityInputParsed) =>
+    celebrityView(await write("Celebrity", () => repo.insertCelebrity(db, v))),
+  async update(db: Db, id: number, v: Partial<CelebrityInputParsed>): Promise<Change<Celebrity>> {
+    const before = await celebritiesAdmin.get(db, id);
+    const after = celebrityView(await write("Celebrity", () => repo.updateCelebrity(db, id, v)));
+    return { before, after };
+  },
+};
+
+export const filmsAdmin = {
+  list: async (db: Db, houseId?: number) => (await repo.allFilms(db, houseId)).map(filmView),
+  async get(db: Db, id: number): Promise<AdminFilm> {
+    const row = await repo.filmById(db, id);
+    if (!row) throw AppError.notFound("Film");
+    return filmView(row);
+  },
+  create: async (db: Db, v: FilmInputParsed) => filmView(await write("Film", () => repo.insertFilm(db, v))),
+  /** A film's NFTs move with it when its production house changes (they carry the house too). */
+  async update(db: Db, id: number, v: Partial<FilmInputParsed>): Promise<Change<AdminFilm>> {
+    const before = await filmsAdmin.get(db, id);
+    const after = filmView(await write("Film", () => repo.updateFilm(db, id, v)));
+    if (after.productionHouseId !== before.productionHouseId && after.productionHouseId !== null) {
+      await repo.moveFilmNfts(db, id, after.productionHouseId);
+    }
+    return { before, after };
+  },
+};
+
+/** A new NFT id: 10 URL-safe random characters. */
+function newNftId(): string {
+  return randomBytes(8).toString("base64url").slice(0, 10);
+}
+
+async function houseOfFilm(db: Db, filmId: number): Promise<number> {
+  const film = await repo.filmById(db, filmId);
+  if (!film) throw AppError.notFound("Film");
+  if (film.productionHouseId === null) {
+    throw AppError.badRequest("The film has no production house: set one before adding NFTs");
+  }
+  return film.productionHouseId;
+}
+
+export const nftsAdmin = {
+  list: async (db: Db, houseId?: number) => (await repo.allNfts(db, { houseId, limit: 1000 })).map(nftView),
+  async get(db: Db, id: string): Promise<AdminNft> {
+    const row = await repo.nftById(db, id);
+    if (!row) throw AppError.notFound("NFT");
+    return nftView(row);
+  },
+  /** The production house an NFT of `filmId` belongs to (its film's). */
+  houseOfFilm,
+  async create(db: Db, v: NftInputParsed): Promise<AdminNft> {
+    const productionHouseId = await houseOfFilm(db, v.filmId);
+    if (!(await repo.celebrityById(db, v.celebrityId))) throw AppError.notFound("Celebrity");
+    return nftView(
+      await write("NFT", () =>
+        repo.insertNft(db, {
+          ...v,
+          id: newNftId(),
+          productionHouseId,
+          editionsAvailable: v.editionSize,
+          auctionDurationDays: v.saleType === "auction" ? v.auctionDurationDays : null,
+        }),
+      ),
+    );
+  },
+  /**
+   * Edition size moves the available count by as much (never below the editions sold); sale type,
+   * price and auction length are fixed once an auction's clock runs (it is on chain by then).
+   */
+  async update(db: Db, id: string, v: Partial<NftInputParsed>): Promise<Change<AdminNft>> {
+    const row = await repo.nftById(db, id);
+    if (!row) throw AppError.notFound("NFT");
+    const before = nftView(row);
+    const set: Partial<repo.NewNft> = { ...v };
+    if (v.filmId !== undefined) set.productionHouseId = await houseOfFilm(db, v.filmId);
+    if (v.celebrityId !== undefined && !(await repo.celebrityById(db, v.celebrityId))) {
+      throw AppError.notFound("Celebrity");
+    }
+    const saleTerms =
+      v.saleType !== undefined || v.priceUsdCents !== undefined || v.auctionDurationDays !== undefined;
+    if (saleTerms && row.auctionEndsAt !== null) {
+      throw AppError.conflict("This NFT's auction has opened: its reserve, length and sale type are fixed");
+    }
+    const saleType = v.saleType ?? row.saleType;
+    const days = v.auctionDurationDays !== undefined ? v.auctionDurationDays : row.auctionDurationDays;
+    if (saleType === "fixed") set.auctionDurationDays = null;
+    else if (days === null) {
+      throw AppError.validation("NFT", [
+        { field: "auctionDurationDays", message: "is required for auctions" },
+      ]);
+    }
+    if (v.editionSize !== undefined) {
+      const sold = row.editionSize - row.editionsAvailable;
+      if (v.editionSize < sold) {
+        throw AppError.conflict(`${sold} editions are sold already: the edition size cannot be smaller`);
+      }
+      set.editionsAvailable = v.editionSize - sold;
+    }
+    const after = nftView(await write("NFT", () => repo.updateNft(db, id, set)));
+    return { before, after };
+  },
+};

@@ -42,7 +42,10 @@ export function createTokenReads(opts: TokenReadsOptions) {
   const nftsOf = (rows: repo.TokenViewRow[]) =>
     opts.catalogue.nftsByCatalogueNumber(rows.map((r) => Number(r.nft_number)));
 
-  async function toTokens(rows: repo.TokenViewRow[], loaded?: Awaited<ReturnType<typeof nftsOf>>): Promise<Token[]> {
+  async function toTokens(
+    rows: repo.TokenViewRow[],
+    loaded?: Awaited<ReturnType<typeof nftsOf>>,
+  ): Promise<Token[]> {
     const nfts = loaded ?? (await nftsOf(rows));
     return rows.map((r) => ({
       tokenId: r.token_id,
@@ -184,7 +187,6 @@ export function createTokenReads(opts: TokenReadsOptions) {
     if (opts.chainId === undefined) return { items: [] };
     return { items: await withNfts(await repo.tokensForSale(q, opts.chainId, limit)) };
   }
-
 
   return { getToken, accountTokens, nftActivity, metadata, mints, auction, market };
 }

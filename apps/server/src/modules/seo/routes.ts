@@ -2,11 +2,9 @@ import fs from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { blogServiceFor } from "../blog/service.ts";
+import { LEGACY_FILM_PAGES } from "../catalogue/service.ts";
 import { parseIndexTemplate } from "./html.ts";
 import { createSeoService } from "./service.ts";
-
-/** Film collection pages of the web app (their paths are the film slugs). */
-const FILM_PAGES = ["kabali", "sivaji", "chandramukhi", "pasumainayaganvivek", "nonfungiblespb"];
 
 export interface WebPage {
   /** 200 for a page, 404 when it or its subject does not exist. */
@@ -28,9 +26,14 @@ export async function registerSeo(
     publicUrl: ctx.config.PUBLIC_URL,
     catalogue: ctx.services.catalogue,
     blog: blogServiceFor(ctx, app.log),
-    filmPages: FILM_PAGES,
+    filmPages: LEGACY_FILM_PAGES,
     sitemapTtlMs: test ? 0 : 10 * 60_000,
     clock: ctx.clock,
+  });
+  // A console write (here or, through pub/sub, in another process) drops the built sitemap too.
+  const stop = ctx.services.catalogue.onInvalidate(() => seo.forgetSitemap());
+  app.addHook("onClose", async () => {
+    stop();
   });
 
   app.get("/sitemap.xml", async (_req, reply) =>

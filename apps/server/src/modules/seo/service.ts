@@ -65,6 +65,7 @@ export const PRIVATE_PATHS = [
   "/profile",
   "/edit_profile",
   "/wallet",
+  "/admin",
 ];
 
 /** Sitemaps hold at most 50,000 URLs (sitemaps.org). */
@@ -113,6 +114,8 @@ export function createSeoService(opts: SeoServiceOptions) {
   const abs = (pathOrUrl: string) => new URL(pathOrUrl, `${base}/`).toString();
   const filmPages = new Set(opts.filmPages.map((s) => s.toLowerCase()));
   let sitemap: { at: number; xml: Promise<string> } | undefined;
+  /** The page of a film: its old fixed route when it has one, else /films/:slug. */
+  const filmPath = (slug: string) => (filmPages.has(slug) ? `/${slug}` : `/films/${slug}`);
 
   /**
    * The meta of a page of the web app, or null when the page's subject does not exist (unknown NFT,
@@ -163,15 +166,19 @@ export function createSeoService(opts: SeoServiceOptions) {
       };
     }
 
-    const film = /^\/([a-z0-9-]+)$/.exec(lower);
-    if (film && filmPages.has(film[1] ?? "")) {
-      const f = await orNotFound(() => opts.catalogue.getFilm(film[1] ?? ""));
+    // A film's page: one of the old fixed routes (/kabali), or /films/:slug for any film.
+    const legacyFilm = /^\/([a-z0-9-]+)$/.exec(lower);
+    const anyFilm = /^\/films\/([a-z0-9-]+)$/.exec(lower);
+    const filmSlug =
+      anyFilm?.[1] ?? (legacyFilm && filmPages.has(legacyFilm[1] ?? "") ? legacyFilm[1] : undefined);
+    if (filmSlug) {
+      const f = await orNotFound(() => opts.catalogue.getFilm(filmSlug));
       if (!f) return null;
       const image = rasterOf(f.thumbnailUrl, f.posterUrl, f.bannerUrl);
       return {
         title: pageTitle(f.name),
         description: shorten(f.description || f.tagline),
-        url: abs(`/${f.slug}`),
+        url: abs(filmPath(f.slug)),
         image: image ? abs(image) : undefined,
         imageAlt: `${f.name} poster`,
         type: "website",
@@ -213,7 +220,7 @@ export function createSeoService(opts: SeoServiceOptions) {
     for (const p of STATIC_PAGES) urls.push({ loc: abs(p.path) });
     urls.push({ loc: abs("/collections") });
     const films = await opts.catalogue.listFilms();
-    for (const f of films.items) if (filmPages.has(f.slug)) urls.push({ loc: abs(`/${f.slug}`) });
+    for (const f of films.items) urls.push({ loc: abs(filmPath(f.slug)) });
     for (const p of await opts.blog.allPosts(5000)) {
       urls.push({ loc: abs(`/blog/${p.slug}`), lastmod: p.publishedAt });
     }
@@ -253,6 +260,11 @@ export function createSeoService(opts: SeoServiceOptions) {
         if (sitemap?.xml === xml) sitemap = undefined;
       });
       return xml;
+    },
+
+    /** Forgets the built sitemap (the catalogue or the blog changed). */
+    forgetSitemap(): void {
+      sitemap = undefined;
     },
 
     /** /robots.txt: everything public may be crawled; accounts and the API may not. */

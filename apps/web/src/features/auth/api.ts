@@ -9,7 +9,7 @@ export interface AccountUser {
   emailVerified: boolean;
   avatarUrl: string | null;
   coverUrl: string | null;
-  role: "user" | "admin";
+  role: "user" | "admin" | "studio";
   createdAt: string;
 }
 

@@ -1,4 +1,4 @@
-import { useMatches } from "react-router";
+import { useMatches, useParams } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { useFilm } from "../../../lib/catalogue/film.ts";
 import { useDocumentTitle, useIsDesktop } from "../../../lib/hooks.ts";
@@ -18,6 +18,12 @@ export function FilmRoute() {
   const slug = handle?.filmSlug;
   if (!slug) throw new Error("Film route is missing its filmSlug handle");
   return <FilmPage slug={slug} />;
+}
+
+/** /films/:slug: any film's page (films added in the studio console have no fixed route). */
+export function FilmBySlugRoute() {
+  const { slug } = useParams();
+  return <FilmPage slug={(slug ?? "").toLowerCase()} />;
 }
 
 /** A film's collection page: /kabali, /Kabali, /sivaji, /chandramukhi, /pasumainayaganvivek … */
