@@ -15,6 +15,7 @@ import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { createOrdersService } from "./modules/orders/service.ts";
+import { hiddenTokensReader } from "./modules/admin/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import { createPlatform } from "./platform/index.ts";
 
@@ -87,6 +88,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     chainId: chain?.chainId,
     catalogue,
     publicUrl: config.PUBLIC_URL,
+    hidden: hiddenTokensReader(database.db),
   });
   return {
     config,

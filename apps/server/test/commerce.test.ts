@@ -325,6 +325,18 @@ describe("commerce on the chain, over HTTP", () => {
       () => tokenApi(url),
       (r) => r.body.listing?.priceWei === String(10n ** 16n),
     );
+    const market = await api<Market>("GET", "/api/v1/market");
+    expect(market.body.items.find((i) => i.tokenId === String(aliceToken))).toMatchObject({
+      listing: { seller: alice.account.address, priceWei: String(10n ** 16n) },
+      nft: { title: "The Boss Entry", tier: "rare" },
+    });
+    // A token the studio console hid (suspended or voided) leaves our market, though it stays listed on chain.
+    await t.ctx.database.query("INSERT INTO hidden_tokens (token_id, reason) VALUES ($1, 'suspended')", [
+      String(aliceToken),
+    ]);
+    const hiddenMarket = await api<Market>("GET", "/api/v1/market");
+    expect(hiddenMarket.body.items.some((i) => i.tokenId === String(aliceToken))).toBe(false);
+    await t.ctx.database.query("DELETE FROM hidden_tokens WHERE token_id = $1", [String(aliceToken)]);
     expect(
       await revertName(
         alice.wallet.writeContract({

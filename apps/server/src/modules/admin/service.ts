@@ -3,6 +3,7 @@
 // once it commits, the catalogue's caches are dropped here and, through pub/sub, in every other
 // process, so the public pages show the change at once. The catalogue, blog, accounts, contact and
 // newsletter modules own their tables: this module calls their services only.
+import type { Db } from "../../db/client.ts";
 import type {
   AdminFilm,
   AdminNft,
@@ -91,6 +92,11 @@ function hiddenView(r: repo.HiddenTokenRow): HiddenToken {
 export type Actor = AuthUser;
 
 /** The production house a studio account is limited to; undefined for administrators; 403 for others. */
+/** Which of some token ids the console has hidden from our marketplace (for the market reads). */
+export function hiddenTokensReader(db: Db): (tokenIds: string[]) => Promise<Set<string>> {
+  return (tokenIds) => repo.hiddenAmong(db, tokenIds);
+}
+
 export function houseScope(actor: Actor): number | undefined {
   if (actor.role === "admin") return undefined;
   if (actor.role === "studio" && actor.productionHouseId) return actor.productionHouseId;

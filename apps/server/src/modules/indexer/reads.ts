@@ -22,6 +22,8 @@ export interface TokenReadsOptions {
   chainId: number | undefined;
   catalogue: Pick<CatalogueService, "nftsByCatalogueNumber" | "catalogueNumberOf">;
   publicUrl: string;
+  /** Token ids hidden from our marketplace by the studio console (suspended or voided). */
+  hidden?: (tokenIds: string[]) => Promise<Set<string>>;
 }
 
 /**
@@ -185,7 +187,9 @@ export function createTokenReads(opts: TokenReadsOptions) {
   /** Tokens for sale by their holders (live listings, open auctions), with their NFT's card fields. */
   async function market(limit = 200): Promise<Market> {
     if (opts.chainId === undefined) return { items: [] };
-    return { items: await withNfts(await repo.tokensForSale(q, opts.chainId, limit)) };
+    const rows = await repo.tokensForSale(q, opts.chainId, limit);
+    const hidden = (await opts.hidden?.(rows.map((r) => r.token_id))) ?? new Set<string>();
+    return { items: await withNfts(rows.filter((r) => !hidden.has(r.token_id))) };
   }
 
   return { getToken, accountTokens, nftActivity, metadata, mints, auction, market };
