@@ -220,6 +220,27 @@ describe("commerce on the chain, over HTTP", () => {
     // The production house was paid the price net of the platform's share.
     const list = await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie);
     expect(list.body.items.map((i) => i.orderId)).toEqual([o.orderId]);
+
+    // The studio console sees every order with its history; a fan may not.
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const all = await api<{ items: (Order & { userId: string })[] }>(
+      "GET",
+      "/api/v1/admin/orders",
+      admin.cookie,
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.items.find((i) => i.orderId === o.orderId)).toMatchObject({
+      state: "fulfilled",
+      userId: expect.any(String),
+      transitions: [{ to: "awaiting_payment" }, { to: "minting" }, { to: "fulfilled" }],
+    });
+    const fulfilled = await api<{ items: Order[] }>(
+      "GET",
+      "/api/v1/admin/orders?state=expired",
+      admin.cookie,
+    );
+    expect(fulfilled.body.items.some((i) => i.orderId === o.orderId)).toBe(false);
+    expect((await api("GET", "/api/v1/admin/orders", alice.cookie)).status).toBe(403);
   });
 
   it("refuses bad orders with clear messages and changes nothing", async () => {

@@ -104,6 +104,16 @@ export const orderListSchema = z.object({
 });
 export type OrderList = z.infer<typeof orderListSchema>;
 
+/** An order as the studio console shows it: with its owner and state history (never its voucher). */
+export const adminOrderSchema = orderSchema.omit({ payment: true }).extend({ userId: z.string() });
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+export type AdminOrderList = { items: AdminOrder[]; nextCursor: string | null };
+export const adminOrderListSchema = z.object({
+  items: z.array(adminOrderSchema),
+  nextCursor: z.string().nullable(),
+});
+export const adminOrdersQuerySchema = z.object({ state: orderStateSchema.optional() }).strict();
+
 export const orderParamsSchema = z.object({ orderId: z.uuid("must be an order id") }).strict();
 
 /** Body of POST /api/v1/orders/{orderId}/transaction: the hash of the buyer's purchase transaction. */
@@ -188,6 +198,16 @@ export const orderEndpoints = {
     body: orderTransactionRequestSchema,
     success: { status: 200, schema: orderSchema },
     errors: ["not_found", "conflict", "bad_request"],
+  }),
+  adminListOrders: endpoint({
+    operationId: "adminListOrders",
+    method: "GET",
+    path: "/api/v1/admin/orders",
+    summary:
+      "Studio console: the newest 100 orders of every user (optionally in one state), with their state history",
+    tags: ["admin"],
+    query: adminOrdersQuerySchema,
+    success: { status: 200, schema: adminOrderListSchema },
   }),
   getNftAuction: endpoint({
     operationId: "getNftAuction",

@@ -113,6 +113,14 @@ export function ordersOfUser(q: Query, userId: string, limit: number): Promise<O
   );
 }
 
+/** The newest orders of every user, optionally in one state (the studio console). */
+export function newestOrders(q: Query, state: OrderState | undefined, limit: number): Promise<OrderRow[]> {
+  return q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE ($1::text IS NULL OR state = $1) ORDER BY created_at DESC, number DESC LIMIT $2`,
+    [state ?? null, limit],
+  );
+}
+
 /** Open orders of a provider (oldest first), for reconciliation. */
 export function openOrders(q: Query, provider: OrderProvider, limit: number): Promise<OrderRow[]> {
   return q<OrderRow>(

@@ -34,6 +34,10 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     permission: "signed-in",
     handler: ({ user, params, body }) => orders.reportTransaction(userId(user), params.orderId, body.txHash),
   });
+  route(app, api.adminListOrders, {
+    permission: "admin",
+    handler: ({ query }) => orders.adminOrders(query.state),
+  });
   route(app, api.getNftAuction, {
     permission: "public",
     handler: ({ params }) => orders.nftAuction(params.id),

@@ -3,6 +3,7 @@ import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMa
 import { signPurchaseVoucher, toOrderId } from "@diginoor/contracts/voucher";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import {
+  type AdminOrderList,
   type CreateOrderRequest,
   type NftAuction,
   type Order,
@@ -467,6 +468,24 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         throw AppError.conflict(m.notAwaitingPayment);
       }
       return this.getOrder(userId, orderId);
+    },
+
+    /** The studio console's view: the newest 100 orders with their owner and state history. */
+    async adminOrders(state?: OrderState): Promise<AdminOrderList> {
+      const rows = await repo.newestOrders(q, state, 100);
+      const items = await Promise.all(
+        rows.map(async (r) => {
+          const { payment: _p, ...order } = await toApi(r, { full: false });
+          const transitions = (await repo.transitionsOf(q, r.id)).map((t) => ({
+            from: t.from_state,
+            to: t.to_state,
+            cause: t.cause,
+            at: t.at.toISOString(),
+          }));
+          return { ...order, transitions, userId: r.user_id };
+        }),
+      );
+      return { items, nextCursor: null };
     },
 
     reconcileWalletOrders: () => reconcileWalletOrders(),

@@ -1,6 +1,7 @@
 // The console's sections: catalogue editors (studios, celebrities, films, NFTs, posts), users,
 // hidden tokens, the inbox, the newsletter export and the audit log.
 import { tierLabels, tiers } from "@diginoor/api/catalogue";
+import type { AdminOrder } from "@diginoor/api/orders";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
@@ -784,18 +785,81 @@ export function AuditSection() {
   );
 }
 
-/** Orders are not built yet (the orders module is in progress on the main branch). */
+const orderStates = [
+  "awaiting_payment",
+  "minting",
+  "paid",
+  "fulfilled",
+  "expired",
+  "failed",
+  "refunded",
+] as const;
+const stateLabel = (s: string) => s.replace("_", " ");
+
+/** Every user's orders (newest 100), filterable by state, each with its state history. */
 export function OrdersSection() {
+  const [state, setState] = useState("");
+  const orders = useAdminPage<AdminOrder>("orders", state ? `state=${state}` : "");
   return (
     <section aria-label="Orders">
       <SectionHead title="Orders" />
-      <EmptyState
-        title="Orders arrive with the orders module"
-        action={<ButtonLink to="/admin/audit">See the audit log</ButtonLink>}
-      >
-        Orders with their state history and a retry for failed fulfilment will be managed here once the orders
-        module lands.
-      </EmptyState>
+      <div className="admin-filters">
+        <label>
+          State{" "}
+          <select value={state} onChange={(e) => setState(e.target.value)}>
+            <option value="">All states</option>
+            {orderStates.map((s) => (
+              <option key={s} value={s}>
+                {stateLabel(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <AdminTable<AdminOrder>
+        caption="Orders"
+        rows={orders.data?.items}
+        loading={orders.isPending}
+        error={orders.error}
+        onRetry={() => orders.refetch()}
+        rowKey={(o) => o.orderId}
+        empty="No orders yet. Every purchase attempt, whatever its payment, is listed here."
+        columns={[
+          { label: "Placed", render: (o) => dateTime(o.createdAt), primary: true },
+          {
+            label: "NFT",
+            render: (o) => (
+              <Link to={`/nftdetail/${o.nftId}`}>
+                {o.nftTitle} #{o.edition}
+              </Link>
+            ),
+          },
+          { label: "Payment", render: (o) => `${o.provider} · ${usd(o.usdCents)}` },
+          {
+            label: "State",
+            render: (o) => (
+              <span className={`admin-state admin-state-${o.state}`}>{stateLabel(o.state)}</span>
+            ),
+          },
+          { label: "Wallet", render: (o) => (o.buyerAddress ? <code>{o.buyerAddress}</code> : "—") },
+          {
+            label: "History",
+            render: (o) => (
+              <details className="admin-diff">
+                <summary>{o.transitions.length} steps</summary>
+                <ol>
+                  {o.transitions.map((t) => (
+                    <li key={`${t.at}-${t.to}`}>
+                      {dateTime(t.at)}: {t.from ? `${stateLabel(t.from)} → ` : ""}
+                      {stateLabel(t.to)} ({t.cause})
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
