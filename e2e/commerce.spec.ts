@@ -54,6 +54,12 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
+/** The unread count on the header's bell (0 when it shows none). */
+async function bellCount(page: Page): Promise<number> {
+  const badge = page.getByTestId("bell-count");
+  return (await badge.count()) ? Number(await badge.textContent()) : 0;
+}
+
 async function fan(browser: Browser, chain: ChainInfo, tag: string, key: `0x${string}`): Promise<Fan> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
@@ -205,6 +211,9 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
           (await getJson<NftAuction>(request, `/api/v1/nfts/${auctionNft!.id}/auction`)).highestBidder,
       )
       .toBe(alice.wallet.address);
+    // Alice stays on her bid confirmation page; her bell shows what she has been told so far.
+    await expect.poll(() => bellCount(alice.page), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    const countBefore = await bellCount(alice.page);
     await bob.page.goto(detail);
     await waitForData(bob.page);
     await expect(bob.page.getByTestId("auction-highest")).toContainText("ETH");
@@ -229,6 +238,17 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
           (await getJson<NftAuction>(request, `/api/v1/nfts/${auctionNft!.id}/auction`)).highestBidder,
       )
       .toBe(bob.wallet.address);
+
+    // The outbid reaches Alice live: her bell count rises without a reload; the notification leads to the
+    // auction and opening it marks it read.
+    await expect.poll(() => bellCount(alice.page), { timeout: 15_000 }).toBe(countBefore + 1);
+    await alice.page.getByRole("button", { name: /^Notifications/ }).click();
+    const outbid = alice.page.getByRole("button", { name: /You were outbid on/ });
+    await expect(outbid).toBeVisible();
+    await shots(alice.page, "9b-outbid-notification");
+    await outbid.click();
+    await expect(alice.page).toHaveURL(new RegExp(`/nfttransfer/${auction!.tokenId}$`));
+    await expect.poll(() => bellCount(alice.page)).toBe(countBefore);
 
     // Time passes on the chain; anyone (here the outbid Alice) settles; Bob owns the token.
     await rpc(chain.rpcUrl, "evm_increaseTime", [auction!.durationDays * 86_400 + 60]);

@@ -19,6 +19,7 @@ import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
+import { registerNotifications } from "./modules/notifications/routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
@@ -110,6 +111,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerWalletRoutes(app, ctx, ctx.services.wallets);
   registerQuoteRoutes(app, ctx, ctx.services.quotes);
   await registerOrders(app, ctx);
+  await registerNotifications(app, ctx);
   registerIndexerWorker(app, ctx);
   await registerEvents(app, ctx);
 

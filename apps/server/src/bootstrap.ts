@@ -15,6 +15,8 @@ import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { createOrdersService } from "./modules/orders/service.ts";
+import { createNotificationsService } from "./modules/notifications/service.ts";
+import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import { createPlatform } from "./platform/index.ts";
@@ -105,6 +107,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       wallets,
       quotes,
       tokens,
+      notifications: createNotificationsService({
+        database,
+        clock,
+        pubsub: platform.pubsub,
+        tokens,
+        wallets,
+        chainId: chain?.chainId,
+        symbol: chain ? nativeSymbolOf(chain.chainId) : "ETH",
+      }),
       orders: createOrdersService({
         database,
         clock,

@@ -7,6 +7,7 @@ import type { Mailer } from "./modules/mail/mailer.ts";
 import type { QuotesService } from "./modules/quotes/service.ts";
 import type { TokenReads } from "./modules/indexer/service.ts";
 import type { OrdersService } from "./modules/orders/service.ts";
+import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -20,6 +21,7 @@ export interface Services {
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;
   orders: OrdersService;
+  notifications: NotificationsService;
 }
 
 /** What every module's `register` receives; built once by bootstrap() (src/bootstrap.ts). */

@@ -4,6 +4,7 @@ import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMa
 import { voucherFromJson } from "@diginoor/contracts/voucher";
 import type { NftAuction, Order } from "@diginoor/api/orders";
 import type { Market, Token } from "@diginoor/api/chain";
+import type { NotificationList } from "@diginoor/api/notifications";
 import {
   type Address,
   BaseError,
@@ -493,5 +494,40 @@ describe("commerce on the chain, over HTTP", () => {
     );
     expect(await ownerOnChain(tokenId)).toBe(bob.account.address);
     expect((await tokenApi(tokenId)).body.owner).toBe(bob.account.address);
+  });
+
+  it("tells each fan what happened to them on the chain, once, and only them", async () => {
+    const notes = t.ctx.services.notifications;
+    await notes.deliverChainNotifications();
+    const list = async (cookie: string) =>
+      (await api<NotificationList>("GET", "/api/v1/notifications", cookie)).body;
+    const a = await until(
+      "alice's notifications",
+      () => list(alice.cookie),
+      (l) => l.items.some((n) => n.kind === "outbid"),
+    );
+    expect(a.items.map((n) => n.kind).sort()).toEqual(["nft_sold", "outbid", "purchase_confirmed"]);
+    expect(a.unread).toBe(3);
+    const outbid = a.items.find((n) => n.kind === "outbid")!;
+    expect(outbid.text).toBe("You were outbid on The Coin Flip. Bid again before the auction ends.");
+    expect(outbid.link).toMatch(/^\/nfttransfer\/\d+$/);
+    const b = await list(bob.cookie);
+    expect(b.items.map((n) => n.kind).sort()).toEqual(["auction_won", "purchase_confirmed"]);
+    // Delivering again stores nothing twice.
+    expect(await notes.deliverChainNotifications()).toBe(0);
+    expect((await list(alice.cookie)).items).toHaveLength(3);
+    // Nobody marks another's notification; marking one read drops the count by one; then all.
+    expect((await api("POST", `/api/v1/notifications/${outbid.id}/read`, bob.cookie)).status).toBe(404);
+    const afterOne = await api<NotificationList>(
+      "POST",
+      `/api/v1/notifications/${outbid.id}/read`,
+      alice.cookie,
+    );
+    expect(afterOne.body.unread).toBe(2);
+    expect(afterOne.body.items.find((n) => n.id === outbid.id)?.read).toBe(true);
+    const all = await api<NotificationList>("POST", "/api/v1/notifications/read-all", alice.cookie);
+    expect(all.body.unread).toBe(0);
+    expect((await list(bob.cookie)).unread).toBe(2);
+    expect((await api("GET", "/api/v1/notifications")).status).toBe(401);
   });
 });

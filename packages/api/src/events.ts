@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { userSchema } from "./auth.ts";
 import { endpoint } from "./endpoint.ts";
+import { notificationSchema } from "./notifications.ts";
 import { orderStateSchema } from "./orders.ts";
 
 /**
@@ -12,6 +13,8 @@ export const liveEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("profile.updated"), user: userSchema }),
   /** One of the user's orders changed state (the confirmation page follows it). */
   z.object({ type: z.literal("order.updated"), orderId: z.string(), state: orderStateSchema }),
+  /** A new notification for the user (the bell counts it at once). */
+  z.object({ type: z.literal("notification"), notification: notificationSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

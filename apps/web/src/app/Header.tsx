@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { useCurrentUser, useSignOut } from "../lib/session.ts";
 import { ButtonLink } from "../ui/Button.tsx";
 import { Dialog } from "../ui/Dialog.tsx";
+import { NotificationBell } from "./NotificationBell.tsx";
 import { ChevronIcon, Logo, MenuIcon, SocialLinks, UserIcon, WalletIcon } from "../ui/icons.tsx";
 import { Skeleton } from "../ui/Skeleton.tsx";
 
@@ -113,6 +114,7 @@ export function Header() {
           <Link to="/wallet" className="icon-btn" aria-label="Wallet">
             <WalletIcon />
           </Link>
+          {user ? <NotificationBell /> : null}
           <div className="site-header-auth">
             {isLoading ? (
               <Skeleton width={150} height={36} radius={999} />

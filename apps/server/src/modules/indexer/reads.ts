@@ -192,5 +192,28 @@ export function createTokenReads(opts: TokenReadsOptions) {
     return { items: await withNfts(rows.filter((r) => !hidden.has(r.token_id))) };
   }
 
-  return { getToken, accountTokens, nftActivity, metadata, mints, auction, market };
+  /**
+   * Events the indexer recorded for a user to hear about (outbid, auction won or ended, sold, purchase
+   * confirmed), after row `afterId`, with the NFT each concerns.
+   */
+  async function chainNotifications(afterId: string, limit = 200) {
+    if (opts.chainId === undefined) return [];
+    const rows = await repo.notificationsAfter(q, opts.chainId, afterId, limit);
+    const nfts = await opts.catalogue.nftsByCatalogueNumber(
+      rows.flatMap((r) => (r.nft_number ? [Number(r.nft_number)] : [])),
+    );
+    return rows.map((r) => {
+      const nft = r.nft_number ? nfts.get(Number(r.nft_number)) : undefined;
+      return {
+        id: r.id,
+        kind: r.kind,
+        recipient: r.recipient,
+        tokenId: r.token_id,
+        amountWei: r.amount_wei,
+        nft: nft ? { id: nft.id, title: nft.title } : null,
+      };
+    });
+  }
+
+  return { getToken, accountTokens, chainNotifications, nftActivity, metadata, mints, auction, market };
 }

@@ -499,3 +499,24 @@ export function tokensForSale(q: Query, chainId: number, limit: number): Promise
     [chainId, limit],
   );
 }
+
+export interface ChainNotificationRow {
+  id: string;
+  kind: string;
+  recipient: string;
+  token_id: string;
+  amount_wei: string | null;
+  nft_number: string | null;
+}
+
+/** The indexer's notification rows after `afterId`, oldest first, with their token's catalogue NFT. */
+export function notificationsAfter(q: Query, chainId: number, afterId: string, limit: number) {
+  return q<ChainNotificationRow>(
+    `SELECT n.id::text AS id, n.kind, n.recipient, n.token_id::text AS token_id, n.amount_wei::text AS amount_wei,
+            t.nft_number::text AS nft_number
+       FROM indexer_notifications n
+       LEFT JOIN indexer_tokens t ON t.chain_id = n.chain_id AND t.token_id = n.token_id
+      WHERE n.chain_id = $1 AND n.id > $2::bigint ORDER BY n.id LIMIT $3`,
+    [chainId, afterId, limit],
+  );
+}

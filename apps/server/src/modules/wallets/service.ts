@@ -165,6 +165,11 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       return w ? toApi(w) : undefined;
     },
 
+    /** The user an address is linked to, if any. */
+    async ownerOf(address: string): Promise<string | undefined> {
+      return (await repo.findWallet(database.db, getAddress(address.toLowerCase())))?.userId;
+    },
+
     async makeReceiving(userId: string, rawAddress: string): Promise<Wallet> {
       const address = getAddress(rawAddress.toLowerCase());
       return withTransaction(database, async (tx) => {

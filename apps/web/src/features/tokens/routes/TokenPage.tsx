@@ -380,7 +380,14 @@ function PutToSale({
       >
         <form
           className="bid-form"
-          onSubmit={open === "auction" ? auction : (e) => (e.preventDefault(), void sell())}
+          onSubmit={
+            open === "auction"
+              ? auction
+              : (e) => {
+                  e.preventDefault();
+                  void sell();
+                }
+          }
           noValidate
         >
           <TextField

@@ -1,0 +1,50 @@
+import type { LiveEvent } from "@diginoor/api/events";
+import type { NotificationList } from "@diginoor/api/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { apiFetch } from "./api.ts";
+
+export const notificationsKey = ["notifications"] as const;
+
+/** The signed-in user's notifications, kept live by the user's event stream (Server-Sent Events). */
+export function useNotifications(signedIn: boolean) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: notificationsKey,
+    queryFn: ({ signal }) => apiFetch<NotificationList>("/api/v1/notifications", { signal }),
+    enabled: signedIn,
+    staleTime: 30_000,
+  });
+  useEffect(() => {
+    if (!signedIn || typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/v1/events");
+    const onNotification = (event: MessageEvent<string>) => {
+      const data = JSON.parse(event.data) as Extract<LiveEvent, { type: "notification" }>;
+      queryClient.setQueryData<NotificationList>(notificationsKey, (old) =>
+        old && !old.items.some((n) => n.id === data.notification.id)
+          ? { items: [data.notification, ...old.items].slice(0, 50), unread: old.unread + 1 }
+          : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: notificationsKey });
+    };
+    source.addEventListener("notification", onNotification);
+    return () => {
+      source.removeEventListener("notification", onNotification);
+      source.close();
+    };
+  }, [signedIn, queryClient]);
+  return query;
+}
+
+/** Mark one (by id) or all notifications read; the list and count come back from the server. */
+export function useMarkRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string | "all") =>
+      apiFetch<NotificationList>(
+        id === "all" ? "/api/v1/notifications/read-all" : `/api/v1/notifications/${id}/read`,
+        { method: "POST", body: {} },
+      ),
+    onSuccess: (list) => queryClient.setQueryData(notificationsKey, list),
+  });
+}
