@@ -243,37 +243,45 @@ export function createJobs(opts: JobsOptions): Jobs {
       });
     },
     async start() {
+      const createQueues = async () => {
+        for (const def of definitions.values()) {
+          const queue = {
+            name: def.name,
+            retryLimit: def.retry.limit,
+            retryDelay: def.retry.delaySeconds,
+            retryBackoff: def.retry.backoff,
+            expireInSeconds: def.expireInSeconds,
+          };
+          if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, queue);
+          else {
+            try {
+              await boss.createQueue(def.name, queue);
+            } catch (err) {
+              // Another process created it between the check and here.
+              if (!(await boss.getQueue(def.name))) throw err;
+            }
+          }
+        }
+      };
       if (opts.database.kind === "postgres") {
         // pg-boss installs its schema on first start and survives a concurrent install only when the
         // error says "already exists"; two processes starting together on a fresh database can instead
-        // get a unique violation on pg_namespace. Processes take turns installing.
+        // get a unique violation on pg_namespace, and creating the same queues (each a partition table)
+        // at once can deadlock. Processes take turns installing and creating queues.
         await opts.database.exclusive(async (conn) => {
           await conn.query("SELECT pg_advisory_lock(hashtext('diginoor:pg-boss:start'))");
           try {
             await boss.start();
+            started = true;
+            await createQueues();
           } finally {
             await conn.query("SELECT pg_advisory_unlock(hashtext('diginoor:pg-boss:start'))");
           }
         });
-      } else await boss.start();
-      started = true;
-      for (const def of definitions.values()) {
-        const queue = {
-          name: def.name,
-          retryLimit: def.retry.limit,
-          retryDelay: def.retry.delaySeconds,
-          retryBackoff: def.retry.backoff,
-          expireInSeconds: def.expireInSeconds,
-        };
-        if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, queue);
-        else {
-          try {
-            await boss.createQueue(def.name, queue);
-          } catch (err) {
-            // Another process created it between the check and here.
-            if (!(await boss.getQueue(def.name))) throw err;
-          }
-        }
+      } else {
+        await boss.start();
+        started = true;
+        await createQueues();
       }
       if (!opts.workers) return;
       for (const def of definitions.values()) {
