@@ -294,7 +294,7 @@ describe("commerce on the chain, over HTTP", () => {
 
     // The quote (and so the voucher) expires; after the grace period the edition is released.
     clock.advance(new Date(held.body.reservedUntil).getTime() - clock.now() + EXPIRY_GRACE_MS + 1000);
-    expect(await t.ctx.services.orders.reconcileWalletOrders()).toMatchObject({ expired: 1 });
+    expect(await t.ctx.services.orders.reconcileOrders()).toMatchObject({ expired: 1 });
     const expired = (await api<Order>("GET", `/api/v1/orders/${held.body.orderId}`, bob.cookie)).body;
     expect(expired.state).toBe("expired");
     expect(expired.payment).toBeNull();
