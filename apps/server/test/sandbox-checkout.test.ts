@@ -2,13 +2,12 @@ import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-a
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import type { Order } from "@diginoor/api/orders";
 import { createPublicClient, type Hex, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
 import { newSignedInUser } from "./factories.ts";
+import { httpApi, linkedBuyer, until } from "./commerce-helpers.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -48,60 +47,9 @@ const pc = () => createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) });
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0);
 
-async function api<T = Record<string, unknown>>(
-  method: "GET" | "POST",
-  url: string,
-  cookie?: string,
-  payload?: object,
-): Promise<{ status: number; body: T }> {
-  const res = await t.app.inject({
-    method,
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: res.json() as T };
-}
+const api = httpApi(() => t.app);
 
-/** A signed-in user whose wallet `key` is linked (Sign-In with Ethereum, as the wallet page does it). */
-async function buyer(key: Hex) {
-  const account = privateKeyToAccount(key);
-  const { cookie, user } = await newSignedInUser(t.ctx);
-  const nonce = (await api<{ nonce: string }>("POST", "/api/v1/wallets/nonce", cookie)).body.nonce;
-  const issuedAt = new Date(clock.now());
-  const message = createSiweMessage({
-    address: account.address,
-    chainId: t.ctx.chain!.chainId,
-    domain: "localhost:3000",
-    uri: PUBLIC_URL,
-    nonce,
-    version: "1",
-    issuedAt,
-    expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
-  });
-  const linked = await api("POST", "/api/v1/wallets", cookie, {
-    message,
-    signature: await account.signMessage({ message }),
-  });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-  return { account, cookie, email: user.email };
-}
-
-async function until<T>(
-  what: string,
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  ms = 15_000,
-): Promise<T> {
-  const start = Date.now();
-  let last: T | undefined;
-  while (Date.now() - start < ms) {
-    last = await read();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
-}
+const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
 
 const editions = async () =>
   (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
@@ -178,6 +126,7 @@ describe("sandbox card checkout", () => {
       "fulfilment",
       async () => (await getOrder(alice.cookie, o.orderId)).body,
       (x) => x.state === "fulfilled",
+      15_000,
     );
     expect(done.transitions.map((x) => x.to)).toEqual(["awaiting_payment", "paid", "minting", "fulfilled"]);
     const owner = await pc().readContract({
@@ -192,6 +141,7 @@ describe("sandbox card checkout", () => {
       "the duplicate delivery",
       () => count("SELECT count(*)::int AS n FROM payment_events WHERE order_id = $1", [o.orderId]),
       (n) => n === 1,
+      15_000,
     );
     await new Promise((r) => setTimeout(r, 2000));
     expect(
@@ -205,6 +155,7 @@ describe("sandbox card checkout", () => {
           [alice.email],
         ),
       (n) => n === 1,
+      15_000,
     );
     expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
   });
@@ -285,6 +236,7 @@ describe("sandbox card checkout", () => {
       "fulfilment",
       async () => (await getOrder(bob.cookie, o.orderId)).body.state,
       (s) => s === "fulfilled",
+      15_000,
     );
     // A late 'failed' for a paid order never moves it back.
     const late = event(o, "payment.failed");
@@ -302,6 +254,7 @@ describe("sandbox card checkout", () => {
       "the decline",
       async () => (await getOrder(alice.cookie, o.orderId)).body.state,
       (s) => s === "failed",
+      15_000,
     );
     expect(await editions()).toBe(before);
     // A payment reported after the decline does not revive it.
