@@ -4,13 +4,7 @@ import type { NftAuction } from "@diginoor/api/orders";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { getJson } from "./support/api.ts";
-import {
-  expectNoHorizontalScroll,
-  expectNoProblems,
-  screenshot,
-  waitForData,
-  watchPage,
-} from "./support/page.ts";
+import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
 import { installTestWallet, type TestWallet } from "./support/test-wallet.ts";
 
 /**
@@ -41,18 +35,7 @@ async function rpc(url: string, method: string, params: unknown[] = []) {
   return (await res.json()) as { result: unknown };
 }
 
-/** Each step at both widths: desktop first, then a phone. */
-async function shots(page: Page, name: string) {
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    await expectNoHorizontalScroll(page, `${name}-${viewport.width}`);
-    await screenshot(page, `commerce-${name}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shots = (page: Page, name: string) => shotsAtBothWidths(page, `commerce-${name}`);
 
 /** The unread count on the header's bell (0 when it shows none). */
 async function bellCount(page: Page): Promise<number> {

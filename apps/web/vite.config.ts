@@ -19,6 +19,7 @@ export default defineConfig(() => ({
       "/api": { target: apiTarget, changeOrigin: false },
       "/media": { target: apiTarget, changeOrigin: false },
       "/dev": { target: apiTarget, changeOrigin: false },
+      "/sandbox": { target: apiTarget, changeOrigin: false },
     },
   },
 }));

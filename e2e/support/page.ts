@@ -115,3 +115,16 @@ export async function screenshot(page: Page, name: string) {
 export function expectNoProblems(watch: PageWatch) {
   expect(watch.problems, watch.problems.join("\n")).toEqual([]);
 }
+
+/** A step's screenshots at both widths (1440 px, then a phone at 390 px), checking for sideways scroll. */
+export async function shotsAtBothWidths(page: Page, name: string) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expectNoHorizontalScroll(page, `${name}-${viewport.width}`);
+    await screenshot(page, name);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

@@ -14,7 +14,7 @@ import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
-import { createOrdersService } from "./modules/orders/service.ts";
+import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
 import { createNotificationsService } from "./modules/notifications/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
@@ -126,6 +126,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         tokens,
         chain,
         confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
+        jobs: platform.jobs,
+        publicUrl: config.PUBLIC_URL,
+        sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
       }),
     },
     appliedMigrations,

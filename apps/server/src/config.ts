@@ -177,6 +177,11 @@ export const envSchema = z
       }),
     /** Seconds a price quote in the native token holds (an expired quote is refused, never repriced). */
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    /**
+     * HMAC secret of the sandbox payment provider's webhooks (decision 141). Default: derived from
+     * SESSION_SECRET, or a fixed development value. The sandbox is never offered when NODE_ENV=production.
+     */
+    SANDBOX_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     /** A WordPress site whose posts the blog shows beside its own (read from wp-json/wp/v2/posts). */
     WORDPRESS_URL: z
       .string()

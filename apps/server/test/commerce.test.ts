@@ -16,11 +16,11 @@ import {
   type PrivateKeyAccount,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import { EXPIRY_GRACE_MS } from "../src/modules/orders/service.ts";
 import { newSignedInUser } from "./factories.ts";
+import { httpApi, linkedBuyer, until } from "./commerce-helpers.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -34,7 +34,6 @@ const PAYOUT = ANVIL_ADDRESSES[9];
 
 let t: TestApp;
 let clock: TestClock;
-let chainId: number;
 let rpcUrl: string;
 let collectible: Address;
 let marketplace: Address;
@@ -42,7 +41,6 @@ let marketplace: Address;
 beforeAll(async () => {
   clock = createTestClock(Date.now());
   t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
-  chainId = t.ctx.chain!.chainId;
   rpcUrl = t.ctx.chain!.rpcUrl;
   ({ collectible, marketplace } = t.ctx.chain!.deployment);
   const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
@@ -66,54 +64,11 @@ afterAll(async () => {
 const pc = () => createPublicClient({ transport: http(rpcUrl) });
 const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, transport: http(rpcUrl) });
 
-async function api<T = Record<string, unknown>>(
-  method: "GET" | "POST" | "DELETE",
-  url: string,
-  cookie?: string,
-  payload?: object,
-): Promise<{ status: number; body: T }> {
-  const res = await t.app.inject({
-    method,
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: res.json() as T };
-}
+const api = httpApi(() => t.app);
 
-/** A signed-in user whose wallet `key` is linked (Sign-In with Ethereum, as the wallet page does it). */
 async function buyer(key: Hex) {
-  const account = privateKeyToAccount(key);
-  const { cookie } = await newSignedInUser(t.ctx);
-  const nonce = (await api<{ nonce: string }>("POST", "/api/v1/wallets/nonce", cookie)).body.nonce;
-  const issuedAt = new Date(clock.now());
-  const message = createSiweMessage({
-    address: account.address,
-    chainId,
-    domain: "localhost:3000",
-    uri: PUBLIC_URL,
-    nonce,
-    version: "1",
-    issuedAt,
-    expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
-  });
-  const linked = await api("POST", "/api/v1/wallets", cookie, {
-    message,
-    signature: await account.signMessage({ message }),
-  });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-  return { account, cookie, wallet: walletOf(account) };
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const start = Date.now();
-  let last: T | undefined;
-  while (Date.now() - start < ms) {
-    last = await read();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
+  const b = await linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
+  return { ...b, wallet: walletOf(b.account) };
 }
 
 async function revertName(p: Promise<unknown>): Promise<string> {
@@ -304,7 +259,7 @@ describe("commerce on the chain, over HTTP", () => {
 
     // The quote (and so the voucher) expires; after the grace period the edition is released.
     clock.advance(new Date(held.body.reservedUntil).getTime() - clock.now() + EXPIRY_GRACE_MS + 1000);
-    expect(await t.ctx.services.orders.reconcileWalletOrders()).toMatchObject({ expired: 1 });
+    expect(await t.ctx.services.orders.reconcileOrders()).toMatchObject({ expired: 1 });
     const expired = (await api<Order>("GET", `/api/v1/orders/${held.body.orderId}`, bob.cookie)).body;
     expect(expired.state).toBe("expired");
     expect(expired.payment).toBeNull();

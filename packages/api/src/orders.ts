@@ -132,7 +132,23 @@ export const orderMessages = {
   notFound: "Order not found",
   notAwaitingPayment: "This order is no longer waiting for payment",
   wrongTransaction: "That transaction is not this order's purchase",
+  checkoutNotFound: "Checkout session not found",
 } as const;
+
+/** A hosted sandbox checkout session (decision 141). */
+export const sandboxSessionParamsSchema = z
+  .object({ sessionId: z.string().regex(/^cs_sandbox_[0-9a-f]{24}$/, "must be a sandbox session id") })
+  .strict();
+export const sandboxActionParamsSchema = sandboxSessionParamsSchema
+  .extend({ action: z.enum(["pay", "decline", "abandon"]) })
+  .strict();
+
+/** What our webhook routes answer a provider (quickly; the work is done in jobs). */
+export const webhookReceiptSchema = z.object({
+  received: z.literal(true),
+  /** The provider sent this event before: nothing was done again. */
+  duplicate: z.boolean(),
+});
 
 /** The live primary auction of a catalogue NFT (one edition at a time), from the indexer's tables. */
 export const nftAuctionSchema = z.object({
@@ -217,6 +233,37 @@ export const orderEndpoints = {
     tags: ["orders"],
     params: nftAuctionParamsSchema,
     success: { status: 200, schema: nftAuctionSchema },
+    errors: ["not_found"],
+  }),
+  sandboxWebhook: endpoint({
+    operationId: "sandboxWebhook",
+    method: "POST",
+    path: "/api/v1/webhooks/sandbox",
+    summary:
+      "Payment events of the sandbox provider: raw JSON body signed in x-sandbox-signature (t=…,v1=HMAC-SHA256 of t.body); 400 when the signature or timestamp is wrong",
+    tags: ["orders"],
+    success: { status: 200, schema: webhookReceiptSchema },
+    errors: ["bad_request"],
+  }),
+  sandboxCheckoutPage: endpoint({
+    operationId: "showSandboxCheckout",
+    method: "GET",
+    path: "/sandbox/checkout/{sessionId}",
+    summary: "The sandbox provider's hosted checkout page (HTML): amount, Pay, Decline, Abandon",
+    tags: ["orders"],
+    params: sandboxSessionParamsSchema,
+    success: { status: 200, schema: z.string(), contentType: "text/html" },
+    errors: ["not_found"],
+  }),
+  sandboxCheckoutAction: endpoint({
+    operationId: "sandboxCheckoutAction",
+    method: "POST",
+    path: "/sandbox/checkout/{sessionId}/{action}",
+    summary:
+      "The payer's choice on the sandbox checkout page; pay and decline make the sandbox send signed webhooks; redirects back to Diginoor",
+    tags: ["orders"],
+    params: sandboxActionParamsSchema,
+    success: { status: 302 },
     errors: ["not_found"],
   }),
 };

@@ -156,6 +156,19 @@ export interface SignUpResult {
   verificationEmailSent: boolean;
 }
 
+/**
+ * Where another module mails a user (e.g. an order confirmation): the address and the name to greet,
+ * or undefined for an unknown or suspended user. The name is only used once the address is verified.
+ */
+export async function mailContact(
+  db: Db,
+  userId: string,
+): Promise<{ email: string; name: string | null } | undefined> {
+  const user = await repo.findUserById(db, userId);
+  if (!user || user.suspendedAt) return undefined;
+  return { email: user.email, name: user.emailVerifiedAt ? user.name : null };
+}
+
 export async function signUp(
   ctx: AccountsDeps,
   input: { name: string; email: string; phone?: string | null; password: string },

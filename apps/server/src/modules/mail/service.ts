@@ -7,7 +7,14 @@ import type { MailMessage, Mailer } from "./mailer.ts";
 // The mail module's public surface (other modules import only this file): the mailer's types, the
 // templates, once-only delivery for mail jobs, and the clean-up of delivery records.
 export type { MailMessage, Mailer } from "./mailer.ts";
-export { emailChangedMail, passwordChangedMail, passwordResetMail, verificationMail } from "./templates.ts";
+export {
+  emailChangedMail,
+  escapeHtml,
+  orderConfirmedMail,
+  passwordChangedMail,
+  passwordResetMail,
+  verificationMail,
+} from "./templates.ts";
 
 /**
  * Delivers the mail of one job at most once per job id, so a job run again after a crash sends

@@ -96,3 +96,21 @@ export function passwordChangedMail(name: string | null, signInUrl: string): Ren
     html: layout(subject, lines, { label: "Go to sign-in", url: signInUrl }),
   };
 }
+
+/** Sent once a purchase is fulfilled: the token is in the buyer's wallet. */
+export function orderConfirmedMail(
+  name: string | null,
+  o: { title: string; edition: number; amount: string; tokenId: string; wallet: string; url: string },
+): RenderedMail {
+  const subject = `Your Diginoor NFT is in your wallet: ${o.title}`;
+  const lines = [
+    greeting(name),
+    `Thank you for your purchase. ${o.title} (edition #${o.edition}) is now in your wallet ${o.wallet} as token #${o.tokenId}.`,
+    `You paid ${o.amount}.`,
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nYour order: ${o.url}\n`,
+    html: layout(subject, lines, { label: "See your order", url: o.url }),
+  };
+}

@@ -1,14 +1,18 @@
 import { z } from "zod";
+import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
-import type { OrdersService } from "./service.ts";
+import { mailContact } from "../accounts/service.ts";
+import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
+import { formatUsd } from "./sandbox.ts";
+import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
 
 const empty = z.object({});
 
 /**
- * Every minute: fulfils wallet orders whose mint the indexer has applied (if a chain-events message
- * was missed) and releases the editions of orders whose voucher expired unredeemed.
+ * Every minute: fulfils orders whose mint the indexer has applied (if a chain-events message was
+ * missed), releases the editions of orders not paid in time, and re-enqueues stuck fulfilments.
  */
-export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileWalletOrders">) {
+export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders">) {
   return defineJob({
     name: "orders.reconcile",
     payload: empty,
@@ -16,7 +20,7 @@ export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileWalletO
     expireInSeconds: 120,
     schedule: { cron: "* * * * *", payload: {} },
     handler: async () => {
-      await orders.reconcileWalletOrders();
+      await orders.reconcileOrders();
     },
   });
 }
@@ -38,6 +42,55 @@ export function openAuctionsJob(
     handler: async () => {
       const counts = await orders.openPrimaryAuctions();
       if (counts.opened || counts.failed) log(counts);
+    },
+  });
+}
+
+/**
+ * Mints a paid card order (decision 141). Retried with backoff; after the last attempt it stays in
+ * pg-boss's `failed` state and the order in `minting`, where the reconciler enqueues it again.
+ */
+export function fulfilOrderJob(orders: Pick<OrdersService, "fulfilCardOrder">) {
+  return defineJob({
+    name: fulfilOrder.name,
+    payload: fulfilOrder.payload,
+    retry: { limit: 8, delaySeconds: 5, backoff: true },
+    expireInSeconds: 300,
+    handler: async ({ orderId }) => {
+      await orders.fulfilCardOrder(orderId);
+    },
+  });
+}
+
+/** Emails the buyer once their order is fulfilled, at most once per job (deliverOnce). */
+export function orderMailJob(
+  deps: { database: Database; mailer: Mailer; publicUrl: string },
+  orders: Pick<OrdersService, "mailFacts">,
+) {
+  return defineJob({
+    name: orderMail.name,
+    payload: orderMail.payload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 120,
+    handler: async ({ orderId }, job) => {
+      const facts = await orders.mailFacts(orderId);
+      if (!facts) return;
+      await deliverOnce(deps, job.id, async (db) => {
+        const contact = await mailContact(db, facts.userId);
+        if (!contact) return null;
+        const url = `${deps.publicUrl.replace(/\/$/, "")}/confirmation/${facts.nftId}/${orderId}`;
+        return {
+          to: contact.email,
+          ...orderConfirmedMail(contact.name, {
+            title: facts.title,
+            edition: facts.edition,
+            amount: formatUsd(facts.usdCents),
+            tokenId: facts.tokenId,
+            wallet: facts.wallet,
+            url,
+          }),
+        };
+      });
     },
   });
 }

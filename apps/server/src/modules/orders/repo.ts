@@ -20,6 +20,8 @@ export interface OrderRow {
   voucher_expiry: string | null;
   buyer_address: string | null;
   tx_hash: string | null;
+  /** The hosted checkout session of a card order at its provider. */
+  provider_session: string | null;
   reserved_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -34,7 +36,7 @@ export interface TransitionRow {
 
 const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
-  reserved_until, created_at, updated_at`;
+  provider_session, reserved_until, created_at, updated_at`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
@@ -68,14 +70,15 @@ export interface NewOrder {
   buyerAddress: string | null;
   reservedUntil: Date;
   now: Date;
+  providerSession?: string | null;
 }
 
 export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
   const [row] = await q<OrderRow>(
     `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
                          platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at,
-                         voucher_expiry)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
+                         voucher_expiry, provider_session)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16)
      RETURNING ${COLUMNS}`,
     [
       o.userId,
@@ -93,6 +96,7 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
       o.reservedUntil,
       o.now,
       o.voucherExpiry?.toString() ?? null,
+      o.providerSession ?? null,
     ],
   );
   if (!row) throw new Error("insertOrder: nothing returned");
@@ -121,12 +125,60 @@ export function newestOrders(q: Query, state: OrderState | undefined, limit: num
   );
 }
 
-/** Open orders of a provider (oldest first), for reconciliation. */
-export function openOrders(q: Query, provider: OrderProvider, limit: number): Promise<OrderRow[]> {
+/** Open orders of some providers (oldest first), for reconciliation. */
+export function openOrders(
+  q: Query,
+  provider: OrderProvider | OrderProvider[],
+  limit: number,
+): Promise<OrderRow[]> {
   return q<OrderRow>(
-    `SELECT ${COLUMNS} FROM orders WHERE provider = $1 AND state = ANY($2::text[]) ORDER BY reserved_until LIMIT $3`,
-    [provider, OPEN_STATES, limit],
+    `SELECT ${COLUMNS} FROM orders WHERE provider = ANY($1::text[]) AND state = ANY($2::text[])
+      ORDER BY reserved_until LIMIT $3`,
+    [Array.isArray(provider) ? provider : [provider], OPEN_STATES, limit],
   );
+}
+
+export async function findBySession(
+  q: Query,
+  provider: OrderProvider,
+  session: string,
+): Promise<OrderRow | undefined> {
+  const rows = await q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE provider = $1 AND provider_session = $2`,
+    [provider, session],
+  );
+  return rows[0];
+}
+
+/** Records a provider event id; false when it was recorded before (a duplicate delivery). */
+export async function claimPaymentEvent(
+  q: Query,
+  provider: OrderProvider,
+  eventId: string,
+  type: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await q(
+    `INSERT INTO payment_events (provider, event_id, type, outcome, received_at)
+     VALUES ($1, $2, $3, 'received', $4) ON CONFLICT DO NOTHING RETURNING event_id`,
+    [provider, eventId, type, now],
+  );
+  return rows.length > 0;
+}
+
+export async function setPaymentEventOutcome(
+  q: Query,
+  provider: OrderProvider,
+  eventId: string,
+  orderId: string | null,
+  outcome: string,
+): Promise<void> {
+  await q("UPDATE payment_events SET order_id = $3, outcome = $4 WHERE provider = $1 AND event_id = $2", [
+    provider,
+    eventId,
+    orderId,
+    outcome,
+  ]);
 }
 
 export function transitionsOf(q: Query, orderId: string): Promise<TransitionRow[]> {

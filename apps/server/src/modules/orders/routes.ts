@@ -1,10 +1,17 @@
 import { orderEndpoints as api } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { openAuctionsJob, reconcileOrdersJob } from "./jobs.ts";
+import { fulfilOrderJob, openAuctionsJob, orderMailJob, reconcileOrdersJob } from "./jobs.ts";
+import { checkoutPage, SIGNATURE_HEADER } from "./sandbox.ts";
+
+/** The sandbox sends each event twice: at once, and a copy this much later (like a provider's retry). */
+const SANDBOX_DUPLICATE_DELAY_MS = 1500;
+/** Webhook bodies are small JSON documents. */
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /** Each order reserves an edition: a user may start at most this many a quarter of an hour. */
 const ORDERS_PER_USER: RateLimitRule = { name: "orders:user", limit: 20, windowSeconds: 15 * 60 };
@@ -43,7 +50,74 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     handler: ({ params }) => orders.nftAuction(params.id),
   });
 
+  // Provider webhooks and the sandbox's hosted checkout take any body as raw bytes (signatures).
+  await rawBodyRoutes(
+    app,
+    (scope) => {
+      route(scope, api.sandboxWebhook, {
+        permission: "public",
+        handler: ({ req }) => orders.handleSandboxWebhook(req.body as Buffer, req.headers[SIGNATURE_HEADER]),
+      });
+      route(scope, api.sandboxCheckoutAction, {
+        permission: "public",
+        handler: async ({ params, reply }) => {
+          const { redirect, deliveries } = await orders.sandboxAction(params.sessionId, params.action);
+          for (const d of deliveries) sandboxDeliver(d);
+          return reply.redirect(redirect, 302);
+        },
+      });
+    },
+    { bodyLimit: WEBHOOK_BODY_LIMIT },
+  );
+  route(app, api.sandboxCheckoutPage, {
+    permission: "public",
+    handler: async ({ params, reply }) => {
+      const session = await orders.sandboxSession(params.sessionId);
+      return reply
+        .type("text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .header(
+          "content-security-policy",
+          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+        )
+        .send(checkoutPage(session));
+    },
+  });
+
+  /**
+   * The sandbox provider's outbox: POSTs a signed event to our webhook route through the whole HTTP
+   * stack (raw body, signature check), once at once and once late; a refused delivery is retried a
+   * few times like a provider would.
+   */
+  const pending = new Set<Promise<void>>();
+  function sandboxDeliver(d: { body: string; sign: () => string }) {
+    const send = async (delayMs: number) => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const res = await app.inject({
+          method: "POST",
+          url: api.sandboxWebhook.path,
+          payload: d.body,
+          headers: { "content-type": "application/json", [SIGNATURE_HEADER]: d.sign() },
+        });
+        if (res.statusCode < 500) return;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    };
+    for (const delay of [0, SANDBOX_DUPLICATE_DELAY_MS]) {
+      const p = send(delay)
+        .catch((err) => app.log.warn({ err }, "sandbox: webhook delivery failed"))
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    }
+  }
+  app.addHook("preClose", async () => {
+    await Promise.all(pending);
+  });
+
   ctx.jobs.register(
+    fulfilOrderJob(orders),
+    orderMailJob({ database: ctx.database, mailer: ctx.mailer, publicUrl: ctx.config.PUBLIC_URL }, orders),
     reconcileOrdersJob(orders),
     openAuctionsJob(orders, (o) => app.log.info(o, "primary auctions")),
   );
@@ -54,7 +128,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook("onReady", async () => {
     unsubscribe = await ctx.pubsub.subscribe(CHAIN_EVENTS_CHANNEL, () => {
       running = running
-        .then(() => orders.reconcileWalletOrders())
+        .then(() => orders.reconcileOrders())
         .catch((err) => app.log.warn({ err }, "orders: reconcile after chain events failed"));
     });
     await ctx.jobs

@@ -11,10 +11,12 @@ import {
   type OrderState,
   orderMessages as m,
 } from "@diginoor/api/orders";
+import { z } from "zod";
 import { type Address, createWalletClient, getAddress, type Hash, http } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
@@ -24,6 +26,31 @@ import type { TokenReads } from "../indexer/service.ts";
 import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import * as repo from "./repo.ts";
+import {
+  newEventId,
+  newSessionId,
+  SANDBOX_RESERVATION_MS,
+  type SandboxEvent,
+  signSandboxPayload,
+  verifySandboxWebhook,
+} from "./sandbox.ts";
+
+export { sandboxSecret } from "./sandbox.ts";
+
+/** Mints a paid card order (decision 141); enqueued in the transaction that marks it paid. */
+export const fulfilOrder: JobRef<{ orderId: string }> = {
+  name: "orders.fulfil",
+  payload: z.object({ orderId: z.uuid() }),
+};
+/** Emails the confirmation of a fulfilled order; enqueued in the transaction that fulfils it. */
+export const orderMail: JobRef<{ orderId: string }> = {
+  name: "orders.mail",
+  payload: z.object({ orderId: z.uuid() }),
+};
+/** Providers that take the payment on a hosted page and then need our minter key. */
+const CARD_PROVIDERS = ["sandbox", "stripe", "cashfree"] as const;
+/** A card order paid this long ago and still not minted gets its fulfilment job again. */
+const STUCK_FULFILMENT_MS = 2 * 60 * 1000;
 
 export interface OrdersServiceDeps {
   database: Database;
@@ -39,6 +66,12 @@ export interface OrdersServiceDeps {
   chain?: ChainRuntime;
   /** Blocks after which the indexer applies a block (or finality). */
   confirmations: number | "finalized";
+  /** Enqueues fulfilment and mail in the transaction of the state change that causes them. */
+  jobs?: Pick<Jobs, "enqueue">;
+  /** Absolute links (checkout pages, return pages, mail) start with this. */
+  publicUrl?: string;
+  /** The sandbox card provider, when offered (never in production): its webhook secret. */
+  sandbox?: { secret: string };
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
 }
 
@@ -63,6 +96,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     (t, p) =>
       tx.query(t, p);
   const log = deps.log ?? (() => {});
+  const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
 
   function requireChain(): ChainRuntime {
     if (!deps.chain)
@@ -189,7 +223,10 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       requiredConfirmations: typeof deps.confirmations === "number" ? deps.confirmations : null,
       buyerAddress: o.buyer_address,
       reservedUntil: o.reserved_until.toISOString(),
-      checkoutUrl: null,
+      checkoutUrl:
+        o.provider === "sandbox" && o.state === "awaiting_payment" && o.provider_session
+          ? `${publicUrl}/sandbox/checkout/${o.provider_session}`
+          : null,
       payment,
       transitions: transitions.map((t) => ({
         from: t.from_state,
@@ -215,23 +252,40 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     cause: string,
     set: { txHash?: string } = {},
   ) {
-    return withTransaction(database, async (tx) => {
-      const previous = await repo.transition(txq(tx), o.id, from, to, cause, clock.date(), set);
-      if (previous === undefined) return false;
-      if (to === "expired" || to === "failed") await deps.catalogue.returnEdition(tx, o.nft_id);
-      await announce(tx, o.user_id, o.id, to);
-      return true;
-    });
+    return withTransaction(database, (tx) => moveIn(tx, o, from, to, cause, set));
   }
 
   /**
-   * Brings open wallet orders up to date with the indexer: fulfilled once their mint is applied,
-   * expired (edition released) once their voucher can no longer be redeemed. Idempotent; any process.
+   * Moves an order inside `tx`: gives the edition back when it ends unpaid, enqueues the
+   * confirmation mail when it is fulfilled (in the same transaction), tells its owner's pages.
    */
-  async function reconcileWalletOrders(
-    rows?: repo.OrderRow[],
-  ): Promise<{ fulfilled: number; expired: number }> {
-    const open = rows ?? (await repo.openOrders(q, "wallet", 500));
+  async function moveIn(
+    tx: Tx,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    from: OrderState[],
+    to: OrderState,
+    cause: string,
+    set: { txHash?: string } = {},
+  ): Promise<boolean> {
+    const previous = await repo.transition(txq(tx), o.id, from, to, cause, clock.date(), set);
+    if (previous === undefined) return false;
+    if (to === "expired" || to === "failed") await deps.catalogue.returnEdition(tx, o.nft_id);
+    if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
+    await announce(tx, o.user_id, o.id, to);
+    return true;
+  }
+
+  /**
+   * Brings open orders up to date with the indexer: fulfilled once their mint is applied (whoever
+   * sent it); a wallet order expires once its voucher can no longer be redeemed, a card order once its
+   * reservation lapsed unpaid (editions released). A paid card order never expires: one whose
+   * fulfilment seems stuck gets its job again. Idempotent; any process.
+   */
+  async function reconcileOrders(rows?: repo.OrderRow[]): Promise<{ fulfilled: number; expired: number }> {
+    const open = rows ?? [
+      ...(await repo.openOrders(q, "wallet", 500)),
+      ...(await repo.openOrders(q, [...CARD_PROVIDERS], 500)),
+    ];
     const counts = { fulfilled: 0, expired: 0 };
     if (open.length === 0) return counts;
     const tokenIdOf = (o: repo.OrderRow) => BigInt(o.number).toString();
@@ -245,12 +299,126 @@ export function createOrdersService(deps: OrdersServiceDeps) {
           })
         )
           counts.fulfilled++;
-      } else if (clock.now() > o.reserved_until.getTime() + EXPIRY_GRACE_MS) {
+      } else if (o.provider === "wallet") {
+        if (clock.now() <= o.reserved_until.getTime() + EXPIRY_GRACE_MS) continue;
         if (await move(o, repo.OPEN_STATES, "expired", "the voucher expired unredeemed; edition released"))
           counts.expired++;
+      } else if (o.state === "created" || o.state === "awaiting_payment") {
+        if (clock.now() <= o.reserved_until.getTime()) continue;
+        if (await move(o, ["created", "awaiting_payment"], "expired", "not paid in time; edition released"))
+          counts.expired++;
+      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > STUCK_FULFILMENT_MS) {
+        // Paid or minting without a mint for a while: the job may have failed for good; try again.
+        await deps.jobs
+          .enqueue(fulfilOrder, { orderId: o.id }, { singletonKey: o.id })
+          .catch((err) => log("warn", "could not enqueue a fulfilment", { err: String(err) }));
       }
     }
     return counts;
+  }
+
+  // ------------------------------------------------------------------ card orders (sandbox)
+
+  function requireSandbox() {
+    if (!deps.sandbox) throw AppError.badRequest(m.providerNotConfigured("sandbox"));
+    return deps.sandbox;
+  }
+
+  /**
+   * Applies one verified provider event, once: the event id is recorded in the same transaction as
+   * the move it causes and the fulfilment job it enqueues. A paid order never moves back.
+   */
+  async function applyPaymentEvent(provider: "sandbox", event: SandboxEvent) {
+    return withTransaction(database, async (tx) => {
+      const claimed = await repo.claimPaymentEvent(txq(tx), provider, event.id, event.type, clock.date());
+      if (!claimed) return { received: true as const, duplicate: true };
+      const o = await repo.findOrder(txq(tx), event.data.orderId, true);
+      let outcome = "applied";
+      if (!o || o.provider !== provider || o.provider_session !== event.data.session) {
+        outcome = "ignored: no such checkout session";
+      } else if (event.data.amount !== Number(o.usd_cents) || event.data.currency !== "usd") {
+        outcome = "ignored: amount or currency differ from the order";
+      } else if (event.type === "payment.succeeded") {
+        if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
+          await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
+        } else if (o.state === "expired" || o.state === "failed") {
+          outcome = `ignored: order already ${o.state} (payment needs a refund)`;
+          log("warn", "payment for an order that is over", { orderId: o.id, event: event.id });
+        } else outcome = `ignored: order already ${o.state}`;
+      } else if (
+        !(await moveIn(tx, o, ["created", "awaiting_payment"], "failed", `payment ${event.id} declined`))
+      ) {
+        outcome = `ignored: order already ${o.state}`;
+      }
+      await repo.setPaymentEventOutcome(txq(tx), provider, event.id, o ? o.id : null, outcome);
+      return { received: true as const, duplicate: false };
+    });
+  }
+
+  /** The sandbox provider's side of a payer's choice: the events it will send (signed by the caller). */
+  function sandboxEventFor(o: repo.OrderRow, type: SandboxEvent["type"]): SandboxEvent {
+    return {
+      id: newEventId(),
+      type,
+      created: Math.floor(clock.now() / 1000),
+      data: {
+        session: o.provider_session ?? "",
+        orderId: o.id,
+        amount: Number(o.usd_cents),
+        currency: "usd",
+      },
+    };
+  }
+
+  /**
+   * Mints a paid card order to its buyer's wallet with the minter key: paid → minting → (mint) →
+   * fulfilled once the indexer applied the mint. The contract mints an order id at most once and the
+   * mint is skipped when already on chain, so a retry after a crash never mints twice.
+   */
+  async function fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
+    const chain = requireChain();
+    const minter = chain.minter;
+    if (!minter) throw new Error("orders.fulfil: no minter key is configured");
+    let o = await repo.findOrder(q, orderId);
+    if (!o) return undefined;
+    if (o.state === "paid") {
+      await move(o, ["paid"], "minting", "fulfilment started");
+      o = (await repo.findOrder(q, orderId)) ?? o;
+    }
+    if (o.state !== "minting") return o.state;
+    const pc = chain.publicClient;
+    const onChainId = toOrderId(BigInt(o.number));
+    const minted = await pc.readContract({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "isOrderMinted",
+      args: [onChainId],
+    });
+    if (!minted) {
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
+      const hash = await wallet.writeContract({
+        chain: null,
+        address: chain.deployment.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "mintForOrder",
+        args: [
+          getAddress(o.buyer_address ?? ""),
+          nft.catalogueNumber,
+          o.edition,
+          getAddress(o.payout_address ?? nft.payoutAddress ?? ""),
+          onChainId,
+        ],
+      });
+      await repo.setTxHash(q, o.id, hash, clock.date());
+      const receipt = await pc.waitForTransactionReceipt({ hash });
+      // A revert here is most likely OrderAlreadyMinted (a concurrent attempt won): the retry sees the mint.
+      if (receipt.status !== "success") throw new Error(`mint ${hash} of order ${o.id} reverted`);
+      log("info", "card order minted", { orderId: o.id, tokenId: o.number, txHash: hash });
+    }
+    o = (await repo.findOrder(q, orderId)) ?? o;
+    await reconcileOrders([o]);
+    return (await repo.findOrder(q, orderId))?.state;
   }
 
   async function ownOrder(userId: string, orderId: string): Promise<repo.OrderRow> {
@@ -387,12 +555,68 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     }
   }
 
+  /** Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`), or 409. */
+  async function reserveEdition(tx: Tx, nftId: string) {
+    const nft = await deps.catalogue.purchaseTerms(nftId, tx);
+    if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
+    if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
+    const edition = await repo.freeEdition(txq(tx), nft.id, nft.editionSize);
+    if (edition === undefined || !(await deps.catalogue.takeEdition(tx, nft.id))) {
+      throw AppError.conflict(m.soldOut);
+    }
+    return { nft, edition };
+  }
+
+  /**
+   * A sandbox card order: the price is the catalogue's USD price (never the client's), the token goes
+   * to the user's linked receiving wallet, the edition is held while the payer is at the checkout page.
+   */
+  async function createSandboxOrder(userId: string, nftId: string): Promise<Order> {
+    requireSandbox();
+    const chain = requireChain();
+    if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
+    const wallet = await deps.wallets.receivingWallet(userId);
+    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+    const row = await withTransaction(database, async (tx) => {
+      const { nft, edition } = await reserveEdition(tx, nftId);
+      const now = clock.date();
+      const o = await repo.insertOrder(txq(tx), {
+        userId,
+        nftId: nft.id,
+        provider: "sandbox",
+        state: "awaiting_payment",
+        edition,
+        usdCents: nft.priceUsdCents,
+        quoteId: null,
+        chainId: chain.chainId,
+        priceWei: null,
+        platformFeeBps: null,
+        payoutAddress: nft.payoutAddress,
+        voucherExpiry: null,
+        buyerAddress: getAddress(wallet.address),
+        reservedUntil: new Date(now.getTime() + SANDBOX_RESERVATION_MS),
+        now,
+        providerSession: newSessionId(),
+      });
+      await repo.recordCreation(
+        txq(tx),
+        o.id,
+        "awaiting_payment",
+        `edition ${edition} reserved for card checkout`,
+        now,
+      );
+      return o;
+    });
+    return toApi(row, { full: true });
+  }
+
   return {
     /**
      * Starts a purchase. Wallet orders: the price comes from the user's unexpired quote (never from the
      * client), an edition is reserved until the quote expires, and the signed voucher is returned.
      */
     async createOrder(userId: string, body: CreateOrderRequest): Promise<Order> {
+      if (body.provider === "sandbox") return createSandboxOrder(userId, body.nftId);
       if (body.provider !== "wallet") throw AppError.badRequest(m.providerNotConfigured(body.provider));
       const chain = requireChain();
       if (!body.quoteId) throw AppError.badRequest(m.quoteRequired);
@@ -405,13 +629,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       const skewMs = (await chainNow()) - clock.now();
       const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));
       const row = await withTransaction(database, async (tx) => {
-        const nft = await deps.catalogue.purchaseTerms(body.nftId, tx);
-        if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
-        if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
-        const edition = await repo.freeEdition(txq(tx), nft.id, nft.editionSize);
-        if (edition === undefined || !(await deps.catalogue.takeEdition(tx, nft.id))) {
-          throw AppError.conflict(m.soldOut);
-        }
+        const { nft, edition } = await reserveEdition(tx, body.nftId);
         const now = clock.date();
         const o = await repo.insertOrder(txq(tx), {
           userId,
@@ -444,8 +662,8 @@ export function createOrdersService(deps: OrdersServiceDeps) {
 
     async getOrder(userId: string, orderId: string): Promise<Order> {
       let o = await ownOrder(userId, orderId);
-      if (o.provider === "wallet" && repo.OPEN_STATES.includes(o.state)) {
-        await reconcileWalletOrders([o]);
+      if (repo.OPEN_STATES.includes(o.state)) {
+        await reconcileOrders([o]);
         o = await ownOrder(userId, orderId);
       }
       return toApi(o, { full: true });
@@ -488,7 +706,66 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       return { items, nextCursor: null };
     },
 
-    reconcileWalletOrders: () => reconcileWalletOrders(),
+    reconcileOrders: () => reconcileOrders(),
+
+    /** What the confirmation mail of a fulfilled order says (undefined unless fulfilled). */
+    async mailFacts(orderId: string) {
+      const o = await repo.findOrder(q, orderId);
+      if (o?.state !== "fulfilled") return undefined;
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      return {
+        userId: o.user_id,
+        nftId: o.nft_id,
+        title: nft.title,
+        edition: o.edition,
+        usdCents: Number(o.usd_cents),
+        tokenId: BigInt(o.number).toString(),
+        wallet: o.buyer_address ?? "",
+      };
+    },
+    fulfilCardOrder,
+
+    /** A sandbox provider webhook: signature and replay window checked over the raw body, then applied once. */
+    async handleSandboxWebhook(raw: Buffer, signature: string | string[] | undefined) {
+      const { secret } = requireSandbox();
+      return applyPaymentEvent("sandbox", verifySandboxWebhook(secret, raw, signature, clock.now()));
+    },
+
+    /** What the hosted sandbox checkout page shows. */
+    async sandboxSession(sessionId: string) {
+      requireSandbox();
+      const o = await repo.findBySession(q, "sandbox", sessionId);
+      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      return {
+        sessionId,
+        title: nft.title,
+        edition: o.edition,
+        usdCents: Number(o.usd_cents),
+        state: o.state,
+      };
+    },
+
+    /**
+     * The payer's choice on the sandbox page. Pay and decline return the signed webhook deliveries the
+     * sandbox makes (the caller sends them: each event twice, the copy late); every choice returns
+     * where the payer goes next.
+     */
+    async sandboxAction(sessionId: string, action: "pay" | "decline" | "abandon") {
+      const { secret } = requireSandbox();
+      const o = await repo.findBySession(q, "sandbox", sessionId);
+      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      const back =
+        action === "abandon"
+          ? `${publicUrl}/nftdetail/${o.nft_id}`
+          : `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
+      if (action === "abandon" || o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
+      const body = JSON.stringify(
+        sandboxEventFor(o, action === "pay" ? "payment.succeeded" : "payment.failed"),
+      );
+      const sign = () => signSandboxPayload(secret, body, Math.floor(clock.now() / 1000));
+      return { redirect: back, deliveries: [{ body, sign }] };
+    },
     openPrimaryAuctions,
 
     /** The live (or last) primary auction of an auction NFT, from the indexer's tables. */

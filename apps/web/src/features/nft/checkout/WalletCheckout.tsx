@@ -2,7 +2,7 @@ import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Order } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatUsd } from "../../../lib/format.ts";
 import { useCountdown } from "../../../lib/hooks.ts";
@@ -16,17 +16,71 @@ import { Spinner } from "../../../ui/Spinner.tsx";
 import { checkoutApi } from "./api.ts";
 import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
 
-/** The checkout of a fixed-price NFT paid from the buyer's wallet (shown in the purchase dialog). */
+/**
+ * The checkout of a fixed-price NFT (shown in the purchase dialog): paid from the buyer's wallet, or
+ * by card on the payment provider's hosted page (the sandbox provider, decision 141).
+ */
 export default function WalletCheckout({ nft }: { nft: NftDetail }) {
   return (
-    <WithWallet
-      loading={<Spinner label="Loading the wallet" />}
-      unavailable={
-        <p className="nft-panel-closed">Crypto payments are unavailable on this server right now.</p>
-      }
-    >
-      {(chain) => <Checkout nft={nft} chain={chain} />}
-    </WithWallet>
+    <>
+      <WithWallet
+        loading={<Spinner label="Loading the wallet" />}
+        unavailable={
+          <p className="nft-panel-closed">Crypto payments are unavailable on this server right now.</p>
+        }
+      >
+        {(chain) => <Checkout nft={nft} chain={chain} />}
+      </WithWallet>
+      <CardCheckout nft={nft} />
+    </>
+  );
+}
+
+/** Card payment: the server reserves an edition at its USD price and sends the payer to the provider. */
+function CardCheckout({ nft }: { nft: NftDetail }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; needsWallet: boolean } | null>(null);
+
+  async function payByCard() {
+    setError(null);
+    setBusy(true);
+    try {
+      const o = await checkoutApi.createCardOrder(nft.id);
+      if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
+      window.location.assign(o.checkoutUrl);
+    } catch (err) {
+      setBusy(false);
+      const needsWallet =
+        err instanceof ApiError &&
+        (err.details as { reason?: string } | undefined)?.reason === "wallet_required";
+      setError({
+        message: err instanceof Error ? err.message : "We couldn't start the card payment; try again",
+        needsWallet,
+      });
+    }
+  }
+
+  return (
+    <div className="checkout checkout-card">
+      <p className="checkout-or">or</p>
+      <Button block variant="secondary" onClick={payByCard} loading={busy}>
+        Pay by card (sandbox) · {formatUsd(nft.priceUsdCents)}
+      </Button>
+      <p className="checkout-note">
+        You pay on the card provider's page; the NFT is minted to the wallet that receives your purchases.
+      </p>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error.message}
+          {error.needsWallet ? (
+            <>
+              {" "}
+              <Link to="/wallet">Link a wallet</Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

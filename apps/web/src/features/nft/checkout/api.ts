@@ -3,11 +3,14 @@ import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api.ts";
 
-/** One file per endpoint would be finer; these five are only used together, by the checkout. */
+/** One file per endpoint would be finer; these are only used together, by the checkout. */
 export const checkoutApi = {
   quote: (nftId: string) => apiFetch<QuoteResponse>("/api/v1/quotes", { method: "POST", body: { nftId } }),
   createWalletOrder: (nftId: string, quoteId: string) =>
     apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "wallet", quoteId } }),
+  /** A card order with the sandbox provider: pay on its hosted checkout page (checkoutUrl). */
+  createCardOrder: (nftId: string) =>
+    apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "sandbox" } }),
   reportTransaction: (orderId: string, txHash: string) =>
     apiFetch<Order>(`/api/v1/orders/${orderId}/transaction`, { method: "POST", body: { txHash } }),
 };

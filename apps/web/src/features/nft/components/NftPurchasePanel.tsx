@@ -82,8 +82,8 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         {soldOut ? "Sold out" : "Purchase"}
       </Button>
       <p className="nft-panel-note">
-        Pay with crypto from your linked wallet; the NFT is minted straight to it. Card and rupee payments are
-        coming soon.
+        Pay with crypto from your linked wallet, or by card: the NFT is minted straight to your linked wallet.
+        Rupee payments are coming soon.
       </p>
       <Dialog open={checkout} onClose={() => setCheckout(false)} title={`Buy ${nft.title}`}>
         <Suspense fallback={<Spinner label="Loading the checkout" />}>

@@ -2,6 +2,7 @@ import type { Order } from "@diginoor/api/orders";
 import { useParams } from "react-router";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
 import { useRequiredAccount } from "../../../lib/use-required-account.ts";
+import { formatUsd } from "../../../lib/format.ts";
 import { formatNative } from "../../../lib/wallet/amounts.ts";
 import { ButtonLink, buttonClass } from "../../../ui/Button.tsx";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
@@ -15,7 +16,33 @@ import "./confirmation.css";
 
 type StepState = "done" | "current" | "todo";
 
+/** A card order: paid on the provider's page, then minted to the buyer's wallet by Diginoor. */
+function cardStepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
+  const paid = o.state === "paid" || o.state === "minting" || o.state === "fulfilled";
+  const minting = o.state === "minting";
+  const done = o.state === "fulfilled";
+  return [
+    { label: "Order placed", detail: `Edition ${o.edition} reserved for you`, state: "done" },
+    {
+      label: "Payment received",
+      detail: paid ? formatUsd(o.usdCents) : "Waiting for the card payment to be confirmed",
+      state: paid ? "done" : "current",
+    },
+    {
+      label: "Minting",
+      detail: minting ? "Minting your NFT on the blockchain" : undefined,
+      state: done ? "done" : paid ? "current" : "todo",
+    },
+    {
+      label: "In your wallet",
+      detail: done ? `Token #${o.tokenId}` : undefined,
+      state: done ? "done" : "todo",
+    },
+  ];
+}
+
 function stepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
+  if (o.provider !== "wallet") return cardStepsOf(o);
   const sent = !!o.txHash;
   const done = o.state === "fulfilled";
   const confirmations =
@@ -88,13 +115,17 @@ export function ConfirmationPage() {
           </h1>
           <p className="muted">
             {o.nftTitle} · edition {o.edition} ·{" "}
-            {o.priceWei && o.symbol ? formatNative(o.priceWei, o.symbol) : null}
+            {o.priceWei && o.symbol ? formatNative(o.priceWei, o.symbol) : formatUsd(o.usdCents)}
           </p>
           {failed ? (
             <p className="form-error" role="alert">
               {o.state === "expired"
-                ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
-                : "The payment did not complete. Nothing was charged."}
+                ? o.provider === "wallet"
+                  ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
+                  : "The checkout was not completed in time, so nothing was charged and the edition was released."
+                : o.provider === "wallet"
+                  ? "The payment did not complete. Nothing was charged."
+                  : "The card payment was declined. Nothing was charged."}
             </p>
           ) : (
             <ol className="steps" aria-label="Progress">

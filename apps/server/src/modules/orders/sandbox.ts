@@ -1,0 +1,125 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { AppError } from "../../http/errors.ts";
+import { escapeHtml } from "../mail/service.ts";
+
+/**
+ * The sandbox card provider (decision 141): a hosted checkout page served by our own server, whose
+ * Pay and Decline buttons make it send signed webhooks to our webhook route exactly like a real
+ * provider would, including duplicates and a late copy. Used in development and tests, and whenever
+ * no card provider is configured outside production.
+ */
+
+/** Seconds a webhook's timestamp may be away from our clock. */
+export const REPLAY_WINDOW_SECONDS = 5 * 60;
+/** How long a sandbox order holds its edition while the payer is at the checkout page. */
+export const SANDBOX_RESERVATION_MS = 30 * 60 * 1000;
+export const SIGNATURE_HEADER = "x-sandbox-signature";
+
+export const sandboxEventSchema = z.object({
+  id: z.string().min(1).max(100),
+  type: z.enum(["payment.succeeded", "payment.failed"]),
+  created: z.number().int(),
+  data: z.object({
+    session: z.string().min(1).max(100),
+    orderId: z.uuid(),
+    amount: z.number().int(),
+    currency: z.string(),
+  }),
+});
+export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
+
+/** The webhook secret: configured, or derived from SESSION_SECRET, or a fixed development value. */
+export function sandboxSecret(config: { SANDBOX_WEBHOOK_SECRET?: string; SESSION_SECRET?: string }): string {
+  if (config.SANDBOX_WEBHOOK_SECRET) return config.SANDBOX_WEBHOOK_SECRET;
+  return createHash("sha256")
+    .update(`diginoor sandbox webhooks:${config.SESSION_SECRET ?? "development"}`)
+    .digest("hex");
+}
+
+export const newSessionId = () => `cs_sandbox_${randomBytes(12).toString("hex")}`;
+export const newEventId = () => `evt_sandbox_${randomBytes(12).toString("hex")}`;
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as the sandbox sends it. */
+export function signSandboxPayload(secret: string, body: string | Buffer, timestampSec: number): string {
+  const mac = createHmac("sha256", secret).update(`${timestampSec}.`).update(body).digest("hex");
+  return `t=${timestampSec},v1=${mac}`;
+}
+
+const refuse = (why: string) => new AppError(400, "bad_request", `Webhook refused: ${why}`);
+
+/**
+ * Checks a webhook's signature over the exact bytes received and its timestamp against the replay
+ * window, then parses it. Any failure is a 400 that changes nothing.
+ */
+export function verifySandboxWebhook(
+  secret: string,
+  raw: Buffer,
+  header: string | string[] | undefined,
+  nowMs: number,
+): SandboxEvent {
+  if (typeof header !== "string") throw refuse("no signature");
+  const parts = new Map<string, string[]>();
+  for (const kv of header.split(",")) {
+    const at = kv.indexOf("=");
+    if (at <= 0) continue;
+    const k = kv.slice(0, at).trim();
+    parts.set(k, [...(parts.get(k) ?? []), kv.slice(at + 1).trim()]);
+  }
+  const t = Number(parts.get("t")?.[0]);
+  if (!Number.isInteger(t)) throw refuse("no timestamp");
+  if (Math.abs(nowMs / 1000 - t) > REPLAY_WINDOW_SECONDS) throw refuse("timestamp outside the replay window");
+  const expected = Buffer.from(signSandboxPayload(secret, raw, t).split("v1=")[1] ?? "", "hex");
+  const ok = (parts.get("v1") ?? []).some((v) => {
+    const given = Buffer.from(v, "hex");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!ok) throw refuse("bad signature");
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw refuse("not JSON");
+  }
+  const parsed = sandboxEventSchema.safeParse(json);
+  if (!parsed.success) throw refuse("not a sandbox event");
+  return parsed.data;
+}
+
+export const formatUsd = (cents: number) =>
+  `US$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** The hosted checkout page: amount, what is bought, and Pay / Decline / Abandon (plain forms, no script). */
+export function checkoutPage(o: {
+  sessionId: string;
+  title: string;
+  edition: number;
+  usdCents: number;
+  state: string;
+}): string {
+  const action = (a: string) => `/sandbox/checkout/${encodeURIComponent(o.sessionId)}/${a}`;
+  const open = o.state === "awaiting_payment";
+  const buttons = open
+    ? `<form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(formatUsd(o.usdCents))}</button></form>
+<form method="post" action="${action("decline")}"><button class="decline" type="submit">Decline</button></form>
+<form method="post" action="${action("abandon")}"><button class="abandon" type="submit">Abandon</button></form>`
+    : `<p class="state">This checkout is closed (order ${escapeHtml(o.state.replace("_", " "))}).</p>
+<form method="post" action="${action("abandon")}"><button class="abandon" type="submit">Back to Diginoor</button></form>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Sandbox checkout · Diginoor</title>
+<style>body{font-family:Inter,Arial,sans-serif;background:#f4f1fb;color:#111;margin:0;padding:24px 16px}
+main{max-width:440px;margin:40px auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 4px 24px #0002}
+.badge{display:inline-block;background:#ffe9a8;color:#6b4e00;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
+h1{font-size:20px;margin:12px 0 4px}.amount{font-size:32px;font-weight:700;margin:16px 0}
+.card{border:1px solid #ddd;border-radius:8px;padding:10px 12px;color:#555;font-size:14px;margin:0 0 16px}
+form{margin:0 0 10px}button{width:100%;padding:12px;border-radius:8px;border:1px solid #7b2ff7;font-size:16px;font-weight:600;cursor:pointer}
+.pay{background:#7b2ff7;color:#fff}.decline{background:#fff;color:#7b2ff7}.abandon{background:#fff;color:#555;border-color:#ccc}
+.note{font-size:12px;color:#777;margin-top:16px}</style></head>
+<body><main><span class="badge">SANDBOX · no real money</span>
+<h1>${escapeHtml(o.title)}</h1><div>Edition #${o.edition}</div>
+<div class="amount" data-testid="sandbox-amount">${escapeHtml(formatUsd(o.usdCents))}</div>
+<div class="card">Test card 4242 4242 4242 4242 · 12/34 · 123</div>
+${buttons}
+<p class="note">Diginoor's sandbox payment provider. Paying sends a signed payment webhook to Diginoor (twice, like real providers sometimes do); the token is minted to your linked wallet.</p>
+</main></body></html>`;
+}
