@@ -51,6 +51,8 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
     const url = new URL(req.url());
     // Queries cancelled by the app (unmount, superseded filter) abort their fetch on purpose.
     if (failure.includes("ERR_ABORTED") && url.pathname.startsWith("/api/")) return;
+    // So are images of cards a new filter replaced before they finished loading.
+    if (failure.includes("ERR_ABORTED") && req.resourceType() === "image") return;
     watch.problems.push(`request failed: ${req.method()} ${url.pathname}${url.search} (${failure})`);
   });
   page.on("response", (res) => {
