@@ -485,4 +485,44 @@ describe("commerce on the chain, over HTTP", () => {
     expect((await list(bob.cookie)).unread).toBe(2);
     expect((await api("GET", "/api/v1/notifications")).status).toBe(401);
   });
+
+  it("lets an administrator retry the fulfilment of a paid card order (audited); the token is minted once", async () => {
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const q = (sql: string, p?: unknown[]) => t.ctx.database.query<Record<string, unknown>>(sql, p);
+    // A card order paid while its fulfilment job kept failing (as after a minter outage): paid, no token.
+    const buyerAddress = privateKeyToAccount(ANVIL_PRIVATE_KEYS[4]).address;
+    const [row] = await q(
+      `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, chain_id, buyer_address,
+                           reserved_until, created_at, updated_at)
+       SELECT id, 'bossEntry', 'sandbox', 'paid', 2, 2500, $1, $2, now() + interval '30 minutes', now(), now()
+         FROM users WHERE role = 'admin' LIMIT 1
+       RETURNING id, number::text AS number`,
+      [t.ctx.chain!.chainId, buyerAddress],
+    );
+    const orderId = String(row?.id);
+    expect((await api("POST", `/api/v1/admin/orders/${orderId}/retry`, alice.cookie)).status).toBe(403);
+    const retried = await api<{ queued: boolean; state: string }>(
+      "POST",
+      `/api/v1/admin/orders/${orderId}/retry`,
+      admin.cookie,
+    );
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body).toMatchObject({ state: "paid", queued: true });
+    const audit = await q("SELECT action, subject_id FROM admin_audit_log WHERE subject_type = 'order'");
+    expect(audit).toEqual([{ action: "order.retry_fulfilment", subject_id: orderId }]);
+    const tokenId = BigInt(String(row?.number));
+    await until(
+      "retried order minted",
+      async () => (await api<Order>("GET", "/api/v1/admin/orders?state=fulfilled", admin.cookie)).body,
+      (b) => (b as unknown as { items: Order[] }).items.some((o) => o.orderId === orderId),
+      20_000,
+    );
+    expect(await ownerOnChain(tokenId)).toBe(buyerAddress);
+    // A fulfilled order, or a wallet order, cannot be retried.
+    expect((await api("POST", `/api/v1/admin/orders/${orderId}/retry`, admin.cookie)).status).toBe(409);
+    expect(
+      (await api("POST", "/api/v1/admin/orders/00000000-0000-4000-8000-000000000000/retry", admin.cookie))
+        .status,
+    ).toBe(404);
+  });
 });

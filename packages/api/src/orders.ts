@@ -225,6 +225,20 @@ export const orderEndpoints = {
     query: adminOrdersQuerySchema,
     success: { status: 200, schema: adminOrderListSchema },
   }),
+  adminRetryFulfilment: endpoint({
+    operationId: "adminRetryFulfilment",
+    method: "POST",
+    path: "/api/v1/admin/orders/{orderId}/retry",
+    summary:
+      "Studio console: queue the mint of a paid card order again (after its fulfilment failed); audited",
+    tags: ["admin"],
+    params: orderParamsSchema,
+    success: {
+      status: 200,
+      schema: z.object({ orderId: z.string(), state: orderStateSchema, queued: z.boolean() }),
+    },
+    errors: ["not_found", "conflict", "unavailable"],
+  }),
   getNftAuction: endpoint({
     operationId: "getNftAuction",
     method: "GET",

@@ -4,6 +4,7 @@
 import { adminEndpoints } from "@diginoor/api/admin";
 import { IMAGE_MAX_BYTES } from "@diginoor/api/auth";
 import fastifyMultipart from "@fastify/multipart";
+import { orderEndpoints } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { AuthUser } from "../../http/access.ts";
@@ -46,6 +47,10 @@ function registerRoutes(app: FastifyInstance, service: ReturnType<typeof createA
   const admin = "admin" as const;
 
   route(app, e.me, { permission: staff, handler: ({ user }) => service.me(actorOf(user)) });
+  route(app, orderEndpoints.adminRetryFulfilment, {
+    permission: admin,
+    handler: ({ user, params }) => service.retryOrderFulfilment(actorOf(user), params.orderId),
+  });
 
   route(app, e.studios.list, {
     permission: staff,

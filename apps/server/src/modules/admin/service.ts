@@ -290,6 +290,19 @@ export function createAdminService(ctx: AdminDeps) {
       requireAdminRole(actor);
       return accounts.listAccounts(ctx.db, { ...q, limit: 50 });
     },
+    /** Queues a paid card order's mint again (its fulfilment failed); audited. Administrators only. */
+    retryOrderFulfilment(actor: Actor, orderId: string) {
+      return audited(actor, "order.retry_fulfilment", "order", { catalogue: false }, async (tx) => {
+        const result = await ctx.services.orders.retryFulfilment(orderId, tx);
+        return {
+          result,
+          subjectId: orderId,
+          before: { state: result.state },
+          after: { queued: result.queued },
+        };
+      });
+    },
+
     setSuspended(actor: Actor, id: string, suspended: boolean): Promise<AdminUser> {
       requireAdminRole(actor);
       if (suspended && id === actor.id) throw AppError.conflict("You cannot suspend your own account");

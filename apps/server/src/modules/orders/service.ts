@@ -688,6 +688,22 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       return this.getOrder(userId, orderId);
     },
 
+    /**
+     * The studio console's retry of a card order's fulfilment (after its job failed): puts the mint back
+     * in the queue in `tx`. Only a paid card order still waiting for its token can be retried; the
+     * contract and the job's `isOrderMinted` check make a retry of a minted order harmless anyway.
+     */
+    async retryFulfilment(orderId: string, tx: Tx) {
+      const o = await repo.findOrder(txq(tx), orderId, true);
+      if (!o) throw notFound();
+      if (o.provider === "wallet" || !(o.state === "paid" || o.state === "minting")) {
+        throw AppError.conflict("Only a paid card order still waiting for its token can be retried");
+      }
+      if (!deps.jobs) throw new AppError(503, "unavailable", "Background jobs are not running");
+      const jobId = await deps.jobs.enqueue(fulfilOrder, { orderId: o.id }, { tx, singletonKey: o.id });
+      return { orderId: o.id, state: o.state, queued: jobId !== null };
+    },
+
     /** The studio console's view: the newest 100 orders with their owner and state history. */
     async adminOrders(state?: OrderState): Promise<AdminOrderList> {
       const rows = await repo.newestOrders(q, state, 100);

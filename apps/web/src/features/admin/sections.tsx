@@ -800,6 +800,18 @@ const stateLabel = (s: string) => s.replace("_", " ");
 export function OrdersSection() {
   const [state, setState] = useState("");
   const orders = useAdminPage<AdminOrder>("orders", state ? `state=${state}` : "");
+  const toast = useToast();
+  const retry = useAdminWrite((orderId: string) =>
+    adminCall<{ queued: boolean }>(`/orders/${orderId}/retry`, "POST"),
+  );
+  const onRetry = async (orderId: string) => {
+    try {
+      const r = await retry.mutateAsync(orderId);
+      toast.success(r.queued ? "The mint is queued again" : "The mint was already queued");
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "That did not work");
+    }
+  };
   return (
     <section aria-label="Orders">
       <SectionHead title="Orders" />
@@ -842,6 +854,22 @@ export function OrdersSection() {
             ),
           },
           { label: "Wallet", render: (o) => (o.buyerAddress ? <code>{o.buyerAddress}</code> : "—") },
+          {
+            label: "Actions",
+            render: (o) =>
+              o.provider !== "wallet" && (o.state === "paid" || o.state === "minting") ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  loading={retry.isPending}
+                  onClick={() => onRetry(o.orderId)}
+                >
+                  Retry fulfilment
+                </Button>
+              ) : (
+                "—"
+              ),
+          },
           {
             label: "History",
             render: (o) => (
