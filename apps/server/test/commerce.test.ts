@@ -313,6 +313,7 @@ describe("commerce on the chain, over HTTP", () => {
     ]);
     const hiddenMarket = await api<Market>("GET", "/api/v1/market");
     expect(hiddenMarket.body.items.some((i) => i.tokenId === String(aliceToken))).toBe(false);
+    expect((await tokenApi(aliceToken)).body.hidden).toBe(true);
     await t.ctx.database.query("DELETE FROM hidden_tokens WHERE token_id = $1", [String(aliceToken)]);
     expect(
       await revertName(

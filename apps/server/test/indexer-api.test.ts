@@ -97,6 +97,7 @@ describe("token API", () => {
       owner: a1,
       listing: null,
       auction: null,
+      hidden: false,
     });
 
     await chain.send(1, "collectible", "setApprovalForAll", [market, true]);

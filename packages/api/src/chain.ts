@@ -41,6 +41,8 @@ export const tokenSchema = z.object({
   owner: address,
   listing: tokenListingSchema.nullable(),
   auction: tokenAuctionSchema.nullable(),
+  /** Removed from our marketplace by the studio (the terms' suspension or voiding); still on chain. */
+  hidden: z.boolean(),
 });
 export type Token = z.infer<typeof tokenSchema>;
 

@@ -49,7 +49,9 @@ export function createTokenReads(opts: TokenReadsOptions) {
     loaded?: Awaited<ReturnType<typeof nftsOf>>,
   ): Promise<Token[]> {
     const nfts = loaded ?? (await nftsOf(rows));
+    const hidden = (await opts.hidden?.(rows.map((r) => r.token_id))) ?? new Set<string>();
     return rows.map((r) => ({
+      hidden: hidden.has(r.token_id),
       tokenId: r.token_id,
       nftId: nfts.get(Number(r.nft_number))?.id ?? null,
       edition: r.edition,
@@ -187,9 +189,8 @@ export function createTokenReads(opts: TokenReadsOptions) {
   /** Tokens for sale by their holders (live listings, open auctions), with their NFT's card fields. */
   async function market(limit = 200): Promise<Market> {
     if (opts.chainId === undefined) return { items: [] };
-    const rows = await repo.tokensForSale(q, opts.chainId, limit);
-    const hidden = (await opts.hidden?.(rows.map((r) => r.token_id))) ?? new Set<string>();
-    return { items: await withNfts(rows.filter((r) => !hidden.has(r.token_id))) };
+    const items = await withNfts(await repo.tokensForSale(q, opts.chainId, limit));
+    return { items: items.filter((t) => !t.hidden) };
   }
 
   /**

@@ -172,6 +172,15 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     }
   }
 
+  if (token.hidden) {
+    return (
+      <p className="nft-panel-note" role="status">
+        This NFT has been removed from the Diginoor marketplace by its studio (the terms' suspension or
+        voiding), so it cannot be bought, bid on or listed here.
+      </p>
+    );
+  }
+
   if (token.auction && !token.auction.settled) {
     const a = token.auction;
     const ended = a.endsAt !== null && Date.parse(a.endsAt) <= chainNow;
