@@ -67,6 +67,8 @@ export default defineConfig({
         // The server starts its own anvil (state under DATA_DIR) and deploys our contracts: the wallet
         // tests connect a test wallet to it.
         LOG_LEVEL: "warn",
+        // Fans' set-up requests carry their own client address (e2e/support/accounts.ts asAnotherClient).
+        TRUST_PROXY: "loopback",
         NODE_ENV: "development",
         PUBLIC_URL: `http://localhost:${PORT}`,
         WORDPRESS_URL: `http://127.0.0.1:${WORDPRESS_PORT}`,

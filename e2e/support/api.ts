@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect } from "@playwright/test";
+import { asAnotherClient } from "./accounts.ts";
 
 /** Reads the catalogue API directly, to know what the pages must show. */
 export async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
@@ -37,6 +38,7 @@ export async function verifiedAccount(
   const password = "buyer-password-9";
   const signup = await request.post("/api/v1/auth/signup", {
     data: { name: "Buyer Fan", email, password, confirmPassword: password },
+    headers: asAnotherClient(),
   });
   expect(signup.status()).toBe(201);
   let token: string | undefined;

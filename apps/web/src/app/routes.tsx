@@ -2,11 +2,10 @@ import type { RouteObject } from "react-router";
 import { authRoutes } from "../features/auth/routes.tsx";
 import { Layout, PageFallback } from "./Layout.tsx";
 import { RouteError } from "./RouteError.tsx";
+import { rootFilmSlugs } from "../lib/catalogue/film.ts";
 
 /** Film pages: React Router matches paths case-insensitively, so /Kabali and /kabali both land here. */
-const filmSlugs = ["kabali", "sivaji", "chandramukhi", "pasumainayaganvivek"] as const;
-
-const filmRoutes: RouteObject[] = filmSlugs.map((slug) => ({
+const filmRoutes: RouteObject[] = rootFilmSlugs.map((slug) => ({
   path: slug,
   handle: { filmSlug: slug },
   lazy: async () => ({ Component: (await import("../features/films/routes/FilmPage.tsx")).FilmRoute }),

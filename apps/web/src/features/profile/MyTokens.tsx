@@ -33,8 +33,12 @@ export function MyTokens({ onSale }: { onSale: boolean }) {
   if (isPending) return <Skeleton height={200} />;
   if (wallets.length === 0) {
     return (
-      <EmptyState title="No wallet linked" action={<ButtonLink to="/wallet">Connect a wallet</ButtonLink>}>
-        Link a wallet to see the NFTs you own and put them up for sale.
+      <EmptyState
+        title={onSale ? "Nothing on sale" : "Your showcase is empty"}
+        action={<ButtonLink to="/wallet">Connect a wallet</ButtonLink>}
+      >
+        NFTs you buy go to the wallet you link to your account. Link one to see them here and put them up for
+        sale.
       </EmptyState>
     );
   }

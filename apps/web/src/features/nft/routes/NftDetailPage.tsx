@@ -1,6 +1,7 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
+import { filmPath } from "../../../lib/catalogue/film.ts";
 import { useNft } from "../../../lib/catalogue/nft.ts";
 import { editionsText, royaltyText, tierLabel } from "../../../lib/format.ts";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
@@ -122,7 +123,7 @@ export function NftDetailPage() {
           { label: "Production house", value: nft.productionHouse.name },
           { label: "Rarity", value: tierLabel[nft.tier] },
         ];
-  const collectionHref = nft.collection ? `/${nft.collection.slug}` : `/${nft.film.slug}`;
+  const collectionHref = nft.collection ? `/${nft.collection.slug}` : filmPath(nft.film.slug);
 
   return (
     <>
@@ -136,7 +137,7 @@ export function NftDetailPage() {
           </div>
           <h1 className="nft-title">{nft.title}</h1>
           <p className="nft-sub">
-            <Link to={`/${nft.film.slug}`}>{nft.film.name}</Link> · {nft.celebrity.name}
+            <Link to={filmPath(nft.film.slug)}>{nft.film.name}</Link> · {nft.celebrity.name}
           </p>
           <NftPurchasePanel nft={nft} />
           {!user && !sessionLoading ? (
