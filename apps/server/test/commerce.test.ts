@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import { EXPIRY_GRACE_MS } from "../src/modules/orders/service.ts";
 import { newSignedInUser } from "./factories.ts";
-import { httpApi, linkedBuyer, until } from "./commerce-helpers.ts";
+import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -44,13 +44,7 @@ beforeAll(async () => {
   rpcUrl = t.ctx.chain!.rpcUrl;
   ({ collectible, marketplace } = t.ctx.chain!.deployment);
   const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-  await q(
-    "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM Productions', '/l.svg', $1)",
-    [PAYOUT],
-  );
-  await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-  await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+  await seedStudioFilmAndStar(t, PAYOUT);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 2, 2, 'fixed', 2500, NULL),

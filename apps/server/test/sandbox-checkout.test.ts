@@ -7,7 +7,7 @@ import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
 import { newSignedInUser } from "./factories.ts";
-import { httpApi, linkedBuyer, until } from "./commerce-helpers.ts";
+import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -27,13 +27,7 @@ beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
   secret = sandboxSecret(t.ctx.config);
   const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-  await q(
-    "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM Productions', '/l.svg', $1)",
-    [PAYOUT],
-  );
-  await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-  await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+  await seedStudioFilmAndStar(t, PAYOUT);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
