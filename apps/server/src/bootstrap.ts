@@ -1,3 +1,4 @@
+import { pino } from "pino";
 // The composition root: everything a server process (or a CLI, benchmark or test) needs, built
 // once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
 // buildApp() only wires HTTP to what it built.
@@ -14,6 +15,7 @@ import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
+import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
 import { createNotificationsService } from "./modules/notifications/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -92,6 +94,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     hidden: hiddenTokensReader(database.db),
   });
+  const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
   return {
     config,
     database,
@@ -129,6 +132,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         jobs: platform.jobs,
         publicUrl: config.PUBLIC_URL,
         sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+        providers: paymentProvidersFromConfig(config),
+        cashfreeMode: config.CASHFREE_ENV,
+        log: (level, msg, extra) => ordersLog[level](extra ?? {}, msg),
       }),
     },
     appliedMigrations,

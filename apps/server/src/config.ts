@@ -59,6 +59,13 @@ const deploymentJson = z
       .transform((d) => ({ ...d, admin: d.admin ?? d.deployer, signer: d.signer ?? d.minter })),
   );
 
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === "" ? undefined : v))
+  .pipe(urlWithProtocol(["http", "https"]).optional());
+
 const boolFlag = z
   .enum(["0", "1", "true", "false", ""])
   .optional()
@@ -122,11 +129,24 @@ export const envSchema = z
       .default("auto")
       .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
+    /** Stripe (card, USD; decision 142): offered when both the secret key and the webhook secret are set. */
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,
+    /** Stripe's API host (default https://api.stripe.com); tests point it at a local server. */
+    STRIPE_API_BASE: optionalUrl,
+    /** Cashfree (INR: UPI, cards, net banking): the app id and secret key of the merchant dashboard. */
     CASHFREE_CLIENT_ID: optionalSecret,
     CASHFREE_CLIENT_SECRET: optionalSecret,
     CASHFREE_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+    /** Cashfree's API host (default by CASHFREE_ENV: sandbox.cashfree.com or api.cashfree.com). */
+    CASHFREE_API_BASE: optionalUrl,
+    /** Milliseconds a payment provider's API may take to answer before the call counts as failed. */
+    PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /**
+     * A fiat-to-crypto on-ramp widget, offered as 'Buy crypto' on the checkout: a URL template whose
+     * `{address}` and `{amount}` (USD) are filled in with the buyer's linked wallet and the price.
+     */
+    ONRAMP_URL: optionalUrl,
     GOOGLE_CLIENT_ID: optionalSecret,
     GOOGLE_CLIENT_SECRET: optionalSecret,
     /** OIDC issuer for Google sign-in; tests point it at a local provider. */
@@ -183,12 +203,7 @@ export const envSchema = z
      */
     SANDBOX_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     /** A WordPress site whose posts the blog shows beside its own (read from wp-json/wp/v2/posts). */
-    WORDPRESS_URL: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v === "" ? undefined : v))
-      .pipe(urlWithProtocol(["http", "https"]).optional()),
+    WORDPRESS_URL: optionalUrl,
     /** Milliseconds a read of WORDPRESS_URL may take before it counts as failed (the last good list is served). */
     WORDPRESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     /** Serve the built web app from this directory (default apps/web/dist). */

@@ -23,6 +23,8 @@ export const errorStatuses = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  /** A service we depend on (a payment provider) answered with an error. */
+  bad_gateway: 502,
   unavailable: 503,
   mail_failed: 503,
 } as const;

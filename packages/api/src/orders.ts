@@ -32,6 +32,8 @@ export const createOrderRequestSchema = z
     nftId: nftIdSchema,
     provider: orderProviderSchema,
     quoteId: z.uuid("must be a quote id").optional(),
+    /** Cashfree orders: the payer's Indian mobile number, when their account has none. */
+    phone: z.string().trim().min(10).max(20).optional(),
   })
   .strict();
 export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
@@ -92,6 +94,11 @@ export const orderSchema = z.object({
   reservedUntil: z.string(),
   /** Where the payer pays (hosted checkout providers); null for wallet orders. */
   checkoutUrl: z.string().nullable(),
+  /** Stripe and Cashfree orders: what the provider charges, in integer minor units of `payCurrency`. */
+  payCurrency: z.enum(["usd", "inr"]).nullable(),
+  payAmountMinor: z.number().int().nullable(),
+  /** INR orders: the USD→INR rate the price was converted at (micro-rupees per dollar). */
+  inrMicrosPerUsd: decimalString.nullable(),
   /** Wallet orders awaiting payment: what the wallet sends. */
   payment: walletPaymentSchema.nullable(),
   transitions: z.array(orderTransitionSchema),
@@ -133,6 +140,9 @@ export const orderMessages = {
   notAwaitingPayment: "This order is no longer waiting for payment",
   wrongTransaction: "That transaction is not this order's purchase",
   checkoutNotFound: "Checkout session not found",
+  phoneRequired:
+    "Paying in rupees needs your mobile number (Cashfree sends the payment confirmation to it): please enter an Indian mobile number",
+  phoneInvalid: "Please enter a valid Indian mobile number (10 digits, starting with 6, 7, 8 or 9)",
 } as const;
 
 /** A hosted sandbox checkout session (decision 141). */
@@ -149,6 +159,23 @@ export const webhookReceiptSchema = z.object({
   /** The provider sent this event before: nothing was done again. */
   duplicate: z.boolean(),
 });
+
+/** Body of GET /api/v1/checkout/options: what the NFT checkout may offer (never a secret). */
+export const checkoutOptionsSchema = z.object({
+  /** The card provider: Stripe when configured, else the sandbox outside production, else none. */
+  card: z.enum(["stripe", "sandbox"]).nullable(),
+  /** Rupees (UPI, cards, net banking): Cashfree when configured. */
+  rupees: z.enum(["cashfree"]).nullable(),
+  /** Every hosted-checkout provider the server accepts in POST /api/v1/orders. */
+  providers: z.array(orderProviderSchema),
+  /** 'Buy crypto': the on-ramp widget's URL template ({address}, {amount} in USD), when configured. */
+  onrampUrl: z.string().nullable(),
+  /** The stored USD→INR rate rupee prices are converted at (micro-rupees per dollar). */
+  inrMicrosPerUsd: decimalString,
+});
+export type CheckoutOptions = z.infer<typeof checkoutOptionsSchema>;
+
+export const cashfreeCheckoutParamsSchema = z.object({ orderId: z.uuid("must be an order id") }).strict();
 
 /** The live primary auction of a catalogue NFT (one edition at a time), from the indexer's tables. */
 export const nftAuctionSchema = z.object({
@@ -258,6 +285,46 @@ export const orderEndpoints = {
     tags: ["orders"],
     success: { status: 200, schema: webhookReceiptSchema },
     errors: ["bad_request"],
+  }),
+  stripeWebhook: endpoint({
+    operationId: "stripeWebhook",
+    method: "POST",
+    path: "/api/v1/webhooks/stripe",
+    summary:
+      "Stripe's Checkout events (checkout.session.completed, async_payment_succeeded/failed, expired): raw body verified with the stripe-signature header; 400 when the signature or timestamp is wrong",
+    tags: ["orders"],
+    success: { status: 200, schema: webhookReceiptSchema },
+    errors: ["bad_request", "not_found"],
+  }),
+  cashfreeWebhook: endpoint({
+    operationId: "cashfreeWebhook",
+    method: "POST",
+    path: "/api/v1/webhooks/cashfree",
+    summary:
+      "Cashfree's payment webhooks (PAYMENT_SUCCESS/FAILED/USER_DROPPED_WEBHOOK): x-webhook-signature = base64 HMAC-SHA256 of x-webhook-timestamp + raw body; 400 when the signature or timestamp is wrong",
+    tags: ["orders"],
+    success: { status: 200, schema: webhookReceiptSchema },
+    errors: ["bad_request", "not_found"],
+  }),
+  cashfreeCheckoutPage: endpoint({
+    operationId: "showCashfreeCheckout",
+    method: "GET",
+    path: "/checkout/cashfree/{orderId}",
+    summary:
+      "Opens Cashfree's checkout (cashfree.js) for a rupee order awaiting payment (HTML); redirects to the order's status page once it is no longer open",
+    tags: ["orders"],
+    params: cashfreeCheckoutParamsSchema,
+    success: { status: 200, schema: z.string(), contentType: "text/html" },
+    errors: ["not_found"],
+  }),
+  checkoutOptions: endpoint({
+    operationId: "getCheckoutOptions",
+    method: "GET",
+    path: "/api/v1/checkout/options",
+    summary:
+      "How an NFT can be paid on this server: the configured card and rupee providers, the 'Buy crypto' on-ramp, the USD→INR rate",
+    tags: ["orders"],
+    success: { status: 200, schema: checkoutOptionsSchema },
   }),
   sandboxCheckoutPage: endpoint({
     operationId: "showSandboxCheckout",

@@ -9,10 +9,11 @@ import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
 const empty = z.object({});
 
 /**
- * Every minute: fulfils orders whose mint the indexer has applied (if a chain-events message was
+ * Every minute: asks Stripe and Cashfree about checkouts unpaid for a few minutes (decision 142),
+ * fulfils orders whose mint the indexer has applied (if a chain-events message was
  * missed), releases the editions of orders not paid in time, and re-enqueues stuck fulfilments.
  */
-export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders">) {
+export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders" | "reconcilePayments">) {
   return defineJob({
     name: "orders.reconcile",
     payload: empty,
@@ -20,6 +21,8 @@ export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders"
     expireInSeconds: 120,
     schedule: { cron: "* * * * *", payload: {} },
     handler: async () => {
+      // First the providers (a lost webhook), then the chain and the clock (mints, expiries).
+      await orders.reconcilePayments();
       await orders.reconcileOrders();
     },
   });

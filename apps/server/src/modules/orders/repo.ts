@@ -22,6 +22,13 @@ export interface OrderRow {
   tx_hash: string | null;
   /** The hosted checkout session of a card order at its provider. */
   provider_session: string | null;
+  /** Hosted-checkout orders: what the provider charges, in its currency's minor units (decision 142). */
+  pay_currency: "usd" | "inr" | null;
+  pay_amount_minor: string | null;
+  /** INR orders: the USD→INR rate (micro-rupees per dollar) the price was converted at. */
+  inr_micros_per_usd: string | null;
+  checkout_url: string | null;
+  provider_payment_session: string | null;
   reserved_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -36,7 +43,8 @@ export interface TransitionRow {
 
 const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
-  provider_session, reserved_until, created_at, updated_at`;
+  provider_session, reserved_until, created_at, updated_at, pay_currency, pay_amount_minor::text AS pay_amount_minor,
+  inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
@@ -71,14 +79,17 @@ export interface NewOrder {
   reservedUntil: Date;
   now: Date;
   providerSession?: string | null;
+  payCurrency?: "usd" | "inr" | null;
+  payAmountMinor?: bigint | null;
+  inrMicrosPerUsd?: bigint | null;
 }
 
 export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
   const [row] = await q<OrderRow>(
     `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
                          platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at,
-                         voucher_expiry, provider_session)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16)
+                         voucher_expiry, provider_session, pay_currency, pay_amount_minor, inr_micros_per_usd)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18, $19)
      RETURNING ${COLUMNS}`,
     [
       o.userId,
@@ -97,6 +108,9 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
       o.now,
       o.voucherExpiry?.toString() ?? null,
       o.providerSession ?? null,
+      o.payCurrency ?? null,
+      o.payAmountMinor?.toString() ?? null,
+      o.inrMicrosPerUsd?.toString() ?? null,
     ],
   );
   if (!row) throw new Error("insertOrder: nothing returned");
@@ -220,6 +234,35 @@ export async function recordCreation(q: Query, id: string, state: OrderState, ca
   await q(
     "INSERT INTO order_transitions (order_id, from_state, to_state, cause, at) VALUES ($1, NULL, $2, $3, $4)",
     [id, state, cause, now],
+  );
+}
+
+/** Where the payer of a hosted-checkout order pays, once its provider made the session. */
+export async function setCheckout(
+  q: Query,
+  id: string,
+  c: { session: string; url: string; paymentSession?: string | null },
+  now: Date,
+): Promise<void> {
+  await q(
+    `UPDATE orders SET provider_session = $2, checkout_url = $3, provider_payment_session = $4, updated_at = $5
+      WHERE id = $1`,
+    [id, c.session, c.url, c.paymentSession ?? null, now],
+  );
+}
+
+/** Hosted-checkout orders of `providers` still awaiting payment and older than `before` (reconciliation). */
+export function awaitingPayment(
+  q: Query,
+  providers: OrderProvider[],
+  before: Date,
+  limit: number,
+): Promise<OrderRow[]> {
+  return q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE provider = ANY($1::text[]) AND state = 'awaiting_payment'
+        AND provider_session IS NOT NULL AND created_at < $2
+      ORDER BY created_at LIMIT $3`,
+    [providers, before, limit],
   );
 }
 

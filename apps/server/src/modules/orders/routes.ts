@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { orderEndpoints as api } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -6,7 +7,11 @@ import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import { fulfilOrderJob, openAuctionsJob, orderMailJob, reconcileOrdersJob } from "./jobs.ts";
+import { CASHFREE_CHECKOUT_SCRIPT } from "./providers/cashfree.ts";
 import { checkoutPage, SIGNATURE_HEADER } from "./sandbox.ts";
+
+/** The CSP hash of the one inline script of our Cashfree checkout page. */
+const CASHFREE_SCRIPT_HASH = `sha256-${createHash("sha256").update(CASHFREE_CHECKOUT_SCRIPT).digest("base64")}`;
 
 /** The sandbox sends each event twice: at once, and a copy this much later (like a provider's retry). */
 const SANDBOX_DUPLICATE_DELAY_MS = 1500;
@@ -56,7 +61,15 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     (scope) => {
       route(scope, api.sandboxWebhook, {
         permission: "public",
-        handler: ({ req }) => orders.handleSandboxWebhook(req.body as Buffer, req.headers[SIGNATURE_HEADER]),
+        handler: ({ req }) => orders.handleWebhook("sandbox", req.body as Buffer, req.headers),
+      });
+      route(scope, api.stripeWebhook, {
+        permission: "public",
+        handler: ({ req }) => orders.handleWebhook("stripe", req.body as Buffer, req.headers),
+      });
+      route(scope, api.cashfreeWebhook, {
+        permission: "public",
+        handler: ({ req }) => orders.handleWebhook("cashfree", req.body as Buffer, req.headers),
       });
       route(scope, api.sandboxCheckoutAction, {
         permission: "public",
@@ -69,6 +82,38 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     },
     { bodyLimit: WEBHOOK_BODY_LIMIT },
   );
+  route(app, api.checkoutOptions, {
+    permission: "public",
+    handler: async () => {
+      const offered = orders.checkoutProviders();
+      return {
+        card: offered.includes("stripe")
+          ? ("stripe" as const)
+          : offered.includes("sandbox")
+            ? ("sandbox" as const)
+            : null,
+        rupees: offered.includes("cashfree") ? ("cashfree" as const) : null,
+        providers: offered,
+        onrampUrl: ctx.config.ONRAMP_URL ?? null,
+        inrMicrosPerUsd: (await ctx.services.quotes.inrMicrosPerUsd()).toString(),
+      };
+    },
+  });
+  route(app, api.cashfreeCheckoutPage, {
+    permission: "public",
+    handler: async ({ params, reply }) => {
+      const page = await orders.cashfreeCheckout(params.orderId);
+      if (page.html === null) return reply.redirect(page.redirect, 302);
+      return reply
+        .type("text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .header(
+          "content-security-policy",
+          `default-src 'none'; script-src https://sdk.cashfree.com '${CASHFREE_SCRIPT_HASH}'; connect-src https://*.cashfree.com; frame-src https://*.cashfree.com; img-src https: data:; style-src 'unsafe-inline'; form-action https://*.cashfree.com`,
+        )
+        .send(page.html);
+    },
+  });
   route(app, api.sandboxCheckoutPage, {
     permission: "public",
     handler: async ({ params, reply }) => {

@@ -11,6 +11,7 @@ import {
   type OrderState,
   orderMessages as m,
 } from "@diginoor/api/orders";
+import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { type Address, createWalletClient, getAddress, type Hash, http } from "viem";
 import type { Database } from "../../db/client.ts";
@@ -23,8 +24,13 @@ import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
+import { usdCentsToInrPaise } from "../quotes/rates.ts";
 import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
+import type { PaymentProviders } from "./providers/index.ts";
+import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
+import { sandboxProvider } from "./providers/sandbox.ts";
+import type { HostedProviderName, PaymentEvent } from "./providers/types.ts";
 import * as repo from "./repo.ts";
 import {
   newEventId,
@@ -32,7 +38,6 @@ import {
   SANDBOX_RESERVATION_MS,
   type SandboxEvent,
   signSandboxPayload,
-  verifySandboxWebhook,
 } from "./sandbox.ts";
 
 export { sandboxSecret } from "./sandbox.ts";
@@ -51,6 +56,8 @@ export const orderMail: JobRef<{ orderId: string }> = {
 const CARD_PROVIDERS = ["sandbox", "stripe", "cashfree"] as const;
 /** A card order paid this long ago and still not minted gets its fulfilment job again. */
 const STUCK_FULFILMENT_MS = 2 * 60 * 1000;
+/** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
+const RECONCILE_AFTER_MS = 3 * 60 * 1000;
 
 export interface OrdersServiceDeps {
   database: Database;
@@ -60,7 +67,7 @@ export interface OrdersServiceDeps {
     CatalogueService,
     "purchaseTerms" | "auctionNftsWithEditions" | "takeEdition" | "returnEdition"
   >;
-  quotes: Pick<QuotesService, "validQuote" | "usdCentsToNative">;
+  quotes: Pick<QuotesService, "validQuote" | "usdCentsToNative" | "inrMicrosPerUsd">;
   wallets: Pick<WalletsService, "receivingWallet">;
   tokens: Pick<TokenReads, "mints" | "auction">;
   chain?: ChainRuntime;
@@ -72,6 +79,10 @@ export interface OrdersServiceDeps {
   publicUrl?: string;
   /** The sandbox card provider, when offered (never in production): its webhook secret. */
   sandbox?: { secret: string };
+  /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
+  cashfreeMode?: "sandbox" | "production";
+  /** Hosted-checkout providers (decision 142); the sandbox's adapter is made from `sandbox` when absent. */
+  providers?: PaymentProviders;
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
 }
 
@@ -97,6 +108,10 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       tx.query(t, p);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  const providers: PaymentProviders = { ...deps.providers };
+  if (deps.sandbox && !providers.sandbox)
+    providers.sandbox = sandboxProvider({ secret: deps.sandbox.secret, publicUrl });
+  if (!deps.sandbox) delete providers.sandbox;
 
   function requireChain(): ChainRuntime {
     if (!deps.chain)
@@ -226,7 +241,12 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       checkoutUrl:
         o.provider === "sandbox" && o.state === "awaiting_payment" && o.provider_session
           ? `${publicUrl}/sandbox/checkout/${o.provider_session}`
-          : null,
+          : o.state === "awaiting_payment"
+            ? o.checkout_url
+            : null,
+      payCurrency: o.pay_currency,
+      payAmountMinor: o.pay_amount_minor === null ? null : Number(o.pay_amount_minor),
+      inrMicrosPerUsd: o.inr_micros_per_usd,
       payment,
       transitions: transitions.map((t) => ({
         from: t.from_state,
@@ -328,17 +348,29 @@ export function createOrdersService(deps: OrdersServiceDeps) {
    * Applies one verified provider event, once: the event id is recorded in the same transaction as
    * the move it causes and the fulfilment job it enqueues. A paid order never moves back.
    */
-  async function applyPaymentEvent(provider: "sandbox", event: SandboxEvent) {
+  async function applyPaymentEvent(provider: HostedProviderName, event: PaymentEvent) {
+    if (event.type === "pending") return { received: true as const, duplicate: false };
     return withTransaction(database, async (tx) => {
-      const claimed = await repo.claimPaymentEvent(txq(tx), provider, event.id, event.type, clock.date());
+      const claimed = await repo.claimPaymentEvent(
+        txq(tx),
+        provider,
+        event.id,
+        event.providerType,
+        clock.date(),
+      );
       if (!claimed) return { received: true as const, duplicate: true };
-      const o = await repo.findOrder(txq(tx), event.data.orderId, true);
+      const o = z.uuid().safeParse(event.orderId).success
+        ? await repo.findOrder(txq(tx), event.orderId, true)
+        : undefined;
       let outcome = "applied";
-      if (!o || o.provider !== provider || o.provider_session !== event.data.session) {
+      if (!o || o.provider !== provider || (o.provider_session && o.provider_session !== event.session)) {
         outcome = "ignored: no such checkout session";
-      } else if (event.data.amount !== Number(o.usd_cents) || event.data.currency !== "usd") {
+      } else if (
+        event.amountMinor !== BigInt(o.pay_amount_minor ?? o.usd_cents) ||
+        event.currency !== (o.pay_currency ?? "usd")
+      ) {
         outcome = "ignored: amount or currency differ from the order";
-      } else if (event.type === "payment.succeeded") {
+      } else if (event.type === "paid") {
         if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
           await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
         } else if (o.state === "expired" || o.state === "failed") {
@@ -567,24 +599,61 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     return { nft, edition };
   }
 
+  /** The provider named by a create request, or 400 when this server does not offer it. */
+  function hostedProvider(name: string) {
+    const p = providers[name as HostedProviderName];
+    if (!p) throw AppError.badRequest(m.providerNotConfigured(name));
+    return p;
+  }
+
+  /** The buyer's email, and the Indian mobile Cashfree needs: given now, or the account's, never invented. */
+  async function customerOf(userId: string, provider: HostedProviderName, phone: string | undefined) {
+    const [u] = await q<{ email: string; phone: string | null }>(
+      "SELECT email, phone FROM users WHERE id = $1",
+      [userId],
+    );
+    if (!u) throw AppError.unauthorized();
+    if (provider !== "cashfree") return { id: userId, email: u.email };
+    if (phone !== undefined) {
+      const mobile = indianMobile(phone);
+      if (!mobile) throw AppError.badRequest(m.phoneInvalid, { reason: "phone_invalid" });
+      return { id: userId, email: u.email, phone: mobile };
+    }
+    const mobile = u.phone ? indianMobile(u.phone) : undefined;
+    if (!mobile) throw AppError.badRequest(m.phoneRequired, { reason: "phone_required" });
+    return { id: userId, email: u.email, phone: mobile };
+  }
+
   /**
-   * A sandbox card order: the price is the catalogue's USD price (never the client's), the token goes
-   * to the user's linked receiving wallet, the edition is held while the payer is at the checkout page.
+   * A hosted-checkout order (sandbox, Stripe, Cashfree): the price is the catalogue's USD price (never
+   * the client's), converted to paise at the stored USD→INR rate for Cashfree (the rate is recorded on
+   * the order); the token goes to the user's linked receiving wallet; the edition is held while the
+   * payer is at the provider. The order is committed (state `created`) before the provider is asked,
+   * so its id is the provider's reference and idempotency key; a provider that fails or times out
+   * leaves it `failed` with its edition returned, and the caller gets a 502/503.
    */
-  async function createSandboxOrder(userId: string, nftId: string): Promise<Order> {
-    requireSandbox();
+  async function createHostedOrder(
+    userId: string,
+    nftId: string,
+    providerName: string,
+    phone: string | undefined,
+  ): Promise<Order> {
+    const provider = hostedProvider(providerName);
     const chain = requireChain();
     if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
     const wallet = await deps.wallets.receivingWallet(userId);
     if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+    const customer = await customerOf(userId, provider.name, phone);
+    const inrRate = provider.currency === "inr" ? await deps.quotes.inrMicrosPerUsd() : null;
     const row = await withTransaction(database, async (tx) => {
       const { nft, edition } = await reserveEdition(tx, nftId);
       const now = clock.date();
+      const usdCents = BigInt(nft.priceUsdCents);
       const o = await repo.insertOrder(txq(tx), {
         userId,
         nftId: nft.id,
-        provider: "sandbox",
-        state: "awaiting_payment",
+        provider: provider.name,
+        state: provider.name === "sandbox" ? "awaiting_payment" : "created",
         edition,
         usdCents: nft.priceUsdCents,
         quoteId: null,
@@ -596,18 +665,104 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         buyerAddress: getAddress(wallet.address),
         reservedUntil: new Date(now.getTime() + SANDBOX_RESERVATION_MS),
         now,
-        providerSession: newSessionId(),
+        providerSession: provider.name === "sandbox" ? newSessionId() : null,
+        payCurrency: provider.name === "sandbox" ? null : provider.currency,
+        payAmountMinor:
+          provider.name === "sandbox"
+            ? null
+            : inrRate === null
+              ? usdCents
+              : usdCentsToInrPaise(usdCents, inrRate),
+        inrMicrosPerUsd: inrRate,
       });
       await repo.recordCreation(
         txq(tx),
         o.id,
-        "awaiting_payment",
-        `edition ${edition} reserved for card checkout`,
+        o.state,
+        inrRate === null
+          ? `edition ${edition} reserved for card checkout`
+          : `edition ${edition} reserved for ${provider.name} checkout at ${o.pay_amount_minor} paise (₹1 = US$ at ${inrRate} micro-rupees per dollar)`,
         now,
       );
       return o;
     });
-    return toApi(row, { full: true });
+    if (provider.name === "sandbox") return toApi(row, { full: true });
+    const nft = await deps.catalogue.purchaseTerms(row.nft_id);
+    const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
+    try {
+      const checkout = await provider.createCheckout({
+        orderId: row.id,
+        nftId: row.nft_id,
+        title: nft.title,
+        edition: row.edition,
+        amountMinor: BigInt(row.pay_amount_minor ?? row.usd_cents),
+        currency: provider.currency,
+        customer,
+        returnUrl: provider.name === "stripe" ? `${back}/return` : back,
+        cancelUrl: `${back}/cancelled`,
+        // Providers' sessions end a little before the reservation does: no payment for a released edition.
+        expiresAt: new Date(row.reserved_until.getTime() - 60_000),
+      });
+      await withTransaction(database, async (tx) => {
+        await repo.setCheckout(txq(tx), row.id, checkout, clock.date());
+        await moveIn(
+          tx,
+          row,
+          ["created"],
+          "awaiting_payment",
+          `${provider.name} checkout ${checkout.session} opened`,
+        );
+      });
+    } catch (err) {
+      log("warn", "a payment provider could not open a checkout", {
+        provider: provider.name,
+        orderId: row.id,
+        err: String((err as { cause?: unknown }).cause ?? err),
+      });
+      await move(row, ["created"], "failed", `${provider.name} could not open a checkout; edition released`);
+      throw err;
+    }
+    const fresh = await repo.findOrder(q, row.id);
+    return toApi(fresh ?? row, { full: true });
+  }
+
+  /**
+   * Asks the providers about their orders stuck awaiting payment for a few minutes, and applies a
+   * paid or failed answer through the same path as a webhook (synthetic event id `reconcile:…`), so
+   * a lost webhook still fulfils. A provider that fails leaves the order as it is (retried next run).
+   */
+  async function reconcilePayments(): Promise<{ asked: number; applied: number; failed: number }> {
+    const counts = { asked: 0, applied: 0, failed: 0 };
+    const names = (Object.keys(providers) as HostedProviderName[]).filter((n) => n !== "sandbox");
+    if (names.length === 0) return counts;
+    const stuck = await repo.awaitingPayment(q, names, new Date(clock.now() - RECONCILE_AFTER_MS), 100);
+    for (const o of stuck) {
+      const provider = providers[o.provider as HostedProviderName];
+      if (!provider || !o.provider_session) continue;
+      counts.asked++;
+      try {
+        const status = await provider.fetchStatus(o.provider_session, o.id);
+        if (status.type === "pending") continue;
+        const result = await applyPaymentEvent(provider.name, {
+          id: `reconcile:${o.provider_session}:${status.type}`,
+          type: status.type,
+          providerType: `reconcile (${status.detail})`,
+          orderId: o.id,
+          session: o.provider_session,
+          amountMinor: status.amountMinor ?? BigInt(o.pay_amount_minor ?? o.usd_cents),
+          currency: status.currency ?? o.pay_currency ?? "usd",
+        });
+        if (!result.duplicate) counts.applied++;
+      } catch (err) {
+        counts.failed++;
+        log("warn", "could not ask a payment provider about an order", {
+          provider: o.provider,
+          orderId: o.id,
+          err: String((err as { cause?: unknown }).cause ?? err),
+        });
+      }
+    }
+    return counts;
   }
 
   return {
@@ -616,8 +771,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
      * client), an edition is reserved until the quote expires, and the signed voucher is returned.
      */
     async createOrder(userId: string, body: CreateOrderRequest): Promise<Order> {
-      if (body.provider === "sandbox") return createSandboxOrder(userId, body.nftId);
-      if (body.provider !== "wallet") throw AppError.badRequest(m.providerNotConfigured(body.provider));
+      if (body.provider !== "wallet") return createHostedOrder(userId, body.nftId, body.provider, body.phone);
       const chain = requireChain();
       if (!body.quoteId) throw AppError.badRequest(m.quoteRequired);
       const quote = await deps.quotes.validQuote(userId, body.quoteId);
@@ -741,10 +895,38 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     },
     fulfilCardOrder,
 
-    /** A sandbox provider webhook: signature and replay window checked over the raw body, then applied once. */
-    async handleSandboxWebhook(raw: Buffer, signature: string | string[] | undefined) {
-      const { secret } = requireSandbox();
-      return applyPaymentEvent("sandbox", verifySandboxWebhook(secret, raw, signature, clock.now()));
+    /**
+     * A provider's webhook (decision 142): verified by its adapter over the raw body (400 for anything
+     * forged or stale, before anything is written), then applied once per provider event id.
+     */
+    async handleWebhook(name: HostedProviderName, raw: Buffer, headers: IncomingHttpHeaders) {
+      const provider = providers[name];
+      if (!provider) throw AppError.notFound("Webhook");
+      const event = provider.verifyWebhook(raw, headers, clock.now());
+      if (!event) return { received: true as const, duplicate: false };
+      return applyPaymentEvent(name, event);
+    },
+    reconcilePayments,
+
+    /** What the web may know about the checkout: the offered providers (never their secrets). */
+    checkoutProviders(): HostedProviderName[] {
+      return Object.keys(providers) as HostedProviderName[];
+    },
+
+    /** The page that opens Cashfree's checkout for an order awaiting payment. */
+    async cashfreeCheckout(orderId: string) {
+      const o = await repo.findOrder(q, orderId);
+      if (o?.provider !== "cashfree" || !o.provider_payment_session)
+        throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (o.state !== "awaiting_payment")
+        return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}`, html: null };
+      return {
+        redirect: null,
+        html: cashfreeCheckoutPage({
+          paymentSession: o.provider_payment_session,
+          mode: deps.cashfreeMode ?? "sandbox",
+        }),
+      };
     },
 
     /** What the hosted sandbox checkout page shows. */

@@ -57,6 +57,11 @@ export function createQuotesService(deps: QuotesServiceDeps) {
       };
     },
 
+    /** The stored USD→INR rate (micro-rupees per dollar) INR prices are converted at. */
+    async inrMicrosPerUsd(): Promise<bigint> {
+      return (await deps.rates.current()).inrMicrosPerUsd;
+    },
+
     /** `usdCents` in the configured chain's native token at the current rate (wei, rounded as quotes are). */
     async usdCentsToNative(usdCents: number): Promise<{ symbol: string; wei: bigint }> {
       if (deps.chainId === undefined)

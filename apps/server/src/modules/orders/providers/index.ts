@@ -1,0 +1,54 @@
+import type { Config } from "../../../config.ts";
+import { sandboxSecret } from "../sandbox.ts";
+import { cashfreeProvider } from "./cashfree.ts";
+import { sandboxProvider } from "./sandbox.ts";
+import { stripeProvider } from "./stripe.ts";
+import type { HostedProviderName, PaymentProvider } from "./types.ts";
+
+export type PaymentProviders = Partial<Record<HostedProviderName, PaymentProvider>>;
+
+/**
+ * The hosted-checkout providers this server offers: the sandbox outside production (decision 141),
+ * Stripe when its secret key and webhook secret are set, Cashfree when its app id and secret are.
+ */
+export function paymentProvidersFromConfig(
+  config: Pick<
+    Config,
+    | "NODE_ENV"
+    | "PUBLIC_URL"
+    | "SANDBOX_WEBHOOK_SECRET"
+    | "SESSION_SECRET"
+    | "STRIPE_SECRET_KEY"
+    | "STRIPE_WEBHOOK_SECRET"
+    | "STRIPE_API_BASE"
+    | "CASHFREE_CLIENT_ID"
+    | "CASHFREE_CLIENT_SECRET"
+    | "CASHFREE_ENV"
+    | "CASHFREE_API_BASE"
+    | "PAYMENT_PROVIDER_TIMEOUT_MS"
+  >,
+): PaymentProviders {
+  const providers: PaymentProviders = {};
+  if (config.NODE_ENV !== "production") {
+    providers.sandbox = sandboxProvider({ secret: sandboxSecret(config), publicUrl: config.PUBLIC_URL });
+  }
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    providers.stripe = stripeProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      apiBase: config.STRIPE_API_BASE,
+      timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+    });
+  }
+  if (config.CASHFREE_CLIENT_ID && config.CASHFREE_CLIENT_SECRET) {
+    providers.cashfree = cashfreeProvider({
+      clientId: config.CASHFREE_CLIENT_ID,
+      clientSecret: config.CASHFREE_CLIENT_SECRET,
+      environment: config.CASHFREE_ENV,
+      apiBase: config.CASHFREE_API_BASE,
+      publicUrl: config.PUBLIC_URL,
+      timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+    });
+  }
+  return providers;
+}

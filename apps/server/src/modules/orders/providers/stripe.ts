@@ -1,0 +1,150 @@
+import Stripe from "stripe";
+import {
+  headerOf,
+  type PaymentEvent,
+  type PaymentProvider,
+  ProviderError,
+  REPLAY_WINDOW_SECONDS,
+  refuseWebhook,
+} from "./types.ts";
+
+/**
+ * Stripe (card, USD) through the official SDK (decision 142): a Checkout Session per order, created
+ * with the order id as idempotency key; webhooks verified by `stripe.webhooks.constructEvent` over
+ * the raw body; the session fetched for reconciliation. The API host comes from STRIPE_API_BASE so
+ * tests point the SDK at a local server answering in Stripe's wire format.
+ */
+export interface StripeOptions {
+  secretKey: string;
+  webhookSecret: string;
+  /** e.g. https://api.stripe.com (default) or http://127.0.0.1:4010 */
+  apiBase?: string;
+  timeoutMs: number;
+}
+
+export function stripeProvider(o: StripeOptions): PaymentProvider {
+  const base = o.apiBase ? new URL(o.apiBase) : undefined;
+  const protocol = base?.protocol === "http:" ? "http" : "https";
+  const stripe = new Stripe(o.secretKey, {
+    ...(base ? { host: base.hostname, port: base.port || (protocol === "http" ? 80 : 443), protocol } : {}),
+    timeout: o.timeoutMs,
+    // A retry of a create carries the same idempotency key, so it can never make a second session.
+    maxNetworkRetries: 1,
+    telemetry: false,
+    appInfo: { name: "Diginoor" },
+  });
+
+  const failure = (err: unknown): never => {
+    if (err instanceof Stripe.errors.StripeConnectionError)
+      throw new ProviderError("Stripe", "unavailable", err);
+    if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 500) >= 500)
+      throw new ProviderError("Stripe", "unavailable", err);
+    throw new ProviderError("Stripe", "refused", err);
+  };
+
+  const eventOf = (event: Stripe.Event): PaymentEvent | null => {
+    const types: Record<string, PaymentEvent["type"] | undefined> = {
+      "checkout.session.completed": "paid",
+      "checkout.session.async_payment_succeeded": "paid",
+      "checkout.session.async_payment_failed": "failed",
+      "checkout.session.expired": "failed",
+    };
+    let type = types[event.type];
+    if (!type) return null;
+    const s = event.data.object as Stripe.Checkout.Session;
+    // A completed session paid by a delayed method (bank debit) is not paid yet: its async event follows.
+    if (type === "paid" && s.payment_status !== "paid") type = "pending";
+    const orderId = s.metadata?.orderId ?? s.client_reference_id;
+    if (!orderId) throw refuseWebhook("the session names no order");
+    return {
+      id: event.id,
+      type,
+      providerType: event.type,
+      orderId,
+      session: s.id,
+      amountMinor: BigInt(s.amount_total ?? 0),
+      currency: (s.currency ?? "").toLowerCase(),
+    };
+  };
+
+  return {
+    name: "stripe",
+    currency: "usd",
+    async createCheckout(req) {
+      if (req.currency !== "usd") throw new ProviderError("Stripe", "refused");
+      try {
+        const s = await stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: "usd",
+                  unit_amount: Number(req.amountMinor),
+                  product_data: { name: `${req.title} · edition #${req.edition}` },
+                },
+              },
+            ],
+            client_reference_id: req.orderId,
+            customer_email: req.customer.email,
+            metadata: { orderId: req.orderId, nftId: req.nftId },
+            payment_intent_data: { metadata: { orderId: req.orderId } },
+            success_url: req.returnUrl,
+            cancel_url: req.cancelUrl,
+            expires_at: Math.floor(req.expiresAt.getTime() / 1000),
+          },
+          { idempotencyKey: `order-${req.orderId}` },
+        );
+        if (!s.url) throw new Error("Stripe returned a session without a URL");
+        return { session: s.id, url: s.url };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+    verifyWebhook(raw, headers, nowMs) {
+      const signature = headerOf(headers, "stripe-signature");
+      if (!signature) throw refuseWebhook("no signature");
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          raw,
+          signature,
+          o.webhookSecret,
+          REPLAY_WINDOW_SECONDS,
+          undefined,
+          nowMs, // milliseconds: the SDK divides by 1000
+        );
+      } catch (err) {
+        throw refuseWebhook(
+          err instanceof Stripe.errors.StripeSignatureVerificationError
+            ? /timestamp/i.test(err.message)
+              ? "timestamp outside the replay window"
+              : "bad signature"
+            : "not a Stripe event",
+        );
+      }
+      return eventOf(event);
+    },
+    async fetchStatus(session) {
+      let s: Stripe.Checkout.Session;
+      try {
+        s = await stripe.checkout.sessions.retrieve(session);
+      } catch (err) {
+        return failure(err);
+      }
+      const type =
+        s.status === "complete" && s.payment_status === "paid"
+          ? "paid"
+          : s.status === "expired"
+            ? "failed"
+            : "pending";
+      return {
+        type,
+        amountMinor: s.amount_total === null ? undefined : BigInt(s.amount_total),
+        currency: s.currency ?? undefined,
+        detail: `session ${s.status}, payment ${s.payment_status}`,
+      };
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { AppError } from "../../../http/errors.ts";
+
+/**
+ * One interface for every hosted-checkout payment provider (decision 142): the sandbox, Stripe and
+ * Cashfree. The orders service creates the order and reserves the edition, then asks the provider
+ * for a checkout; the provider's webhooks (verified here over the raw body) and its status answers
+ * (reconciliation) become the same typed events, applied once each by the orders service.
+ */
+
+export type HostedProviderName = "sandbox" | "stripe" | "cashfree";
+/** ISO 4217 codes in lower case; amounts are always integer minor units (cents, paise). */
+export type PayCurrency = "usd" | "inr";
+
+export interface CheckoutRequest {
+  /** Our order id: the provider's reference, and the idempotency key of the create call. */
+  orderId: string;
+  nftId: string;
+  title: string;
+  edition: number;
+  amountMinor: bigint;
+  currency: PayCurrency;
+  customer: { id: string; email: string; phone?: string };
+  /** Where the payer returns after paying (our /paymentstatus page) and after giving up. */
+  returnUrl: string;
+  cancelUrl: string;
+  /** The provider's session should not outlive the reservation of the edition. */
+  expiresAt: Date;
+}
+
+export interface CheckoutSession {
+  /** The provider's id of the checkout (Stripe: cs_…; Cashfree: its order id, ours). */
+  session: string;
+  /** Where the browser goes to pay. */
+  url: string;
+  /** Cashfree: the payment_session_id cashfree.js opens the checkout with. */
+  paymentSession?: string;
+}
+
+/** A verified provider event, whatever the provider. */
+export interface PaymentEvent {
+  /** Unique per provider (the dedup key in payment_events). */
+  id: string;
+  type: "paid" | "failed" | "pending";
+  /** The provider's own name of the event (recorded). */
+  providerType: string;
+  orderId: string;
+  session: string;
+  amountMinor: bigint;
+  currency: string;
+}
+
+/** What the provider says about a checkout now (reconciliation); undefined fields are unknown. */
+export interface PaymentStatus {
+  type: "paid" | "failed" | "pending";
+  amountMinor?: bigint;
+  currency?: string;
+  detail: string;
+}
+
+export interface PaymentProvider {
+  readonly name: HostedProviderName;
+  readonly currency: PayCurrency;
+  createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
+  /**
+   * Checks the signature over the exact bytes received and the replay window, then parses. Throws a
+   * 400 AppError for anything forged, stale or malformed; returns null for event types we ignore.
+   */
+  verifyWebhook(raw: Buffer, headers: IncomingHttpHeaders, nowMs: number): PaymentEvent | null;
+  /** The provider's view of a checkout (throws ProviderError when it cannot answer). */
+  fetchStatus(session: string, orderId: string): Promise<PaymentStatus>;
+}
+
+/** Seconds a webhook's timestamp may be away from our clock (every provider). */
+export const REPLAY_WINDOW_SECONDS = 5 * 60;
+
+/** A provider that failed to answer (5xx, timeout, network) or refused a call: never a crash, never a 500. */
+export class ProviderError extends AppError {
+  constructor(provider: string, kind: "unavailable" | "refused", cause?: unknown) {
+    super(
+      kind === "unavailable" ? 503 : 502,
+      kind === "unavailable" ? "unavailable" : "bad_gateway",
+      kind === "unavailable"
+        ? `The payment provider (${provider}) did not answer; nothing was charged. Please try again in a minute`
+        : `The payment provider (${provider}) refused to start the payment; nothing was charged. Please try again later`,
+      undefined,
+      { cause },
+    );
+    this.name = "ProviderError";
+  }
+}
+
+export const refuseWebhook = (why: string) => new AppError(400, "bad_request", `Webhook refused: ${why}`);
+
+/** The first value of a header. */
+export const headerOf = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** "123.45" (or 123.45) rupees/dollars → 12345 minor units, exactly; undefined when not a 2-decimal amount. */
+export function decimalToMinor(value: unknown): bigint | undefined {
+  const text = typeof value === "number" ? value.toFixed(2) : typeof value === "string" ? value : "";
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m) return undefined;
+  return BigInt(m[1] ?? "0") * 100n + BigInt((m[2] ?? "").padEnd(2, "0"));
+}
+
+/** 12345 minor units → 123.45 (a JSON number with at most 2 decimals, as Cashfree's order_amount). */
+export const minorToDecimal = (minor: bigint): number => Number(minor) / 100;

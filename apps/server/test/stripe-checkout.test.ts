@@ -1,0 +1,318 @@
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import type { CheckoutOptions, Order } from "@diginoor/api/orders";
+import Stripe from "stripe";
+import { createPublicClient, type Hex, http } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestClock, type TestClock } from "../src/platform/clock.ts";
+import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
+import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+
+/**
+ * Stripe card checkout (decision 142) against a local server answering in Stripe's wire format:
+ * the Checkout Session we create (idempotency key, cents, currency, metadata), webhooks signed by
+ * Stripe's own helper (generateTestHeaderString) and verified by constructEvent, forged or stale
+ * ones refused, a paid order minted once on anvil, a failing provider leaving nothing held, and
+ * reconciliation of a lost webhook.
+ */
+const PUBLIC_URL = "http://localhost:3000";
+const WEBHOOK_SECRET = "whsec_test_diginoor_0123456789abcdef";
+const PAYOUT = ANVIL_ADDRESSES[9];
+
+let t: TestApp;
+let clock: TestClock;
+let fake: Awaited<ReturnType<typeof startFakeProvider>>;
+/** What the fake Stripe does next: answer, fail with 500, or never answer. */
+let mode: "ok" | "500" | "hang" = "ok";
+/** Sessions the fake Stripe created, by id (their status can be changed by a test). */
+const sessions = new Map<string, Record<string, unknown>>();
+const stripe = new Stripe("sk_test_helper_only");
+
+function answer(r: FakeRequest): FakeAnswer {
+  if (mode === "hang") return "hang";
+  if (mode === "500")
+    return { status: 500, json: { error: { type: "api_error", message: "Something went wrong" } } };
+  if (r.method === "POST" && r.path === "/v1/checkout/sessions") {
+    const form = new URLSearchParams(r.body);
+    const id = `cs_test_${Math.random().toString(36).slice(2)}`;
+    const s = {
+      id,
+      object: "checkout.session",
+      url: `https://checkout.stripe.test/c/pay/${id}`,
+      mode: "payment",
+      status: "open",
+      payment_status: "unpaid",
+      amount_total: Number(form.get("line_items[0][price_data][unit_amount]")),
+      currency: form.get("line_items[0][price_data][currency]"),
+      client_reference_id: form.get("client_reference_id"),
+      metadata: { orderId: form.get("metadata[orderId]") },
+    };
+    sessions.set(id, s);
+    return { status: 200, json: s };
+  }
+  const m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(r.path);
+  if (r.method === "GET" && m?.[1] && sessions.has(m[1])) return { status: 200, json: sessions.get(m[1]) };
+  return { status: 404, json: { error: { type: "invalid_request_error", message: "No such route" } } };
+}
+
+beforeAll(async () => {
+  fake = await startFakeProvider(answer);
+  clock = createTestClock(Date.now());
+  t = await createTestApp(
+    {
+      PUBLIC_URL,
+      INDEXER_POLL_MS: "100",
+      STRIPE_SECRET_KEY: "sk_test_diginoor",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+      PAYMENT_PROVIDER_TIMEOUT_MS: "800",
+    },
+    { clock, chain: true },
+  );
+  await seedStudioFilmAndStar(t, PAYOUT);
+  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+beforeEach(() => {
+  mode = "ok";
+});
+
+const api = httpApi(() => t.app);
+const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
+const now = () => Math.floor(clock.now() / 1000);
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0);
+const editions = async () =>
+  (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
+const stripeOrder = (cookie: string) =>
+  api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "stripe" });
+const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
+
+/** A Stripe event about order `o`'s session, as Stripe sends it. */
+function event(o: Order, type: string, over: Record<string, unknown> = {}) {
+  const session = [...sessions.values()].find(
+    (s) => (s.metadata as { orderId: string }).orderId === o.orderId,
+  );
+  return JSON.stringify({
+    id: `evt_test_${Math.random().toString(36).slice(2)}`,
+    object: "event",
+    api_version: "2025-01-27.acacia",
+    created: now(),
+    livemode: false,
+    type,
+    data: {
+      object: {
+        ...session,
+        status: type === "checkout.session.expired" ? "expired" : "complete",
+        payment_status: type === "checkout.session.completed" ? "paid" : "unpaid",
+        ...over,
+      },
+    },
+  });
+}
+const sign = (payload: string, o: { secret?: string; timestamp?: number } = {}) =>
+  stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: o.secret ?? WEBHOOK_SECRET,
+    timestamp: o.timestamp ?? now(),
+  });
+const webhook = (body: string, signature: string) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/v1/webhooks/stripe",
+    payload: body,
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+  });
+
+describe("Stripe checkout", () => {
+  let alice: Awaited<ReturnType<typeof buyer>>;
+
+  beforeAll(async () => {
+    alice = await buyer(ANVIL_PRIVATE_KEYS[1]);
+  });
+
+  it("offers Stripe as the card provider, and no secret reaches the browser", async () => {
+    const res = await api<CheckoutOptions>("GET", "/api/v1/checkout/options");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ card: "stripe", rupees: null, onrampUrl: null });
+    expect(res.body.providers).toEqual(expect.arrayContaining(["stripe", "sandbox"]));
+    expect(JSON.stringify(res.body)).not.toMatch(/sk_test|whsec/);
+    const cashfree = await api("POST", "/api/v1/orders", alice.cookie, {
+      nftId: "bossEntry",
+      provider: "cashfree",
+    });
+    expect(cashfree.status).toBe(400);
+  });
+
+  it("creates a Checkout Session in USD cents with the order id as idempotency key and metadata", async () => {
+    const before = await editions();
+    const res = await stripeOrder(alice.cookie);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const o = res.body;
+    expect(o).toMatchObject({
+      provider: "stripe",
+      state: "awaiting_payment",
+      usdCents: 2500,
+      payCurrency: "usd",
+      payAmountMinor: 2500,
+    });
+    expect(o.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    expect(await editions()).toBe(before - 1);
+
+    const sent = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
+    expect(sent.method).toBe("POST");
+    expect(sent.headers["idempotency-key"]).toBe(`order-${o.orderId}`);
+    expect(sent.headers.authorization).toBe("Bearer sk_test_diginoor");
+    const form = new URLSearchParams(sent.body);
+    expect(Object.fromEntries(form)).toMatchObject({
+      mode: "payment",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "usd",
+      "line_items[0][price_data][unit_amount]": "2500",
+      client_reference_id: o.orderId,
+      "metadata[orderId]": o.orderId,
+      success_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/return`,
+      cancel_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/cancelled`,
+    });
+    expect(form.get("customer_email")).toBe(alice.email);
+    // The session ends before the reservation of the edition does.
+    expect(Number(form.get("expires_at")) * 1000).toBeLessThan(Date.parse(o.reservedUntil));
+  });
+
+  it("refuses a tampered body, a wrong secret and an old timestamp with 400, changing nothing", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    const body = event(o, "checkout.session.completed");
+    const tampered = body.replace('"amount_total":2500', '"amount_total":1');
+    expect(tampered).not.toBe(body);
+    const answers = [
+      await webhook(tampered, sign(body)),
+      await webhook(body, sign(body, { secret: "whsec_wrong_secret_0123456789" })),
+      await webhook(body, sign(body, { timestamp: now() - 10 * 60 })),
+      await webhook(body, "t=1,v1=deadbeef"),
+      await webhook(body, ""),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 400]);
+    expect(answers[2]!.json().error.message).toContain("replay window");
+    expect(await count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(0);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+  });
+
+  it("never pays an order for another currency or amount (the event is recorded and ignored)", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    for (const over of [{ currency: "eur" }, { amount_total: 100 }]) {
+      const body = event(o, "checkout.session.completed", over);
+      const res = await webhook(body, sign(body));
+      expect(res.statusCode).toBe(200);
+    }
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    const outcomes = await t.ctx.database.query<{ outcome: string }>(
+      "SELECT outcome FROM payment_events WHERE order_id = $1",
+      [o.orderId],
+    );
+    expect(outcomes.map((r) => r.outcome)).toEqual([
+      "ignored: amount or currency differ from the order",
+      "ignored: amount or currency differ from the order",
+    ]);
+  });
+
+  it("fulfils a paid session from the webhook once: minted on anvil to the buyer's wallet", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    const body = event(o, "checkout.session.completed");
+    const first = await webhook(body, sign(body));
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ received: true, duplicate: false });
+    const again = await webhook(body, sign(body));
+    expect(again.json()).toEqual({ received: true, duplicate: true });
+    const done = await until(
+      "fulfilment",
+      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      (x) => x.state === "fulfilled",
+      20_000,
+    );
+    expect(done.transitions.map((x) => x.to)).toEqual([
+      "created",
+      "awaiting_payment",
+      "paid",
+      "minting",
+      "fulfilled",
+    ]);
+    const owner = await createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) }).readContract({
+      address: t.ctx.chain!.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "ownerOf",
+      args: [BigInt(done.tokenId)],
+    });
+    expect(owner).toBe(alice.account.address);
+    // A late 'expired' for the same session never moves a paid order back.
+    const late = event(o, "checkout.session.expired");
+    expect((await webhook(late, sign(late))).statusCode).toBe(200);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+  });
+
+  it("an expired or failed session fails the order and releases its edition", async () => {
+    const before = await editions();
+    const o = (await stripeOrder(alice.cookie)).body;
+    expect(await editions()).toBe(before - 1);
+    const body = event(o, "checkout.session.expired");
+    expect((await webhook(body, sign(body))).statusCode).toBe(200);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
+    expect(await editions()).toBe(before);
+  });
+
+  it("a Stripe answering 500 or timing out: 503, and no order keeps an edition", async () => {
+    const before = await editions();
+    for (const m of ["500", "hang"] as const) {
+      mode = m;
+      const res = await stripeOrder(alice.cookie);
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(JSON.stringify(res.body)).toContain("nothing was charged");
+    }
+    mode = "ok";
+    expect(await editions()).toBe(before);
+    const orders = (await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie)).body.items;
+    expect(orders.slice(0, 2).map((x) => x.state)).toEqual(["failed", "failed"]);
+  }, 30_000);
+
+  it("reconciles a lost webhook: asks Stripe, applies a paid answer once; a failing Stripe changes nothing", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    const session = [...sessions.values()].find(
+      (s) => (s.metadata as { orderId: string }).orderId === o.orderId,
+    )!;
+    const orders = t.ctx.services.orders;
+    // Too young to ask about.
+    expect((await orders.reconcilePayments()).asked).toBe(0);
+    clock.advance(4 * 60 * 1000);
+    // Stripe down: the order stays as it is.
+    mode = "500";
+    const down = await orders.reconcilePayments();
+    expect(down.failed).toBeGreaterThanOrEqual(1);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    // Stripe back, the payment made, the webhook lost.
+    mode = "ok";
+    session.status = "complete";
+    session.payment_status = "paid";
+    await orders.reconcilePayments();
+    await orders.reconcilePayments();
+    const done = await until(
+      "fulfilment after reconciliation",
+      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      (x) => x.state === "fulfilled",
+      20_000,
+    );
+    expect(done.transitions.find((x) => x.to === "paid")?.cause).toContain("reconcile:");
+    expect(
+      await count("SELECT count(*)::int AS n FROM payment_events WHERE order_id = $1", [o.orderId]),
+    ).toBe(1);
+    expect(
+      fake.requests.some((r) => r.method === "GET" && r.path === `/v1/checkout/sessions/${session.id}`),
+    ).toBe(true);
+  }, 40_000);
+});
