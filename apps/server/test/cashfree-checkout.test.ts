@@ -1,0 +1,344 @@
+import { createHmac } from "node:crypto";
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import type { CheckoutOptions, Order } from "@diginoor/api/orders";
+import { Cashfree, CFEnvironment } from "cashfree-pg";
+import { createPublicClient, type Hex, http } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestClock, type TestClock } from "../src/platform/clock.ts";
+import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
+import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+
+/**
+ * Cashfree rupee checkout (decision 142) against a local server answering in Cashfree's PG API wire
+ * format: the order we create (paise → rupees at the stored rate, customer with a real phone, return
+ * URL, idempotency key, API version), webhooks signed as Cashfree signs them (checked by the SDK's
+ * own verifier), forged or stale ones refused, a paid order minted once on anvil, a failing provider
+ * leaving nothing held, and reconciliation through GET /pg/orders/:id.
+ */
+const PUBLIC_URL = "http://localhost:3000";
+const CLIENT_SECRET = "cfsk_ma_test_diginoor_secret";
+const PAYOUT = ANVIL_ADDRESSES[9];
+
+let t: TestApp;
+let clock: TestClock;
+let fake: Awaited<ReturnType<typeof startFakeProvider>>;
+let mode: "ok" | "500" | "hang" = "ok";
+const orders = new Map<string, Record<string, unknown>>();
+
+function answer(r: FakeRequest): FakeAnswer {
+  if (mode === "hang") return "hang";
+  if (mode === "500")
+    return { status: 500, json: { message: "internal error", code: "internal_error", type: "api_error" } };
+  if (r.method === "POST" && r.path === "/pg/orders") {
+    const req = JSON.parse(r.body) as Record<string, unknown>;
+    const entity = {
+      cf_order_id: String(2_000_000 + orders.size),
+      order_id: req.order_id,
+      entity: "order",
+      order_currency: req.order_currency,
+      order_amount: req.order_amount,
+      order_status: "ACTIVE",
+      payment_session_id: `session_${Math.random().toString(36).slice(2)}payment`,
+      order_expiry_time: req.order_expiry_time,
+      customer_details: req.customer_details,
+      order_meta: req.order_meta,
+    };
+    orders.set(String(req.order_id), entity);
+    return { status: 200, json: entity };
+  }
+  const m = /^\/pg\/orders\/([\w-]+)$/.exec(r.path);
+  if (r.method === "GET" && m?.[1] && orders.has(m[1])) return { status: 200, json: orders.get(m[1]) };
+  return {
+    status: 404,
+    json: { message: "order not found", code: "order_not_found", type: "invalid_request_error" },
+  };
+}
+
+beforeAll(async () => {
+  fake = await startFakeProvider(answer);
+  clock = createTestClock(Date.now());
+  t = await createTestApp(
+    {
+      PUBLIC_URL,
+      INDEXER_POLL_MS: "100",
+      CASHFREE_CLIENT_ID: "TEST_APP_ID",
+      CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
+      CASHFREE_API_BASE: fake.url,
+      PAYMENT_PROVIDER_TIMEOUT_MS: "800",
+      RATES_TABLE: "ETH=3000,POL=0.25,INR=84.5",
+      ONRAMP_URL: "https://onramp.example/buy?address={address}&amount={amount}",
+    },
+    { clock, chain: true },
+  );
+  await seedStudioFilmAndStar(t, PAYOUT);
+  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+beforeEach(() => {
+  mode = "ok";
+});
+
+const api = httpApi(() => t.app);
+const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0);
+const editions = async () =>
+  (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
+const rupeeOrder = (cookie: string, phone?: string) =>
+  api<Order>("POST", "/api/v1/orders", cookie, {
+    nftId: "bossEntry",
+    provider: "cashfree",
+    ...(phone ? { phone } : {}),
+  });
+const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
+
+/** A payment webhook as Cashfree sends it (2023-08-01 and later payload). */
+function event(o: Order, type: string, over: { amount?: number; currency?: string } = {}) {
+  return JSON.stringify({
+    data: {
+      order: { order_id: o.orderId, order_amount: 2112.5, order_currency: "INR", order_tags: null },
+      payment: {
+        cf_payment_id: Math.floor(Math.random() * 1e12),
+        payment_status: type === "PAYMENT_SUCCESS_WEBHOOK" ? "SUCCESS" : "FAILED",
+        payment_amount: over.amount ?? 2112.5,
+        payment_currency: over.currency ?? "INR",
+        payment_message: "Simulated response message",
+        payment_time: new Date(clock.now()).toISOString(),
+        payment_group: "upi",
+      },
+      customer_details: { customer_id: "x", customer_phone: "9876543210" },
+    },
+    event_time: new Date(clock.now()).toISOString(),
+    type,
+  });
+}
+/** x-webhook-signature: base64 HMAC-SHA256 of timestamp + raw body with the client secret. */
+const signature = (body: string, timestamp: string, secret = CLIENT_SECRET) =>
+  createHmac("sha256", secret)
+    .update(timestamp + body)
+    .digest("base64");
+const webhook = (body: string, headers: { signature: string; timestamp: string }) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/v1/webhooks/cashfree",
+    payload: body,
+    headers: {
+      "content-type": "application/json",
+      "x-webhook-signature": headers.signature,
+      "x-webhook-timestamp": headers.timestamp,
+      "x-webhook-version": "2025-01-01",
+    },
+  });
+const signed = (body: string, o: { secret?: string; timestamp?: number } = {}) => {
+  const timestamp = String(o.timestamp ?? clock.now());
+  return { timestamp, signature: signature(body, timestamp, o.secret) };
+};
+
+describe("Cashfree rupee checkout", () => {
+  let alice: Awaited<ReturnType<typeof buyer>>;
+
+  beforeAll(async () => {
+    alice = await buyer(ANVIL_PRIVATE_KEYS[1]);
+  });
+
+  it("our signatures are the ones the SDK's own verifier accepts", () => {
+    const body = JSON.stringify({ type: "PAYMENT_SUCCESS_WEBHOOK", data: {} });
+    const sdk = new Cashfree(
+      CFEnvironment.SANDBOX,
+      "TEST_APP_ID",
+      CLIENT_SECRET,
+      undefined,
+      undefined,
+      undefined,
+      false,
+    );
+    const { timestamp, signature: sig } = signed(body);
+    expect(sdk.PGVerifyWebhookSignature(sig, body, timestamp).type).toBe("PAYMENT_SUCCESS_WEBHOOK");
+    expect(() => sdk.PGVerifyWebhookSignature(sig, `${body} `, timestamp)).toThrow();
+  });
+
+  it("offers rupees by Cashfree, the on-ramp, and the stored USD→INR rate; never a secret", async () => {
+    const res = await api<CheckoutOptions>("GET", "/api/v1/checkout/options");
+    expect(res.body).toMatchObject({
+      card: "sandbox",
+      rupees: "cashfree",
+      onrampUrl: "https://onramp.example/buy?address={address}&amount={amount}",
+      inrMicrosPerUsd: "84500000",
+    });
+    expect(JSON.stringify(res.body)).not.toContain(CLIENT_SECRET);
+    const stripe = await api("POST", "/api/v1/orders", alice.cookie, {
+      nftId: "bossEntry",
+      provider: "stripe",
+    });
+    expect(stripe.status).toBe(400);
+  });
+
+  it("asks for a phone when the account has none, refuses a bad one, and never invents one", async () => {
+    const before = await editions();
+    const none = await rupeeOrder(alice.cookie);
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toContain("needs your mobile number");
+    expect(JSON.stringify(none.body)).toContain("phone_required");
+    const bad = await rupeeOrder(alice.cookie, "12345 67890");
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("valid Indian mobile number");
+    expect(await editions()).toBe(before);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("creates a Cashfree order in rupees from paise at the stored rate, with the payer's phone", async () => {
+    const before = await editions();
+    const res = await rupeeOrder(alice.cookie, "+91 98765-43210");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const o = res.body;
+    // US$25.00 at ₹84.5 = ₹2,112.50 = 211250 paise; the rate is recorded on the order.
+    expect(o).toMatchObject({
+      provider: "cashfree",
+      state: "awaiting_payment",
+      usdCents: 2500,
+      payCurrency: "inr",
+      payAmountMinor: 211250,
+      inrMicrosPerUsd: "84500000",
+      checkoutUrl: `${PUBLIC_URL}/checkout/cashfree/${o.orderId}`,
+    });
+    expect(await editions()).toBe(before - 1);
+    const sent = fake.requests.at(-1)!;
+    expect(sent).toMatchObject({ method: "POST", path: "/pg/orders" });
+    expect(sent.headers["x-client-id"]).toBe("TEST_APP_ID");
+    expect(sent.headers["x-client-secret"]).toBe(CLIENT_SECRET);
+    expect(sent.headers["x-idempotency-key"]).toBe(`order-${o.orderId}`);
+    expect(String(sent.headers["x-api-version"]) >= "2023-08-01").toBe(true);
+    const body = JSON.parse(sent.body);
+    expect(body).toMatchObject({
+      order_id: o.orderId,
+      order_amount: 2112.5,
+      order_currency: "INR",
+      customer_details: { customer_email: alice.email, customer_phone: "9876543210" },
+      order_meta: { return_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}` },
+    });
+    expect(body.customer_details.customer_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Our page opens Cashfree's checkout with the payment session, under a strict CSP.
+    const page = await t.app.inject({ method: "GET", url: `/checkout/cashfree/${o.orderId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(String(orders.get(o.orderId)!.payment_session_id));
+    expect(page.body).toContain("https://sdk.cashfree.com/js/v3/cashfree.js");
+    expect(page.headers["content-security-policy"]).toContain("script-src https://sdk.cashfree.com 'sha256-");
+  });
+
+  it("uses the account's phone when it has one", async () => {
+    await t.ctx.database.query("UPDATE users SET phone = '+919812345678' WHERE email = $1", [alice.email]);
+    const res = await rupeeOrder(alice.cookie);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(JSON.parse(fake.requests.at(-1)!.body).customer_details.customer_phone).toBe("9812345678");
+  });
+
+  it("refuses a tampered body, a wrong secret and an old timestamp with 400, changing nothing", async () => {
+    const o = (await rupeeOrder(alice.cookie)).body;
+    const body = event(o, "PAYMENT_SUCCESS_WEBHOOK");
+    const tampered = body.replace('"payment_amount":2112.5', '"payment_amount":1');
+    expect(tampered).not.toBe(body);
+    const answers = [
+      await webhook(tampered, signed(body)),
+      await webhook(body, signed(body, { secret: "not_the_secret" })),
+      await webhook(body, signed(body, { timestamp: clock.now() - 10 * 60 * 1000 })),
+      await webhook(body, { timestamp: String(clock.now()), signature: "" }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400]);
+    expect(answers[2]!.json().error.message).toContain("replay window");
+    expect(await count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'cashfree'")).toBe(0);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+  });
+
+  it("never pays an order in another currency or amount", async () => {
+    const o = (await rupeeOrder(alice.cookie)).body;
+    for (const over of [{ currency: "USD", amount: 25 }, { amount: 2000 }]) {
+      const body = event(o, "PAYMENT_SUCCESS_WEBHOOK", over);
+      expect((await webhook(body, signed(body))).statusCode).toBe(200);
+    }
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+  });
+
+  it("fulfils a paid order from the webhook once: minted on anvil to the buyer's wallet", async () => {
+    const o = (await rupeeOrder(alice.cookie)).body;
+    // The payer closing the checkout changes nothing.
+    const dropped = event(o, "PAYMENT_USER_DROPPED_WEBHOOK");
+    expect((await webhook(dropped, signed(dropped))).statusCode).toBe(200);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    const body = event(o, "PAYMENT_SUCCESS_WEBHOOK");
+    const first = await webhook(body, signed(body));
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ received: true, duplicate: false });
+    expect((await webhook(body, signed(body))).json()).toEqual({ received: true, duplicate: true });
+    const done = await until(
+      "fulfilment",
+      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      (x) => x.state === "fulfilled",
+      20_000,
+    );
+    const owner = await createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) }).readContract({
+      address: t.ctx.chain!.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "ownerOf",
+      args: [BigInt(done.tokenId)],
+    });
+    expect(owner).toBe(alice.account.address);
+    // A late failure for another attempt never moves a paid order back.
+    const late = event(o, "PAYMENT_FAILED_WEBHOOK");
+    expect((await webhook(late, signed(late))).statusCode).toBe(200);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+    // Its checkout page now sends the payer to the order's status page.
+    const page = await t.app.inject({ method: "GET", url: `/checkout/cashfree/${o.orderId}` });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(`${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}`);
+  });
+
+  it("a failed payment fails the order and releases its edition", async () => {
+    const before = await editions();
+    const o = (await rupeeOrder(alice.cookie)).body;
+    const body = event(o, "PAYMENT_FAILED_WEBHOOK");
+    expect((await webhook(body, signed(body))).statusCode).toBe(200);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
+    expect(await editions()).toBe(before);
+  });
+
+  it("a Cashfree answering 500 or timing out: 503, and no order keeps an edition", async () => {
+    const before = await editions();
+    for (const m of ["500", "hang"] as const) {
+      mode = m;
+      const res = await rupeeOrder(alice.cookie);
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+    }
+    mode = "ok";
+    expect(await editions()).toBe(before);
+  });
+
+  it("reconciles a lost webhook through GET /pg/orders/:id; a failing Cashfree changes nothing", async () => {
+    const o = (await rupeeOrder(alice.cookie)).body;
+    const service = t.ctx.services.orders;
+    clock.advance(4 * 60 * 1000);
+    mode = "hang";
+    expect((await service.reconcilePayments()).failed).toBeGreaterThanOrEqual(1);
+    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    mode = "ok";
+    orders.get(o.orderId)!.order_status = "PAID";
+    await service.reconcilePayments();
+    const done = await until(
+      "fulfilment after reconciliation",
+      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      (x) => x.state === "fulfilled",
+      20_000,
+    );
+    expect(done.transitions.find((x) => x.to === "paid")?.cause).toContain("reconcile:");
+    expect(fake.requests.some((r) => r.method === "GET" && r.path === `/pg/orders/${o.orderId}`)).toBe(true);
+  }, 40_000);
+});
