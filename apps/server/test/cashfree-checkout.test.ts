@@ -1,14 +1,11 @@
 import { createHmac } from "node:crypto";
-import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
-import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import { Cashfree, CFEnvironment } from "cashfree-pg";
-import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestClock, type TestClock } from "../src/platform/clock.ts";
-import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
-import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
-import { createTestApp, type TestApp } from "./harness.ts";
+import { until } from "./commerce-helpers.ts";
+import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
+import { type HostedCheckoutApp, PUBLIC_URL, startHostedCheckoutApp } from "./hosted-checkout-helpers.ts";
 
 /**
  * Cashfree rupee checkout (decision 142) against a local server answering in Cashfree's PG API wire
@@ -17,13 +14,12 @@ import { createTestApp, type TestApp } from "./harness.ts";
  * own verifier), forged or stale ones refused, a paid order minted once on anvil, a failing provider
  * leaving nothing held, and reconciliation through GET /pg/orders/:id.
  */
-const PUBLIC_URL = "http://localhost:3000";
 const CLIENT_SECRET = "cfsk_ma_test_diginoor_secret";
-const PAYOUT = ANVIL_ADDRESSES[9];
 
-let t: TestApp;
-let clock: TestClock;
-let fake: Awaited<ReturnType<typeof startFakeProvider>>;
+let h: HostedCheckoutApp;
+let t: HostedCheckoutApp["t"];
+let clock: HostedCheckoutApp["clock"];
+let fake: HostedCheckoutApp["fake"];
 let mode: "ok" | "500" | "hang" = "ok";
 const orders = new Map<string, Record<string, unknown>>();
 
@@ -57,49 +53,30 @@ function answer(r: FakeRequest): FakeAnswer {
 }
 
 beforeAll(async () => {
-  fake = await startFakeProvider(answer);
-  clock = createTestClock(Date.now());
-  t = await createTestApp(
-    {
-      PUBLIC_URL,
-      INDEXER_POLL_MS: "100",
-      CASHFREE_CLIENT_ID: "TEST_APP_ID",
-      CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
-      CASHFREE_API_BASE: fake.url,
-      PAYMENT_PROVIDER_TIMEOUT_MS: "800",
-      RATES_TABLE: "ETH=3000,POL=0.25,INR=84.5",
-      ONRAMP_URL: "https://onramp.example/buy?address={address}&amount={amount}",
-    },
-    { clock, chain: true },
-  );
-  await seedStudioFilmAndStar(t, PAYOUT);
-  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+  h = await startHostedCheckoutApp(answer, (url) => ({
+    CASHFREE_CLIENT_ID: "TEST_APP_ID",
+    CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
+    CASHFREE_API_BASE: url,
+    RATES_TABLE: "ETH=3000,POL=0.25,INR=84.5",
+    ONRAMP_URL: "https://onramp.example/buy?address={address}&amount={amount}",
+  }));
+  ({ t, clock, fake } = h);
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
-  await fake?.close();
+  await h?.close();
 });
 
 beforeEach(() => {
   mode = "ok";
 });
 
-const api = httpApi(() => t.app);
-const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
-const count = async (sql: string, params: unknown[] = []) =>
-  Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0);
-const editions = async () =>
-  (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
 const rupeeOrder = (cookie: string, phone?: string) =>
-  api<Order>("POST", "/api/v1/orders", cookie, {
+  h.api<Order>("POST", "/api/v1/orders", cookie, {
     nftId: "bossEntry",
     provider: "cashfree",
     ...(phone ? { phone } : {}),
   });
-const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
 
 /** A payment webhook as Cashfree sends it (2023-08-01 and later payload). */
 function event(o: Order, type: string, over: { amount?: number; currency?: string } = {}) {
@@ -144,10 +121,10 @@ const signed = (body: string, o: { secret?: string; timestamp?: number } = {}) =
 };
 
 describe("Cashfree rupee checkout", () => {
-  let alice: Awaited<ReturnType<typeof buyer>>;
+  let alice: Awaited<ReturnType<HostedCheckoutApp["buyer"]>>;
 
   beforeAll(async () => {
-    alice = await buyer(ANVIL_PRIVATE_KEYS[1]);
+    alice = await h.buyer(ANVIL_PRIVATE_KEYS[1]);
   });
 
   it("our signatures are the ones the SDK's own verifier accepts", () => {
@@ -167,7 +144,7 @@ describe("Cashfree rupee checkout", () => {
   });
 
   it("offers rupees by Cashfree, the on-ramp, and the stored USD→INR rate; never a secret", async () => {
-    const res = await api<CheckoutOptions>("GET", "/api/v1/checkout/options");
+    const res = await h.api<CheckoutOptions>("GET", "/api/v1/checkout/options");
     expect(res.body).toMatchObject({
       card: "sandbox",
       rupees: "cashfree",
@@ -175,7 +152,7 @@ describe("Cashfree rupee checkout", () => {
       inrMicrosPerUsd: "84500000",
     });
     expect(JSON.stringify(res.body)).not.toContain(CLIENT_SECRET);
-    const stripe = await api("POST", "/api/v1/orders", alice.cookie, {
+    const stripe = await h.api("POST", "/api/v1/orders", alice.cookie, {
       nftId: "bossEntry",
       provider: "stripe",
     });
@@ -183,7 +160,7 @@ describe("Cashfree rupee checkout", () => {
   });
 
   it("asks for a phone when the account has none, refuses a bad one, and never invents one", async () => {
-    const before = await editions();
+    const before = await h.editions();
     const none = await rupeeOrder(alice.cookie);
     expect(none.status).toBe(400);
     expect(JSON.stringify(none.body)).toContain("needs your mobile number");
@@ -191,12 +168,12 @@ describe("Cashfree rupee checkout", () => {
     const bad = await rupeeOrder(alice.cookie, "12345 67890");
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain("valid Indian mobile number");
-    expect(await editions()).toBe(before);
+    expect(await h.editions()).toBe(before);
     expect(fake.requests).toHaveLength(0);
   });
 
   it("creates a Cashfree order in rupees from paise at the stored rate, with the payer's phone", async () => {
-    const before = await editions();
+    const before = await h.editions();
     const res = await rupeeOrder(alice.cookie, "+91 98765-43210");
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const o = res.body;
@@ -210,7 +187,7 @@ describe("Cashfree rupee checkout", () => {
       inrMicrosPerUsd: "84500000",
       checkoutUrl: `${PUBLIC_URL}/checkout/cashfree/${o.orderId}`,
     });
-    expect(await editions()).toBe(before - 1);
+    expect(await h.editions()).toBe(before - 1);
     const sent = fake.requests.at(-1)!;
     expect(sent).toMatchObject({ method: "POST", path: "/pg/orders" });
     expect(sent.headers["x-client-id"]).toBe("TEST_APP_ID");
@@ -255,8 +232,10 @@ describe("Cashfree rupee checkout", () => {
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400]);
     expect(answers[2]!.json().error.message).toContain("replay window");
-    expect(await count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'cashfree'")).toBe(0);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect(await h.count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'cashfree'")).toBe(
+      0,
+    );
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
   });
 
   it("never pays an order in another currency or amount", async () => {
@@ -265,7 +244,7 @@ describe("Cashfree rupee checkout", () => {
       const body = event(o, "PAYMENT_SUCCESS_WEBHOOK", over);
       expect((await webhook(body, signed(body))).statusCode).toBe(200);
     }
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
   });
 
   it("fulfils a paid order from the webhook once: minted on anvil to the buyer's wallet", async () => {
@@ -273,7 +252,7 @@ describe("Cashfree rupee checkout", () => {
     // The payer closing the checkout changes nothing.
     const dropped = event(o, "PAYMENT_USER_DROPPED_WEBHOOK");
     expect((await webhook(dropped, signed(dropped))).statusCode).toBe(200);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     const body = event(o, "PAYMENT_SUCCESS_WEBHOOK");
     const first = await webhook(body, signed(body));
     expect(first.statusCode, first.body).toBe(200);
@@ -281,21 +260,15 @@ describe("Cashfree rupee checkout", () => {
     expect((await webhook(body, signed(body))).json()).toEqual({ received: true, duplicate: true });
     const done = await until(
       "fulfilment",
-      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      async () => (await h.getOrder(alice.cookie, o.orderId)).body,
       (x) => x.state === "fulfilled",
       20_000,
     );
-    const owner = await createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) }).readContract({
-      address: t.ctx.chain!.deployment.collectible,
-      abi: diginoorCollectibleAbi,
-      functionName: "ownerOf",
-      args: [BigInt(done.tokenId)],
-    });
-    expect(owner).toBe(alice.account.address);
+    expect(await h.ownerOf(done.tokenId)).toBe(alice.account.address);
     // A late failure for another attempt never moves a paid order back.
     const late = event(o, "PAYMENT_FAILED_WEBHOOK");
     expect((await webhook(late, signed(late))).statusCode).toBe(200);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
     // Its checkout page now sends the payer to the order's status page.
     const page = await t.app.inject({ method: "GET", url: `/checkout/cashfree/${o.orderId}` });
     expect(page.statusCode).toBe(302);
@@ -303,23 +276,23 @@ describe("Cashfree rupee checkout", () => {
   });
 
   it("a failed payment fails the order and releases its edition", async () => {
-    const before = await editions();
+    const before = await h.editions();
     const o = (await rupeeOrder(alice.cookie)).body;
     const body = event(o, "PAYMENT_FAILED_WEBHOOK");
     expect((await webhook(body, signed(body))).statusCode).toBe(200);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
-    expect(await editions()).toBe(before);
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
+    expect(await h.editions()).toBe(before);
   });
 
   it("a Cashfree answering 500 or timing out: 503, and no order keeps an edition", async () => {
-    const before = await editions();
+    const before = await h.editions();
     for (const m of ["500", "hang"] as const) {
       mode = m;
       const res = await rupeeOrder(alice.cookie);
       expect(res.status, JSON.stringify(res.body)).toBe(503);
     }
     mode = "ok";
-    expect(await editions()).toBe(before);
+    expect(await h.editions()).toBe(before);
   });
 
   it("reconciles a lost webhook through GET /pg/orders/:id; a failing Cashfree changes nothing", async () => {
@@ -328,13 +301,13 @@ describe("Cashfree rupee checkout", () => {
     clock.advance(4 * 60 * 1000);
     mode = "hang";
     expect((await service.reconcilePayments()).failed).toBeGreaterThanOrEqual(1);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     mode = "ok";
     orders.get(o.orderId)!.order_status = "PAID";
     await service.reconcilePayments();
     const done = await until(
       "fulfilment after reconciliation",
-      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      async () => (await h.getOrder(alice.cookie, o.orderId)).body,
       (x) => x.state === "fulfilled",
       20_000,
     );

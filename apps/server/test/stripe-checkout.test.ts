@@ -1,13 +1,10 @@
-import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
-import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import Stripe from "stripe";
-import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestClock, type TestClock } from "../src/platform/clock.ts";
-import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
-import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
-import { createTestApp, type TestApp } from "./harness.ts";
+import { until } from "./commerce-helpers.ts";
+import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
+import { type HostedCheckoutApp, PUBLIC_URL, startHostedCheckoutApp } from "./hosted-checkout-helpers.ts";
 
 /**
  * Stripe card checkout (decision 142) against a local server answering in Stripe's wire format:
@@ -16,13 +13,12 @@ import { createTestApp, type TestApp } from "./harness.ts";
  * ones refused, a paid order minted once on anvil, a failing provider leaving nothing held, and
  * reconciliation of a lost webhook.
  */
-const PUBLIC_URL = "http://localhost:3000";
 const WEBHOOK_SECRET = "whsec_test_diginoor_0123456789abcdef";
-const PAYOUT = ANVIL_ADDRESSES[9];
 
-let t: TestApp;
-let clock: TestClock;
-let fake: Awaited<ReturnType<typeof startFakeProvider>>;
+let h: HostedCheckoutApp;
+let t: HostedCheckoutApp["t"];
+let clock: HostedCheckoutApp["clock"];
+let fake: HostedCheckoutApp["fake"];
 /** What the fake Stripe does next: answer, fail with 500, or never answer. */
 let mode: "ok" | "500" | "hang" = "ok";
 /** Sessions the fake Stripe created, by id (their status can be changed by a test). */
@@ -57,44 +53,25 @@ function answer(r: FakeRequest): FakeAnswer {
 }
 
 beforeAll(async () => {
-  fake = await startFakeProvider(answer);
-  clock = createTestClock(Date.now());
-  t = await createTestApp(
-    {
-      PUBLIC_URL,
-      INDEXER_POLL_MS: "100",
-      STRIPE_SECRET_KEY: "sk_test_diginoor",
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-      PAYMENT_PROVIDER_TIMEOUT_MS: "800",
-    },
-    { clock, chain: true },
-  );
-  await seedStudioFilmAndStar(t, PAYOUT);
-  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+  h = await startHostedCheckoutApp(answer, (url) => ({
+    STRIPE_SECRET_KEY: "sk_test_diginoor",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: url,
+  }));
+  ({ t, clock, fake } = h);
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
-  await fake?.close();
+  await h?.close();
 });
 
 beforeEach(() => {
   mode = "ok";
 });
 
-const api = httpApi(() => t.app);
-const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
 const now = () => Math.floor(clock.now() / 1000);
-const count = async (sql: string, params: unknown[] = []) =>
-  Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0);
-const editions = async () =>
-  (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
 const stripeOrder = (cookie: string) =>
-  api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "stripe" });
-const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
+  h.api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "stripe" });
 
 /** A Stripe event about order `o`'s session, as Stripe sends it. */
 function event(o: Order, type: string, over: Record<string, unknown> = {}) {
@@ -133,19 +110,19 @@ const webhook = (body: string, signature: string) =>
   });
 
 describe("Stripe checkout", () => {
-  let alice: Awaited<ReturnType<typeof buyer>>;
+  let alice: Awaited<ReturnType<HostedCheckoutApp["buyer"]>>;
 
   beforeAll(async () => {
-    alice = await buyer(ANVIL_PRIVATE_KEYS[1]);
+    alice = await h.buyer(ANVIL_PRIVATE_KEYS[1]);
   });
 
   it("offers Stripe as the card provider, and no secret reaches the browser", async () => {
-    const res = await api<CheckoutOptions>("GET", "/api/v1/checkout/options");
+    const res = await h.api<CheckoutOptions>("GET", "/api/v1/checkout/options");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ card: "stripe", rupees: null, onrampUrl: null });
     expect(res.body.providers).toEqual(expect.arrayContaining(["stripe", "sandbox"]));
     expect(JSON.stringify(res.body)).not.toMatch(/sk_test|whsec/);
-    const cashfree = await api("POST", "/api/v1/orders", alice.cookie, {
+    const cashfree = await h.api("POST", "/api/v1/orders", alice.cookie, {
       nftId: "bossEntry",
       provider: "cashfree",
     });
@@ -153,7 +130,7 @@ describe("Stripe checkout", () => {
   });
 
   it("creates a Checkout Session in USD cents with the order id as idempotency key and metadata", async () => {
-    const before = await editions();
+    const before = await h.editions();
     const res = await stripeOrder(alice.cookie);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const o = res.body;
@@ -165,7 +142,7 @@ describe("Stripe checkout", () => {
       payAmountMinor: 2500,
     });
     expect(o.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
-    expect(await editions()).toBe(before - 1);
+    expect(await h.editions()).toBe(before - 1);
 
     const sent = fake.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
     expect(sent.method).toBe("POST");
@@ -201,8 +178,10 @@ describe("Stripe checkout", () => {
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 400]);
     expect(answers[2]!.json().error.message).toContain("replay window");
-    expect(await count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(0);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect(await h.count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(
+      0,
+    );
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
   });
 
   it("never pays an order for another currency or amount (the event is recorded and ignored)", async () => {
@@ -212,7 +191,7 @@ describe("Stripe checkout", () => {
       const res = await webhook(body, sign(body));
       expect(res.statusCode).toBe(200);
     }
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     const outcomes = await t.ctx.database.query<{ outcome: string }>(
       "SELECT outcome FROM payment_events WHERE order_id = $1",
       [o.orderId],
@@ -233,7 +212,7 @@ describe("Stripe checkout", () => {
     expect(again.json()).toEqual({ received: true, duplicate: true });
     const done = await until(
       "fulfilment",
-      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      async () => (await h.getOrder(alice.cookie, o.orderId)).body,
       (x) => x.state === "fulfilled",
       20_000,
     );
@@ -244,31 +223,25 @@ describe("Stripe checkout", () => {
       "minting",
       "fulfilled",
     ]);
-    const owner = await createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) }).readContract({
-      address: t.ctx.chain!.deployment.collectible,
-      abi: diginoorCollectibleAbi,
-      functionName: "ownerOf",
-      args: [BigInt(done.tokenId)],
-    });
-    expect(owner).toBe(alice.account.address);
+    expect(await h.ownerOf(done.tokenId)).toBe(alice.account.address);
     // A late 'expired' for the same session never moves a paid order back.
     const late = event(o, "checkout.session.expired");
     expect((await webhook(late, sign(late))).statusCode).toBe(200);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
   });
 
   it("an expired or failed session fails the order and releases its edition", async () => {
-    const before = await editions();
+    const before = await h.editions();
     const o = (await stripeOrder(alice.cookie)).body;
-    expect(await editions()).toBe(before - 1);
+    expect(await h.editions()).toBe(before - 1);
     const body = event(o, "checkout.session.expired");
     expect((await webhook(body, sign(body))).statusCode).toBe(200);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
-    expect(await editions()).toBe(before);
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
+    expect(await h.editions()).toBe(before);
   });
 
   it("a Stripe answering 500 or timing out: 503, and no order keeps an edition", async () => {
-    const before = await editions();
+    const before = await h.editions();
     for (const m of ["500", "hang"] as const) {
       mode = m;
       const res = await stripeOrder(alice.cookie);
@@ -276,8 +249,8 @@ describe("Stripe checkout", () => {
       expect(JSON.stringify(res.body)).toContain("nothing was charged");
     }
     mode = "ok";
-    expect(await editions()).toBe(before);
-    const orders = (await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie)).body.items;
+    expect(await h.editions()).toBe(before);
+    const orders = (await h.api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie)).body.items;
     expect(orders.slice(0, 2).map((x) => x.state)).toEqual(["failed", "failed"]);
   }, 30_000);
 
@@ -294,7 +267,7 @@ describe("Stripe checkout", () => {
     mode = "500";
     const down = await orders.reconcilePayments();
     expect(down.failed).toBeGreaterThanOrEqual(1);
-    expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     // Stripe back, the payment made, the webhook lost.
     mode = "ok";
     session.status = "complete";
@@ -303,13 +276,13 @@ describe("Stripe checkout", () => {
     await orders.reconcilePayments();
     const done = await until(
       "fulfilment after reconciliation",
-      async () => (await getOrder(alice.cookie, o.orderId)).body,
+      async () => (await h.getOrder(alice.cookie, o.orderId)).body,
       (x) => x.state === "fulfilled",
       20_000,
     );
     expect(done.transitions.find((x) => x.to === "paid")?.cause).toContain("reconcile:");
     expect(
-      await count("SELECT count(*)::int AS n FROM payment_events WHERE order_id = $1", [o.orderId]),
+      await h.count("SELECT count(*)::int AS n FROM payment_events WHERE order_id = $1", [o.orderId]),
     ).toBe(1);
     expect(
       fake.requests.some((r) => r.method === "GET" && r.path === `/v1/checkout/sessions/${session.id}`),

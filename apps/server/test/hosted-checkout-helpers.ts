@@ -1,0 +1,61 @@
+import type { Order } from "@diginoor/api/orders";
+import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { createPublicClient, type Hex, http } from "viem";
+import { createTestClock } from "../src/platform/clock.ts";
+import { httpApi, linkedBuyer, seedStudioFilmAndStar } from "./commerce-helpers.ts";
+import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
+import { createTestApp } from "./harness.ts";
+
+/**
+ * The app the Stripe and Cashfree tests share (decision 142): a fresh server on anvil with `env`
+ * (the provider's settings), one fixed-price NFT `bossEntry` at US$25.00 with 10 editions, and the
+ * reads those tests make.
+ */
+export const PUBLIC_URL = "http://localhost:3000";
+
+export async function startHostedCheckoutApp(
+  answer: (r: FakeRequest) => FakeAnswer,
+  envOf: (providerUrl: string) => Record<string, string>,
+) {
+  const fake = await startFakeProvider(answer);
+  const env = envOf(fake.url);
+  const clock = createTestClock(Date.now());
+  const t = await createTestApp(
+    { PUBLIC_URL, INDEXER_POLL_MS: "100", PAYMENT_PROVIDER_TIMEOUT_MS: "800", ...env },
+    { clock, chain: true },
+  );
+  await seedStudioFilmAndStar(t, ANVIL_ADDRESSES[9]);
+  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+      thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+  const api = httpApi(() => t.app);
+  return {
+    t,
+    clock,
+    fake,
+    api,
+    async close() {
+      await t.close();
+      await fake.close();
+    },
+    buyer: (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key),
+    count: async (sql: string, params: unknown[] = []) =>
+      Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0),
+    editions: async () =>
+      (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable,
+    getOrder: (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie),
+    order: (cookie: string, body: Record<string, unknown>) =>
+      api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", ...body }),
+    /** The owner of a token on anvil. */
+    ownerOf: (tokenId: string) =>
+      createPublicClient({ transport: http(t.ctx.chain!.rpcUrl) }).readContract({
+        address: t.ctx.chain!.deployment.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "ownerOf",
+        args: [BigInt(tokenId)],
+      }),
+  };
+}
+
+export type HostedCheckoutApp = Awaited<ReturnType<typeof startHostedCheckoutApp>>;
