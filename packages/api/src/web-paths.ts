@@ -1,5 +1,6 @@
 /**
- * Every page of the web app, as React Router path patterns (`:name` matches one segment). The
+ * Every page of the web app, as React Router path patterns (`:name` matches one segment, a final `*`
+ * any rest, or none). The
  * server answers other paths with the app's 404 page and HTTP status 404; a unit test in the web
  * app keeps its route table and this list the same.
  */
@@ -15,6 +16,9 @@ export const webPagePaths = [
   "/marketplace",
   "/nftdetail/:id",
   "/confirmation/:nftId/:orderId",
+  // Where Stripe and Cashfree send the payer back (…/return, …/cancelled), and the old site's page.
+  "/paymentstatus/:nftId/:orderId/*",
+  "/Nft_conformation/:nftId",
   "/Bid_conformation/:nftId",
   "/nftshowcase/:tokenId",
   "/nfttransfer/:tokenId",
@@ -38,16 +42,14 @@ export const webPagePaths = [
   "/admin/:section",
 ] as const;
 
-const matchers = webPagePaths.map(
-  (p) =>
-    new RegExp(
-      `^${p
-        .split("/")
-        .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-        .join("/")}/?$`,
-      "i",
-    ),
-);
+const matchers = webPagePaths.map((p) => {
+  const splat = p.endsWith("/*");
+  const pattern = (splat ? p.slice(0, -2) : p)
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${pattern}${splat ? "(?:/.*)?" : "/?"}$`, "i");
+});
 
 /** True when `pathname` (raw or percent-encoded, any letter case, optional trailing slash) is a page. */
 export function isWebPagePath(pathname: string): boolean {

@@ -62,6 +62,20 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        // The providers' return page (decision 142): the order's real state, followed live.
+        path: "paymentstatus/:nftId/:orderId/*",
+        lazy: async () => ({
+          Component: (await import("../features/nft/routes/ConfirmationPage.tsx")).ConfirmationPage,
+        }),
+      },
+      {
+        path: "Nft_conformation/:nftId",
+        lazy: async () => ({
+          Component: (await import("../features/nft/routes/ConfirmationPage.tsx"))
+            .LatestOrderConfirmationPage,
+        }),
+      },
+      {
         path: "Bid_conformation/:nftId",
         lazy: async () => ({
           Component: (await import("../features/nft/routes/BidConfirmationPage.tsx")).BidConfirmationPage,

@@ -21,6 +21,19 @@ export function formatUsd(cents: number): string {
   return usdCents.format(whole / 100);
 }
 
+const inr = new Intl.NumberFormat("en-IN", {
+  style: "currency",
+  currency: "INR",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** Formats integer paise: 211250 → "₹2,112.50" (Indian digit grouping). */
+export function formatInr(paise: number): string {
+  if (!Number.isFinite(paise)) return "—";
+  return inr.format(Math.trunc(paise) / 100);
+}
+
 /** Parses a dollar amount typed by a user ("12", "12.5", "$1,200.00") to integer cents, or null. */
 export function parseUsdToCents(text: string): number | null {
   const cleaned = text.replace(/[$,\s]/g, "");

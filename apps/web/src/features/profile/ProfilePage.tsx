@@ -6,6 +6,7 @@ import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { useLinkedWallets } from "../../lib/wallet/chain.ts";
+import { MyOrders } from "./MyOrders.tsx";
 import { MyTokens } from "./MyTokens.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import { SignedOut } from "../../ui/SignedOut.tsx";
@@ -30,6 +31,12 @@ const TABS = [
     label: "On Sale",
     title: "Nothing on sale",
     body: "NFTs you list for a fixed price or put up for auction will appear here.",
+  },
+  {
+    id: "orders",
+    label: "My orders",
+    title: "No orders yet",
+    body: "NFTs you buy by wallet, card or in rupees are listed here with their progress.",
   },
   {
     id: "activity",
@@ -186,7 +193,11 @@ function ProfileTabs() {
           hidden={active !== tab.id}
           className="profile-tabs__panel"
         >
-          {tab.id === "showcase" || tab.id === "on-sale" ? (
+          {tab.id === "orders" ? (
+            active === tab.id ? (
+              <MyOrders />
+            ) : null
+          ) : tab.id === "showcase" || tab.id === "on-sale" ? (
             active === tab.id ? (
               <MyTokens onSale={tab.id === "on-sale"} />
             ) : null

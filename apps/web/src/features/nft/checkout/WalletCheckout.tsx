@@ -2,9 +2,9 @@ import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Order } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
-import { formatUsd } from "../../../lib/format.ts";
+import { formatInr, formatUsd } from "../../../lib/format.ts";
 import { useCountdown } from "../../../lib/hooks.ts";
 import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
 import type { ReadyChain } from "../../../lib/wallet/chain.ts";
@@ -14,11 +14,12 @@ import { NativeAmount } from "../../../lib/wallet/NativeAmount.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { checkoutApi } from "./api.ts";
+import { HostedCheckout } from "./HostedCheckout.tsx";
 import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
 
 /**
- * The checkout of a fixed-price NFT (shown in the purchase dialog): paid from the buyer's wallet, or
- * by card on the payment provider's hosted page (the sandbox provider, decision 141).
+ * The checkout of a fixed-price NFT (shown in the purchase dialog): paid from the buyer's wallet, or on
+ * a payment provider's hosted page (card, rupees) or after buying crypto (decisions 141, 142).
  */
 export default function WalletCheckout({ nft }: { nft: NftDetail }) {
   return (
@@ -31,56 +32,8 @@ export default function WalletCheckout({ nft }: { nft: NftDetail }) {
       >
         {(chain) => <Checkout nft={nft} chain={chain} />}
       </WithWallet>
-      <CardCheckout nft={nft} />
+      <HostedCheckout nft={nft} />
     </>
-  );
-}
-
-/** Card payment: the server reserves an edition at its USD price and sends the payer to the provider. */
-function CardCheckout({ nft }: { nft: NftDetail }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; needsWallet: boolean } | null>(null);
-
-  async function payByCard() {
-    setError(null);
-    setBusy(true);
-    try {
-      const o = await checkoutApi.createCardOrder(nft.id);
-      if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
-      window.location.assign(o.checkoutUrl);
-    } catch (err) {
-      setBusy(false);
-      const needsWallet =
-        err instanceof ApiError &&
-        (err.details as { reason?: string } | undefined)?.reason === "wallet_required";
-      setError({
-        message: err instanceof Error ? err.message : "We couldn't start the card payment; try again",
-        needsWallet,
-      });
-    }
-  }
-
-  return (
-    <div className="checkout checkout-card">
-      <p className="checkout-or">or</p>
-      <Button block variant="secondary" onClick={payByCard} loading={busy}>
-        Pay by card (sandbox) · {formatUsd(nft.priceUsdCents)}
-      </Button>
-      <p className="checkout-note">
-        You pay on the card provider's page; the NFT is minted to the wallet that receives your purchases.
-      </p>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error.message}
-          {error.needsWallet ? (
-            <>
-              {" "}
-              <Link to="/wallet">Link a wallet</Link>
-            </>
-          ) : null}
-        </p>
-      ) : null}
-    </div>
   );
 }
 
@@ -148,7 +101,9 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
       <dl className="checkout-lines">
         <div>
           <dt>{nft.title}</dt>
-          <dd>{formatUsd(quote.usdCents)}</dd>
+          <dd>
+            {formatUsd(quote.usdCents)} · {formatInr(quote.inrPaise)}
+          </dd>
         </div>
         <div className="checkout-total">
           <dt>You pay</dt>

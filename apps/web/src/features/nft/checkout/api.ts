@@ -1,4 +1,4 @@
-import type { NftAuction, Order } from "@diginoor/api/orders";
+import type { CheckoutOptions, NftAuction, Order, OrderList } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api.ts";
@@ -8,9 +8,15 @@ export const checkoutApi = {
   quote: (nftId: string) => apiFetch<QuoteResponse>("/api/v1/quotes", { method: "POST", body: { nftId } }),
   createWalletOrder: (nftId: string, quoteId: string) =>
     apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "wallet", quoteId } }),
-  /** A card order with the sandbox provider: pay on its hosted checkout page (checkoutUrl). */
-  createCardOrder: (nftId: string) =>
-    apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "sandbox" } }),
+  /**
+   * A hosted-checkout order (card: sandbox or Stripe; rupees: Cashfree): pay on the provider's page
+   * (checkoutUrl). Cashfree needs an Indian mobile number when the account has none.
+   */
+  createHostedOrder: (nftId: string, provider: "sandbox" | "stripe" | "cashfree", phone?: string) =>
+    apiFetch<Order>("/api/v1/orders", {
+      method: "POST",
+      body: { nftId, provider, ...(phone ? { phone } : {}) },
+    }),
   reportTransaction: (orderId: string, txHash: string) =>
     apiFetch<Order>(`/api/v1/orders/${orderId}/transaction`, { method: "POST", body: { txHash } }),
 };
@@ -36,4 +42,28 @@ export function useNftAuction(nftId: string) {
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
     refetchInterval: (q) => (q.state.data?.status === "settled" ? false : 4000),
   });
+}
+
+/** What this server offers at checkout (card, rupees, 'Buy crypto'), and the USD→INR rate. */
+export function useCheckoutOptions() {
+  return useQuery({
+    queryKey: ["checkout-options"],
+    queryFn: ({ signal }) => apiFetch<CheckoutOptions>("/api/v1/checkout/options", { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The signed-in user's orders, newest first (every provider). */
+export function useMyOrders(enabled = true) {
+  return useQuery({
+    queryKey: ["orders"],
+    queryFn: ({ signal }) => apiFetch<OrderList>("/api/v1/orders", { signal }),
+    enabled,
+    refetchInterval: (q) => (q.state.data?.items.some((o) => !FINAL.has(o.state)) ? 5000 : false),
+  });
+}
+
+/** Paise worth `usdCents` at `inrMicrosPerUsd` (rounded half up, as the server converts). */
+export function usdCentsToPaise(usdCents: number, inrMicrosPerUsd: string): number {
+  return Number((BigInt(usdCents) * BigInt(inrMicrosPerUsd) + 500_000n) / 1_000_000n);
 }

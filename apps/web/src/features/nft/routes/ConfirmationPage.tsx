@@ -2,7 +2,7 @@ import type { Order } from "@diginoor/api/orders";
 import { useParams } from "react-router";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
 import { useRequiredAccount } from "../../../lib/use-required-account.ts";
-import { formatUsd } from "../../../lib/format.ts";
+import { formatInr, formatUsd } from "../../../lib/format.ts";
 import { formatNative } from "../../../lib/wallet/amounts.ts";
 import { ButtonLink, buttonClass } from "../../../ui/Button.tsx";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
@@ -10,11 +10,18 @@ import { NotFoundContent } from "../../../ui/NotFound.tsx";
 import { SignedOut } from "../../../ui/SignedOut.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
-import { useOrder } from "../checkout/api.ts";
+import { useMyOrders, useOrder } from "../checkout/api.ts";
 import { TransactionLink, tweetUrl } from "./TransactionLink.tsx";
 import "./confirmation.css";
 
 type StepState = "done" | "current" | "todo";
+
+/** What the buyer pays: rupees for Cashfree orders, the native token for wallet orders, else dollars. */
+function priceOf(o: Order): string {
+  if (o.payCurrency === "inr" && o.payAmountMinor !== null) return formatInr(o.payAmountMinor);
+  if (o.priceWei && o.symbol) return formatNative(o.priceWei, o.symbol);
+  return formatUsd(o.usdCents);
+}
 
 /** A card order: paid on the provider's page, then minted to the buyer's wallet by Diginoor. */
 function cardStepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
@@ -25,7 +32,9 @@ function cardStepsOf(o: Order): { label: string; detail?: string; state: StepSta
     { label: "Order placed", detail: `Edition ${o.edition} reserved for you`, state: "done" },
     {
       label: "Payment received",
-      detail: paid ? formatUsd(o.usdCents) : "Waiting for the card payment to be confirmed",
+      detail: paid
+        ? priceOf(o)
+        : `Waiting for ${o.provider === "cashfree" ? "Cashfree" : "the card provider"} to confirm the payment`,
       state: paid ? "done" : "current",
     },
     {
@@ -71,20 +80,56 @@ function stepsOf(o: Order): { label: string; detail?: string; state: StepState }
   ];
 }
 
-/** /confirmation/:nftId/:orderId: the live progress of a purchase, for the order's owner only. */
+/**
+ * /confirmation/:nftId/:orderId, and the providers' return page /paymentstatus/:nftId/:orderId/*: the
+ * live progress of a purchase, for the order's owner only. What the browser's return says (success or
+ * cancel) changes nothing: the state shown is the server's, moved by the provider's webhook.
+ */
 export function ConfirmationPage() {
-  const { nftId, orderId } = useParams();
+  const { nftId, orderId, "*": rest } = useParams();
+  return (
+    <OrderConfirmation nftId={nftId} orderId={orderId} cancelled={rest?.startsWith("cancelled") ?? false} />
+  );
+}
+
+function ConfirmationSkeleton() {
+  return (
+    <div className="container section confirmation" data-loading="">
+      <Skeleton height={360} radius="var(--radius-lg)" />
+    </div>
+  );
+}
+
+/** /Nft_conformation/:nftId (the old site's return page): the user's newest order of that NFT. */
+export function LatestOrderConfirmationPage() {
+  const { nftId } = useParams();
+  const account = useRequiredAccount();
+  const orders = useMyOrders(!!account.user);
+  if (account.signedOutHere) return <SignedOut what="your order" />;
+  if (account.isLoading || (account.user && orders.isPending)) {
+    return <ConfirmationSkeleton />;
+  }
+  const latest = orders.data?.items.find((o) => o.nftId === nftId);
+  if (!latest) return <NotFoundContent title="Order not found" message="You have no order of this NFT." />;
+  return <OrderConfirmation nftId={nftId} orderId={latest.orderId} cancelled={false} />;
+}
+
+function OrderConfirmation({
+  nftId,
+  orderId,
+  cancelled,
+}: {
+  nftId: string | undefined;
+  orderId: string | undefined;
+  cancelled: boolean;
+}) {
   const account = useRequiredAccount();
   const order = useOrder(account.user ? orderId : undefined);
   useDocumentTitle("Your NFT is on it's way!");
 
   if (account.signedOutHere) return <SignedOut what="your order" />;
   if (account.isLoading || (account.user && order.isPending)) {
-    return (
-      <div className="container section confirmation" data-loading="">
-        <Skeleton height={360} radius="var(--radius-lg)" />
-      </div>
-    );
+    return <ConfirmationSkeleton />;
   }
   const notFound = (order.error as { status?: number } | null)?.status;
   if (notFound === 404 || notFound === 400 || (order.data && order.data.nftId !== nftId)) {
@@ -114,8 +159,7 @@ export function ConfirmationPage() {
                 : "Your NFT is on it's way!"}
           </h1>
           <p className="muted">
-            {o.nftTitle} · edition {o.edition} ·{" "}
-            {o.priceWei && o.symbol ? formatNative(o.priceWei, o.symbol) : formatUsd(o.usdCents)}
+            {o.nftTitle} · edition {o.edition} · {priceOf(o)}
           </p>
           {failed ? (
             <p className="form-error" role="alert">
@@ -125,7 +169,7 @@ export function ConfirmationPage() {
                   : "The checkout was not completed in time, so nothing was charged and the edition was released."
                 : o.provider === "wallet"
                   ? "The payment did not complete. Nothing was charged."
-                  : "The card payment was declined. Nothing was charged."}
+                  : "The payment was declined. Nothing was charged."}
             </p>
           ) : (
             <ol className="steps" aria-label="Progress">
@@ -146,6 +190,16 @@ export function ConfirmationPage() {
               ))}
             </ol>
           )}
+          {cancelled && o.state === "awaiting_payment" && o.checkoutUrl ? (
+            <p className="confirmation-note" role="status">
+              You left the payment page. Your edition stays reserved until{" "}
+              {new Date(o.reservedUntil).toLocaleTimeString(undefined, {
+                hour: "2-digit",
+                minute: "2-digit",
+              })}
+              : <a href={o.checkoutUrl}>go back to the payment</a>.
+            </p>
+          ) : null}
           {!done && !failed ? (
             <p className="muted confirmation-note">
               Transfers usually take seconds here and can take up to 20-30 minutes when the network is busy.

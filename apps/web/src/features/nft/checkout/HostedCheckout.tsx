@@ -1,0 +1,142 @@
+import type { NftDetail } from "@diginoor/api/catalogue";
+import type { CheckoutOptions } from "@diginoor/api/orders";
+import { useState } from "react";
+import { Link } from "react-router";
+import { ApiError } from "../../../lib/api.ts";
+import { formatInr, formatUsd } from "../../../lib/format.ts";
+import { useLinkedWallets } from "../../../lib/wallet/chain.ts";
+import { Button } from "../../../ui/Button.tsx";
+import { TextField } from "../../../ui/TextField.tsx";
+import { checkoutApi, useCheckoutOptions, usdCentsToPaise } from "./api.ts";
+
+type Reason = "wallet_required" | "phone_required" | "phone_invalid" | undefined;
+
+/**
+ * The hosted-checkout choices under the wallet checkout (decision 142), each shown only when the
+ * server offers it: card (Stripe, or the sandbox outside production), rupees (Cashfree: UPI, cards,
+ * net banking) and 'Buy crypto' (the configured on-ramp). Prices in USD and INR come from the server.
+ */
+export function HostedCheckout({ nft }: { nft: NftDetail }) {
+  const options = useCheckoutOptions();
+  const o = options.data;
+  if (!o || (!o.card && !o.rupees && !o.onrampUrl)) return null;
+  const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);
+  return (
+    <div className="checkout checkout-card">
+      <p className="checkout-or">or pay with money</p>
+      {o.card ? (
+        <HostedButton
+          nft={nft}
+          provider={o.card}
+          label={`Pay by card${o.card === "sandbox" ? " (sandbox)" : ""} · ${formatUsd(nft.priceUsdCents)}`}
+        />
+      ) : null}
+      {o.rupees ? (
+        <HostedButton
+          nft={nft}
+          provider={o.rupees}
+          label={`Pay in rupees · ${formatInr(paise)}`}
+          note="UPI, cards or net banking, with Cashfree."
+        />
+      ) : null}
+      <p className="checkout-note">
+        You pay on the provider's page; the NFT is minted to the wallet that receives your purchases.
+        {o.rupees ? ` Rupee price at ₹${(Number(o.inrMicrosPerUsd) / 1e6).toFixed(2)} to the dollar.` : ""}
+      </p>
+      {o.onrampUrl ? <BuyCrypto template={o.onrampUrl} usdCents={nft.priceUsdCents} /> : null}
+    </div>
+  );
+}
+
+function HostedButton({
+  nft,
+  provider,
+  label,
+  note,
+}: {
+  nft: NftDetail;
+  provider: NonNullable<CheckoutOptions["card"] | CheckoutOptions["rupees"]>;
+  label: string;
+  note?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; reason: Reason } | null>(null);
+  const [phone, setPhone] = useState("");
+  const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
+
+  async function pay() {
+    setBusy(true);
+    try {
+      const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
+      if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
+      window.location.assign(o.checkoutUrl);
+    } catch (err) {
+      setBusy(false);
+      const reason =
+        err instanceof ApiError
+          ? ((err.details as { reason?: Reason } | undefined)?.reason ?? undefined)
+          : undefined;
+      setError({
+        message: err instanceof Error ? err.message : "We couldn't start the payment; try again",
+        reason,
+      });
+    }
+  }
+
+  return (
+    <div className="checkout-hosted">
+      {askPhone ? (
+        <TextField
+          label="Mobile number"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="98765 43210"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          hint="An Indian mobile number: Cashfree needs it for the payment"
+        />
+      ) : null}
+      <Button block variant="secondary" onClick={pay} loading={busy}>
+        {label}
+      </Button>
+      {note ? <p className="checkout-note">{note}</p> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error.message}
+          {error.reason === "wallet_required" ? (
+            <>
+              {" "}
+              <Link to="/wallet">Link a wallet</Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** 'Buy crypto': the configured on-ramp widget, with the receiving wallet and the price in USD. */
+function BuyCrypto({ template, usdCents }: { template: string; usdCents: number }) {
+  const wallets = useLinkedWallets(true);
+  const address = wallets.data?.items.find((w) => w.receivesPurchases)?.address;
+  if (!address) {
+    return (
+      <p className="checkout-note">
+        No crypto yet? <Link to="/wallet">Link a wallet</Link> to buy some with a card.
+      </p>
+    );
+  }
+  const href = template
+    .replaceAll("{address}", encodeURIComponent(address))
+    .replaceAll("{amount}", encodeURIComponent((usdCents / 100).toFixed(2)));
+  return (
+    <p className="checkout-note">
+      No crypto yet?{" "}
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        Buy crypto
+      </a>{" "}
+      with a card, sent straight to your wallet.
+    </p>
+  );
+}

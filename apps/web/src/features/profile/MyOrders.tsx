@@ -1,0 +1,90 @@
+import type { OrderList } from "@diginoor/api/orders";
+import { Link } from "react-router";
+import { formatInr, formatUsd } from "../../lib/format.ts";
+import { formatNative } from "../../lib/wallet/amounts.ts";
+import { ButtonLink } from "../../ui/Button.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { ErrorState } from "../../ui/ErrorState.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { useMyOrders } from "../nft/checkout/api.ts";
+
+type OrderRow = OrderList["items"][number];
+
+const STATE_LABELS: Record<OrderRow["state"], string> = {
+  created: "Starting",
+  awaiting_payment: "Awaiting payment",
+  paid: "Paid",
+  minting: "Minting",
+  fulfilled: "In your wallet",
+  failed: "Failed",
+  expired: "Expired",
+  refunded: "Refunded",
+};
+const PROVIDER_LABELS: Record<OrderRow["provider"], string> = {
+  wallet: "Wallet",
+  sandbox: "Card (sandbox)",
+  stripe: "Card",
+  cashfree: "Rupees (Cashfree)",
+};
+
+function amountOf(o: OrderRow): string {
+  if (o.payCurrency === "inr" && o.payAmountMinor !== null) return formatInr(o.payAmountMinor);
+  if (o.priceWei && o.symbol) return formatNative(o.priceWei, o.symbol);
+  return formatUsd(o.usdCents);
+}
+
+/** The 'My orders' tab: every purchase attempt (wallet, card, rupees), newest first, each linking to its live page. */
+export function MyOrders() {
+  const orders = useMyOrders();
+  if (orders.isPending) return <Skeleton height={200} />;
+  if (orders.error) {
+    return (
+      <ErrorState
+        title="We couldn't load your orders"
+        error={orders.error}
+        onRetry={() => orders.refetch()}
+      />
+    );
+  }
+  const items = orders.data?.items ?? [];
+  if (items.length === 0) {
+    return (
+      <EmptyState
+        title="No orders yet"
+        action={
+          <ButtonLink to="/collections" variant="secondary">
+            Explore collections
+          </ButtonLink>
+        }
+      >
+        NFTs you buy by wallet, card or in rupees are listed here with their progress.
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="my-orders" aria-label="Your orders">
+      {items.map((o) => (
+        <li key={o.orderId} className="my-order">
+          <img src={o.imageUrl} alt="" width={56} height={70} className="my-order__art" />
+          <div className="my-order__text">
+            <Link to={`/confirmation/${o.nftId}/${o.orderId}`} className="my-order__title">
+              {o.nftTitle} · edition {o.edition}
+            </Link>
+            <span className="my-order__meta">
+              {PROVIDER_LABELS[o.provider]} ·{" "}
+              {new Date(o.createdAt).toLocaleDateString(undefined, {
+                day: "numeric",
+                month: "short",
+                year: "numeric",
+              })}
+            </span>
+          </div>
+          <div className="my-order__side">
+            <span className="my-order__amount">{amountOf(o)}</span>
+            <span className={`my-order__state my-order__state--${o.state}`}>{STATE_LABELS[o.state]}</span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
