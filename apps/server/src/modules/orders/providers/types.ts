@@ -71,8 +71,8 @@ export interface PaymentProvider {
   fetchStatus(session: string, orderId: string): Promise<PaymentStatus>;
 }
 
-/** Seconds a webhook's timestamp may be away from our clock (every provider). */
-export const REPLAY_WINDOW_SECONDS = 5 * 60;
+/** Seconds a webhook's timestamp may be away from our clock: the sandbox's window, for every provider. */
+export { REPLAY_WINDOW_SECONDS } from "../sandbox.ts";
 
 /** A provider that failed to answer (5xx, timeout, network) or refused a call: never a crash, never a 500. */
 export class ProviderError extends AppError {
