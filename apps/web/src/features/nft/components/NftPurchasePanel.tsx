@@ -6,7 +6,8 @@ import { apiFetch } from "../../../lib/api.ts";
 import { formatNative } from "../../../lib/wallet/amounts.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
-import { formatUsd } from "../../../lib/format.ts";
+import { formatInr, formatUsd } from "../../../lib/format.ts";
+import { useCheckoutOptions, usdCentsToPaise } from "../checkout/api.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Dialog } from "../../../ui/Dialog.tsx";
@@ -26,6 +27,7 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
   const soldOut = nft.editionsAvailable === 0;
   const auction = nft.saleType === "auction";
   const [checkout, setCheckout] = useState(false);
+  const options = useCheckoutOptions();
 
   function onPurchase() {
     if (!user) {
@@ -70,6 +72,11 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
           <dd className="tabular" data-testid="nft-price">
             {formatUsd(nft.priceUsdCents)}
           </dd>
+          {options.data ? (
+            <dd className="tabular nft-price-inr">
+              {formatInr(usdCentsToPaise(nft.priceUsdCents, options.data.inrMicrosPerUsd))}
+            </dd>
+          ) : null}
         </div>
         <div>
           <dt>Available</dt>
@@ -82,8 +89,10 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         {soldOut ? "Sold out" : "Purchase"}
       </Button>
       <p className="nft-panel-note">
-        Pay with crypto from your linked wallet, or by card: the NFT is minted straight to your linked wallet.
-        Rupee payments are coming soon.
+        Pay with crypto from your linked wallet
+        {options.data?.card ? ", by card" : ""}
+        {options.data?.rupees ? ", in rupees (UPI, cards, net banking)" : ""}: the NFT is minted straight to
+        your linked wallet.
       </p>
       <Dialog open={checkout} onClose={() => setCheckout(false)} title={`Buy ${nft.title}`}>
         <Suspense fallback={<Spinner label="Loading the checkout" />}>
