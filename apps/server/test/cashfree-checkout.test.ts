@@ -5,7 +5,13 @@ import { Cashfree, CFEnvironment } from "cashfree-pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
-import { type HostedCheckoutApp, PUBLIC_URL, startHostedCheckoutApp } from "./hosted-checkout-helpers.ts";
+import { cashfreeProvider } from "../src/modules/orders/providers/cashfree.ts";
+import {
+  checkoutRequest,
+  type HostedCheckoutApp,
+  PUBLIC_URL,
+  startHostedCheckoutApp,
+} from "./hosted-checkout-helpers.ts";
 
 /**
  * Cashfree rupee checkout (decision 142) against a local server answering in Cashfree's PG API wire
@@ -217,6 +223,20 @@ describe("Cashfree rupee checkout", () => {
     const res = await rupeeOrder(alice.cookie);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(JSON.parse(fake.requests.at(-1)!.body).customer_details.customer_phone).toBe("9812345678");
+  });
+
+  it("refuses a currency Cashfree is not set up for (dollars) without calling it", async () => {
+    const before = fake.requests.length;
+    const p = cashfreeProvider({
+      clientId: "TEST_APP_ID",
+      clientSecret: CLIENT_SECRET,
+      environment: "sandbox",
+      apiBase: fake.url,
+      publicUrl: PUBLIC_URL,
+      timeoutMs: 800,
+    });
+    await expect(p.createCheckout(checkoutRequest("usd"))).rejects.toMatchObject({ status: 502 });
+    expect(fake.requests.length).toBe(before);
   });
 
   it("refuses a tampered body, a wrong secret and an old timestamp with 400, changing nothing", async () => {

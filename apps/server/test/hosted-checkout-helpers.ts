@@ -2,6 +2,7 @@ import type { Order } from "@diginoor/api/orders";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { createPublicClient, type Hex, http } from "viem";
+import type { CheckoutRequest } from "../src/modules/orders/providers/types.ts";
 import { createTestClock } from "../src/platform/clock.ts";
 import { httpApi, linkedBuyer, seedStudioFilmAndStar } from "./commerce-helpers.ts";
 import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
@@ -59,3 +60,17 @@ export async function startHostedCheckoutApp(
 }
 
 export type HostedCheckoutApp = Awaited<ReturnType<typeof startHostedCheckoutApp>>;
+
+/** A checkout request for the adapters themselves (tests of what they refuse before any call). */
+export const checkoutRequest = (currency: "usd" | "inr"): CheckoutRequest => ({
+  orderId: "0b6f1a8e-1d2c-4b7a-9f3e-2a1b3c4d5e6f",
+  nftId: "bossEntry",
+  title: "The Boss Entry",
+  edition: 1,
+  amountMinor: 2500n,
+  currency,
+  customer: { id: "u1", email: "fan@example.com", phone: "9876543210" },
+  returnUrl: `${PUBLIC_URL}/paymentstatus/bossEntry/x`,
+  cancelUrl: `${PUBLIC_URL}/paymentstatus/bossEntry/x/cancelled`,
+  expiresAt: new Date(Date.now() + 30 * 60_000),
+});

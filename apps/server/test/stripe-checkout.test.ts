@@ -4,7 +4,13 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
-import { type HostedCheckoutApp, PUBLIC_URL, startHostedCheckoutApp } from "./hosted-checkout-helpers.ts";
+import { stripeProvider } from "../src/modules/orders/providers/stripe.ts";
+import {
+  checkoutRequest,
+  type HostedCheckoutApp,
+  PUBLIC_URL,
+  startHostedCheckoutApp,
+} from "./hosted-checkout-helpers.ts";
 
 /**
  * Stripe card checkout (decision 142) against a local server answering in Stripe's wire format:
@@ -164,6 +170,18 @@ describe("Stripe checkout", () => {
     expect(Number(form.get("expires_at")) * 1000).toBeLessThan(Date.parse(o.reservedUntil));
   });
 
+  it("refuses a currency Stripe is not set up for (rupees) without calling it", async () => {
+    const before = fake.requests.length;
+    const p = stripeProvider({
+      secretKey: "sk_test_x",
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      timeoutMs: 800,
+    });
+    await expect(p.createCheckout(checkoutRequest("inr"))).rejects.toMatchObject({ status: 502 });
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("refuses a tampered body, a wrong secret and an old timestamp with 400, changing nothing", async () => {
     const o = (await stripeOrder(alice.cookie)).body;
     const body = event(o, "checkout.session.completed");
@@ -178,9 +196,7 @@ describe("Stripe checkout", () => {
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 400]);
     expect(answers[2]!.json().error.message).toContain("replay window");
-    expect(await h.count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(
-      0,
-    );
+    expect(await h.count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(0);
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
   });
 

@@ -211,7 +211,7 @@ export const orderEndpoints = {
     tags: ["orders"],
     body: createOrderRequestSchema,
     success: { status: 201, schema: orderSchema },
-    errors: ["bad_request", "not_found", "conflict", "gone", "unavailable"],
+    errors: ["bad_request", "not_found", "conflict", "gone", "bad_gateway", "unavailable"],
   }),
   listOrders: endpoint({
     operationId: "listOrders",

@@ -81,7 +81,7 @@ export interface OrdersServiceDeps {
   sandbox?: { secret: string };
   /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
   cashfreeMode?: "sandbox" | "production";
-  /** Hosted-checkout providers (decision 142); the sandbox's adapter is made from `sandbox` when absent. */
+  /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
   providers?: PaymentProviders;
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
 }
@@ -108,10 +108,10 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       tx.query(t, p);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
-  const providers: PaymentProviders = { ...deps.providers };
-  if (deps.sandbox && !providers.sandbox)
-    providers.sandbox = sandboxProvider({ secret: deps.sandbox.secret, publicUrl });
-  if (!deps.sandbox) delete providers.sandbox;
+  const providers: PaymentProviders = {
+    ...deps.providers,
+    ...(deps.sandbox ? { sandbox: sandboxProvider({ secret: deps.sandbox.secret, publicUrl }) } : {}),
+  };
 
   function requireChain(): ChainRuntime {
     if (!deps.chain)

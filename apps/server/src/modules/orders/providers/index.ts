@@ -1,23 +1,19 @@
 import type { Config } from "../../../config.ts";
-import { sandboxSecret } from "../sandbox.ts";
 import { cashfreeProvider } from "./cashfree.ts";
-import { sandboxProvider } from "./sandbox.ts";
 import { stripeProvider } from "./stripe.ts";
 import type { HostedProviderName, PaymentProvider } from "./types.ts";
 
 export type PaymentProviders = Partial<Record<HostedProviderName, PaymentProvider>>;
 
 /**
- * The hosted-checkout providers this server offers: the sandbox outside production (decision 141),
- * Stripe when its secret key and webhook secret are set, Cashfree when its app id and secret are.
+ * The real providers this server offers: Stripe when its secret key and webhook secret are set,
+ * Cashfree when its app id and secret key are. (The orders service adds the sandbox outside
+ * production, decision 141.)
  */
 export function paymentProvidersFromConfig(
   config: Pick<
     Config,
-    | "NODE_ENV"
     | "PUBLIC_URL"
-    | "SANDBOX_WEBHOOK_SECRET"
-    | "SESSION_SECRET"
     | "STRIPE_SECRET_KEY"
     | "STRIPE_WEBHOOK_SECRET"
     | "STRIPE_API_BASE"
@@ -29,9 +25,6 @@ export function paymentProvidersFromConfig(
   >,
 ): PaymentProviders {
   const providers: PaymentProviders = {};
-  if (config.NODE_ENV !== "production") {
-    providers.sandbox = sandboxProvider({ secret: sandboxSecret(config), publicUrl: config.PUBLIC_URL });
-  }
   if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
     providers.stripe = stripeProvider({
       secretKey: config.STRIPE_SECRET_KEY,
