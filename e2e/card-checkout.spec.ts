@@ -2,9 +2,9 @@ import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { Token } from "@diginoor/api/chain";
 import { expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/accounts.ts";
-import { getJson } from "./support/api.ts";
+import { fixedPriceNft, getJson } from "./support/api.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
-import { installTestWallet } from "./support/test-wallet.ts";
+import { linkTestWallet } from "./support/test-wallet.ts";
 
 /**
  * A fan pays by card with the sandbox provider (decision 141): sign in → link a wallet → Pay by card
@@ -25,26 +25,17 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
   const watch = watchPage(page);
   try {
     const { email } = await signUpAndSignIn(page.request, "card", "Card Fan");
-    const wallet = await installTestWallet(page, {
+    const wallet = await linkTestWallet(page, {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
       privateKey: ANVIL_PRIVATE_KEYS[4] as `0x${string}`,
     });
-    await page.goto("/wallet");
-    await page.getByRole("button", { name: "Diginoor Test Wallet" }).click();
-    await page.getByRole("button", { name: "Link this wallet" }).click();
-    await expect(page.getByTestId("wallet-linked")).toContainText("receives your purchases");
 
-    const list = await getJson<{ items: { id: string; title: string; editionsAvailable: number }[] }>(
-      request,
-      "/api/v1/nfts?saleType=fixed&tier=common&limit=50",
-    );
-    const nft = list.items.filter((n) => n.editionsAvailable > 1).at(-1);
-    expect(nft, "a fixed-price NFT with editions left").toBeTruthy();
-    await page.goto(`/nftdetail/${nft!.id}`);
+    const nft = await fixedPriceNft(request, 1);
+    await page.goto(`/nftdetail/${nft.id}`);
     await waitForData(page);
     await page.getByRole("button", { name: "Purchase" }).click();
-    const dialog = page.getByRole("dialog", { name: `Buy ${nft!.title}` });
+    const dialog = page.getByRole("dialog", { name: `Buy ${nft.title}` });
     const card = dialog.getByRole("button", { name: /Pay by card \(sandbox\)/ });
     await expect(card).toBeVisible();
     await shots(page, "1-checkout");
@@ -56,7 +47,7 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
     await shots(page, "2-sandbox-page");
     await page.getByRole("button", { name: /^Pay / }).click();
 
-    await expect(page).toHaveURL(new RegExp(`/confirmation/${nft!.id}/[0-9a-f-]{36}$`), { timeout: 15_000 });
+    await expect(page).toHaveURL(new RegExp(`/confirmation/${nft.id}/[0-9a-f-]{36}$`), { timeout: 15_000 });
     await expect(page.getByRole("heading", { name: "Your NFT is in your wallet!" })).toBeVisible({
       timeout: 60_000,
     });
@@ -85,7 +76,7 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
         async () => {
           const res = await request.get("/dev/mailbox/api");
           const body = (await res.json()) as { messages: { to: string; subject: string }[] };
-          return body.messages.filter((m) => m.to === email && m.subject.includes(nft!.title)).length;
+          return body.messages.filter((m) => m.to === email && m.subject.includes(nft.title)).length;
         },
         { timeout: 15_000, message: "the confirmation mail" },
       )

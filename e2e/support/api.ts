@@ -9,6 +9,20 @@ export async function getJson<T>(request: APIRequestContext, url: string): Promi
   return (await res.json()) as T;
 }
 
+/**
+ * A common fixed-price NFT with more than one edition left, `fromEnd` places from the end of the
+ * first 50 (specs that buy pick different ones, so they can run side by side).
+ */
+export async function fixedPriceNft(request: APIRequestContext, fromEnd: number) {
+  const list = await getJson<{ items: { id: string; title: string; editionsAvailable: number }[] }>(
+    request,
+    "/api/v1/nfts?saleType=fixed&tier=common&limit=50",
+  );
+  const nft = list.items.filter((n) => n.editionsAvailable > 1).at(-fromEnd);
+  expect(nft, "a fixed-price NFT with editions left").toBeTruthy();
+  return nft as NonNullable<typeof nft>;
+}
+
 export interface NftSummaryLite {
   id: string;
   title: string;

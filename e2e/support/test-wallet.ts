@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { createPublicClient, createWalletClient, type Hex, http, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
@@ -132,4 +132,14 @@ export async function installTestWallet(page: Page, o: TestWalletOptions): Promi
   });
 
   return { address: account.address, calls };
+}
+
+/** Installs the test wallet and links it on the wallet page (Sign-In with Ethereum), as a fan does. */
+export async function linkTestWallet(page: Page, o: TestWalletOptions): Promise<TestWallet> {
+  const wallet = await installTestWallet(page, o);
+  await page.goto("/wallet");
+  await page.getByRole("button", { name: "Diginoor Test Wallet" }).click();
+  await page.getByRole("button", { name: "Link this wallet" }).click();
+  await expect(page.getByTestId("wallet-linked")).toContainText("receives your purchases");
+  return wallet;
 }
