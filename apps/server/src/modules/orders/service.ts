@@ -24,7 +24,6 @@ import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
-import { usdCentsToInrPaise } from "../quotes/rates.ts";
 import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import type { PaymentProviders } from "./providers/index.ts";
@@ -67,7 +66,7 @@ export interface OrdersServiceDeps {
     CatalogueService,
     "purchaseTerms" | "auctionNftsWithEditions" | "takeEdition" | "returnEdition"
   >;
-  quotes: Pick<QuotesService, "validQuote" | "usdCentsToNative" | "inrMicrosPerUsd">;
+  quotes: Pick<QuotesService, "validQuote" | "usdCentsToNative" | "usdCentsToInr">;
   wallets: Pick<WalletsService, "receivingWallet">;
   tokens: Pick<TokenReads, "mints" | "auction">;
   chain?: ChainRuntime;
@@ -644,11 +643,11 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     const wallet = await deps.wallets.receivingWallet(userId);
     if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
     const customer = await customerOf(userId, provider.name, phone);
-    const inrRate = provider.currency === "inr" ? await deps.quotes.inrMicrosPerUsd() : null;
     const row = await withTransaction(database, async (tx) => {
       const { nft, edition } = await reserveEdition(tx, nftId);
       const now = clock.date();
       const usdCents = BigInt(nft.priceUsdCents);
+      const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
       const o = await repo.insertOrder(txq(tx), {
         userId,
         nftId: nft.id,
@@ -667,21 +666,16 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         now,
         providerSession: provider.name === "sandbox" ? newSessionId() : null,
         payCurrency: provider.name === "sandbox" ? null : provider.currency,
-        payAmountMinor:
-          provider.name === "sandbox"
-            ? null
-            : inrRate === null
-              ? usdCents
-              : usdCentsToInrPaise(usdCents, inrRate),
-        inrMicrosPerUsd: inrRate,
+        payAmountMinor: provider.name === "sandbox" ? null : (inr?.paise ?? usdCents),
+        inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
       });
       await repo.recordCreation(
         txq(tx),
         o.id,
         o.state,
-        inrRate === null
+        inr === null
           ? `edition ${edition} reserved for card checkout`
-          : `edition ${edition} reserved for ${provider.name} checkout at ${o.pay_amount_minor} paise (₹1 = US$ at ${inrRate} micro-rupees per dollar)`,
+          : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
         now,
       );
       return o;

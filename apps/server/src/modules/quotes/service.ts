@@ -62,6 +62,12 @@ export function createQuotesService(deps: QuotesServiceDeps) {
       return (await deps.rates.current()).inrMicrosPerUsd;
     },
 
+    /** `usdCents` in paise at the stored rate (rounded half up), with the rate used. */
+    async usdCentsToInr(usdCents: bigint): Promise<{ paise: bigint; inrMicrosPerUsd: bigint }> {
+      const { inrMicrosPerUsd } = await deps.rates.current();
+      return { paise: usdCentsToInrPaise(usdCents, inrMicrosPerUsd), inrMicrosPerUsd };
+    },
+
     /** `usdCents` in the configured chain's native token at the current rate (wei, rounded as quotes are). */
     async usdCentsToNative(usdCents: number): Promise<{ symbol: string; wei: bigint }> {
       if (deps.chainId === undefined)

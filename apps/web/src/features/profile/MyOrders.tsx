@@ -6,7 +6,7 @@ import { ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
-import { useMyOrders } from "../nft/checkout/api.ts";
+import { useMyOrders } from "../../lib/orders.ts";
 
 type OrderRow = OrderList["items"][number];
 

@@ -1,7 +1,8 @@
-import type { CheckoutOptions, NftAuction, Order, OrderList } from "@diginoor/api/orders";
+import type { CheckoutOptions, NftAuction, Order } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api.ts";
+import { FINAL_ORDER_STATES } from "../../../lib/orders.ts";
 
 /** One file per endpoint would be finer; these are only used together, by the checkout. */
 export const checkoutApi = {
@@ -21,8 +22,6 @@ export const checkoutApi = {
     apiFetch<Order>(`/api/v1/orders/${orderId}/transaction`, { method: "POST", body: { txHash } }),
 };
 
-const FINAL = new Set(["fulfilled", "failed", "expired", "refunded"]);
-
 /** An order of the signed-in user, followed live (every 1.5 s) until it is final. */
 export function useOrder(orderId: string | undefined) {
   return useQuery({
@@ -30,7 +29,7 @@ export function useOrder(orderId: string | undefined) {
     queryFn: ({ signal }) => apiFetch<Order>(`/api/v1/orders/${orderId}`, { signal }),
     enabled: !!orderId,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1500),
+    refetchInterval: (q) => (q.state.data && FINAL_ORDER_STATES.has(q.state.data.state) ? false : 1500),
   });
 }
 
@@ -50,16 +49,6 @@ export function useCheckoutOptions() {
     queryKey: ["checkout-options"],
     queryFn: ({ signal }) => apiFetch<CheckoutOptions>("/api/v1/checkout/options", { signal }),
     staleTime: 5 * 60_000,
-  });
-}
-
-/** The signed-in user's orders, newest first (every provider). */
-export function useMyOrders(enabled = true) {
-  return useQuery({
-    queryKey: ["orders"],
-    queryFn: ({ signal }) => apiFetch<OrderList>("/api/v1/orders", { signal }),
-    enabled,
-    refetchInterval: (q) => (q.state.data?.items.some((o) => !FINAL.has(o.state)) ? 5000 : false),
   });
 }
 

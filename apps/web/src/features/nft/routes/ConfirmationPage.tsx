@@ -10,7 +10,8 @@ import { NotFoundContent } from "../../../ui/NotFound.tsx";
 import { SignedOut } from "../../../ui/SignedOut.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
-import { useMyOrders, useOrder } from "../checkout/api.ts";
+import { useMyOrders } from "../../../lib/orders.ts";
+import { useOrder } from "../checkout/api.ts";
 import { TransactionLink, tweetUrl } from "./TransactionLink.tsx";
 import "./confirmation.css";
 

@@ -1,0 +1,22 @@
+import type { OrderList, OrderState } from "@diginoor/api/orders";
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "./api.ts";
+
+/** States an order never leaves. */
+export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
+  "fulfilled",
+  "failed",
+  "expired",
+  "refunded",
+]);
+
+/** The signed-in user's orders, newest first (every provider), refreshed while one is still open. */
+export function useMyOrders(enabled = true) {
+  return useQuery({
+    queryKey: ["orders"],
+    queryFn: ({ signal }) => apiFetch<OrderList>("/api/v1/orders", { signal }),
+    enabled,
+    refetchInterval: (q) =>
+      q.state.data?.items.some((o) => !FINAL_ORDER_STATES.has(o.state)) ? 5000 : false,
+  });
+}
