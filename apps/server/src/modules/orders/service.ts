@@ -124,6 +124,26 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     return Math.max(now, chainTime.ms + (now - chainTime.at));
   }
 
+  /**
+   * Transactions from the minter key, sent one at a time by this process: each send takes the next
+   * nonce from the node's pending count, so concurrent fulfilments never reuse a nonce (waiting for
+   * receipts stays concurrent). Two worker processes can still collide; the loser's job is retried.
+   */
+  let minterWallet: ReturnType<typeof createWalletClient> | undefined;
+  let minterQueue: Promise<unknown> = Promise.resolve();
+  function minterWrite(
+    chain: ChainRuntime,
+    request: Omit<Parameters<ReturnType<typeof createWalletClient>["writeContract"]>[0], "account">,
+  ): Promise<Hash> {
+    const minter = chain.minter;
+    if (!minter) return Promise.reject(new Error("no minter key is configured"));
+    minterWallet ??= createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
+    const wallet = minterWallet;
+    const sent = minterQueue.then(() => wallet.writeContract({ ...request, account: minter } as never));
+    minterQueue = sent.catch(() => {});
+    return sent;
+  }
+
   let terms: { at: number; primaryFeeBps: number; minIncrementBps: number } | undefined;
   async function marketTerms() {
     const chain = requireChain();
@@ -396,8 +416,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     });
     if (!minted) {
       const nft = await deps.catalogue.purchaseTerms(o.nft_id);
-      const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
-      const hash = await wallet.writeContract({
+      const hash = await minterWrite(chain, {
         chain: null,
         address: chain.deployment.collectible,
         abi: diginoorCollectibleAbi,
@@ -469,7 +488,6 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   async function finishOpening(chain: ChainRuntime, a: repo.PrimaryAuctionRow): Promise<boolean> {
     const minter = chain.minter;
     if (!minter) return false;
-    const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
     const pc = chain.publicClient;
     const { collectible, marketplace } = chain.deployment;
     const tokenId = BigInt(a.token_id);
@@ -488,7 +506,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       });
       if (!minted) {
         await send(
-          await wallet.writeContract({
+          await minterWrite(chain, {
             chain: null,
             address: collectible,
             abi: diginoorCollectibleAbi,
@@ -519,7 +537,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         });
         if (!approved) {
           await send(
-            await wallet.writeContract({
+            await minterWrite(chain, {
               chain: null,
               address: collectible,
               abi: diginoorCollectibleAbi,
@@ -529,7 +547,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
           );
         }
         hash = await send(
-          await wallet.writeContract({
+          await minterWrite(chain, {
             chain: null,
             address: marketplace,
             abi: diginoorMarketplaceAbi,
