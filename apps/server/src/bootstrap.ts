@@ -128,6 +128,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
         jobs: platform.jobs,
         publicUrl: config.PUBLIC_URL,
+        fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
         sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
       }),
     },

@@ -50,7 +50,6 @@ export const orderMail: JobRef<{ orderId: string }> = {
 /** Providers that take the payment on a hosted page and then need our minter key. */
 const CARD_PROVIDERS = ["sandbox", "stripe", "cashfree"] as const;
 /** A card order paid this long ago and still not minted gets its fulfilment job again. */
-const STUCK_FULFILMENT_MS = 2 * 60 * 1000;
 
 export interface OrdersServiceDeps {
   database: Database;
@@ -70,6 +69,8 @@ export interface OrdersServiceDeps {
   jobs?: Pick<Jobs, "enqueue">;
   /** Absolute links (checkout pages, return pages, mail) start with this. */
   publicUrl?: string;
+  /** A paid card order without its mint this long (ms) is queued for fulfilment again (default 2 min). */
+  fulfilmentRetryMs?: number;
   /** The sandbox card provider, when offered (never in production): its webhook secret. */
   sandbox?: { secret: string };
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
@@ -97,6 +98,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       tx.query(t, p);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  const fulfilmentRetryMs = deps.fulfilmentRetryMs ?? 2 * 60 * 1000;
 
   function requireChain(): ChainRuntime {
     if (!deps.chain)
@@ -327,7 +329,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         if (clock.now() <= o.reserved_until.getTime()) continue;
         if (await move(o, ["created", "awaiting_payment"], "expired", "not paid in time; edition released"))
           counts.expired++;
-      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > STUCK_FULFILMENT_MS) {
+      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > fulfilmentRetryMs) {
         // Paid or minting without a mint for a while: the job may have failed for good; try again.
         await deps.jobs
           .enqueue(fulfilOrder, { orderId: o.id }, { singletonKey: o.id })

@@ -321,6 +321,10 @@ export function createJobs(opts: JobsOptions): Jobs {
           },
           async (jobs) => {
             await Promise.all(jobs.map(runOne));
+            // A full batch means more are probably waiting: fetch again at once instead of after the
+            // polling interval (pg-boss skips its pause for a worker notified during the batch).
+            const self = workerIds.get(def.name);
+            if (self && jobs.length >= def.concurrency) boss.notifyWorker(self);
           },
         );
         workerIds.set(def.name, id);
