@@ -34,7 +34,14 @@ beforeAll(async () => {
   });
   const chain = { chainId: CHAIN, rpcUrl: "http://127.0.0.1:1", local: true, stop: async () => {} };
   ctx = await bootstrap(config, { database: tdb.database, chain: chain as unknown as ChainRuntime });
-  app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+  // The web app's index.html, so pages are rendered with their meta tags.
+  const dist = path.join(dataDir, "web");
+  fs.mkdirSync(dist, { recursive: true });
+  fs.writeFileSync(
+    path.join(dist, "index.html"),
+    fs.readFileSync(new URL("../../web/index.html", import.meta.url), "utf8"),
+  );
+  app = await buildApp(ctx, { webDistDir: dist });
   await app.ready();
 }, 60_000);
 
@@ -308,5 +315,42 @@ describe("notifications are private", () => {
     await call("POST", "/api/v1/notifications/read-all", b.cookie);
     expect((await call("GET", "/api/v1/notifications", a.cookie)).body.unread).toBe(1);
     expect((await call("GET", "/api/v1/notifications")).status).toBe(401);
+  });
+});
+
+describe("link previews", () => {
+  const meta = (html: string, key: string) =>
+    new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
+
+  it("a public profile's HTML carries Open Graph and Twitter card tags; an unknown handle is 404", async () => {
+    const a = await collector("Preview Padma", 0);
+    const res = await app.inject(`/u/${a.handle}`);
+    expect(res.statusCode).toBe(200);
+    expect(meta(res.body, "og:title")).toContain("Preview Padma");
+    expect(meta(res.body, "og:url")).toBe(`${ORIGIN}/u/${a.handle}`);
+    expect(meta(res.body, "og:description")).toContain("showcase");
+    expect(meta(res.body, "twitter:card")).toBeDefined();
+    expect(meta(res.body, "twitter:title")).toContain("Preview Padma");
+    expect((await app.inject("/u/nobody-000000")).statusCode).toBe(404);
+  });
+
+  it("/nftshowcase/:id's HTML names the NFT, its image and its owner", async () => {
+    const a = await collector("Holder Hari", 0);
+    const nft = await newNft(ctx);
+    const [n] = await q<{ catalogue_number: string }>(
+      "SELECT catalogue_number::text FROM nfts WHERE id = $1",
+      [nft],
+    );
+    await q(
+      `INSERT INTO indexer_tokens (chain_id, token_id, nft_number, edition, owner, royalty_receiver, royalty_bps, minted_block)
+       VALUES ($1, 77001, $2, 1, $3, $3, 1000, 1)`,
+      [CHAIN, n!.catalogue_number, a.address],
+    );
+    const res = await app.inject("/nftshowcase/77001");
+    expect(res.statusCode).toBe(200);
+    expect(meta(res.body, "og:title")).toMatch(/^Title .* #77001, owned by Holder Hari/);
+    expect(meta(res.body, "og:image")).toBe(`${ORIGIN}/i.svg`);
+    expect(meta(res.body, "og:url")).toBe(`${ORIGIN}/nftshowcase/77001`);
+    expect(meta(res.body, "twitter:image")).toBe(`${ORIGIN}/i.svg`);
   });
 });

@@ -31,7 +31,7 @@ export interface SocialDeps {
   clock: Clock;
   catalogue: Pick<CatalogueService, "catalogueNumberOf" | "nftsByCatalogueNumber">;
   tokens: Pick<TokenReads, "tokensOfAccounts" | "bidsOf" | "activityOfAccounts">;
-  wallets: Pick<WalletsService, "list">;
+  wallets: Pick<WalletsService, "list" | "ownerOf">;
   notifications: Pick<NotificationsService, "notify">;
   /** The chain whose tokens showcases show; none without a chain. */
   chainId?: number;
@@ -177,6 +177,12 @@ export function createSocialService(deps: SocialDeps) {
       await deps.catalogue.catalogueNumberOf(nftId);
       await repo.removeLike(q, userId, nftId);
       return likesOfOne(nftId, userId);
+    },
+
+    /** The name of the account an address is linked to, if any (link previews of tokens). */
+    async holderName(address: string): Promise<string | undefined> {
+      const userId = await deps.wallets.ownerOf(address);
+      return userId ? (await publicAccountsByIds(database, [userId])).get(userId)?.name : undefined;
     },
 
     async profile(handle: string, viewerId: string | null): Promise<PublicProfile> {
