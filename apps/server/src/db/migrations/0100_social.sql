@@ -1,5 +1,4 @@
--- Issue 12: public handles, likes, follows, showcase curation and notification mail preferences
--- (docs/decisions/151-likes-follows-showcase.md, 152-notification-mail-and-unsubscribe.md).
+-- Issue 12: public handles, likes, follows and showcase curation (docs/decisions/151-likes-follows-showcase.md).
 
 -- A user's public handle, the shareable part of /u/:handle: a slug of the name when the account is
 -- created plus six characters of its id (unique), never changed by renaming (links stay valid).
@@ -55,10 +54,3 @@ CREATE TABLE showcase_items (
   PRIMARY KEY (user_id, chain_id, token_id)
 );
 
--- Which notification mails a user does not want (a row per kind turned off; none = all on).
-CREATE TABLE notification_mail_optouts (
-  user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-  kind text NOT NULL CHECK (kind IN ('outbid', 'auction_won', 'nft_sold', 'purchase_confirmed')),
-  created_at timestamptz NOT NULL,
-  PRIMARY KEY (user_id, kind)
-);
