@@ -16,6 +16,7 @@ import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
 import { createNotificationsService } from "./modules/notifications/service.ts";
+import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
 import type { Clock } from "./platform/clock.ts";
@@ -92,6 +93,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     hidden: hiddenTokensReader(database.db),
   });
+  const symbol = chain ? nativeSymbolOf(chain.chainId) : "ETH";
+  const notifications = createNotificationsService({
+    database,
+    clock,
+    pubsub: platform.pubsub,
+    tokens,
+    wallets,
+    chainId: chain?.chainId,
+    symbol,
+  });
   return {
     config,
     database,
@@ -107,14 +118,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       wallets,
       quotes,
       tokens,
-      notifications: createNotificationsService({
+      notifications,
+      social: createSocialService({
         database,
         clock,
-        pubsub: platform.pubsub,
+        catalogue,
         tokens,
         wallets,
+        notifications,
         chainId: chain?.chainId,
-        symbol: chain ? nativeSymbolOf(chain.chainId) : "ETH",
+        symbol,
       }),
       orders: createOrdersService({
         database,
