@@ -20,6 +20,7 @@ import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
+import { registerSocial } from "./modules/social/routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerQuoteRoutes(app, ctx, ctx.services.quotes);
   await registerOrders(app, ctx);
   await registerNotifications(app, ctx);
+  await registerSocial(app, ctx);
   registerIndexerWorker(app, ctx);
   await registerEvents(app, ctx);
 

@@ -18,6 +18,7 @@ import { confirmationDepth, createTokenReads } from "./modules/indexer/service.t
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
 import { createNotificationsService } from "./modules/notifications/service.ts";
+import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
 import type { Clock } from "./platform/clock.ts";
@@ -95,6 +96,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     hidden: hiddenTokensReader(database.db),
   });
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
+  const symbol = chain ? nativeSymbolOf(chain.chainId) : "ETH";
+  const notifications = createNotificationsService({
+    database,
+    clock,
+    pubsub: platform.pubsub,
+    tokens,
+    wallets,
+    chainId: chain?.chainId,
+    symbol,
+  });
   return {
     config,
     database,
@@ -110,14 +121,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       wallets,
       quotes,
       tokens,
-      notifications: createNotificationsService({
+      notifications,
+      social: createSocialService({
         database,
         clock,
-        pubsub: platform.pubsub,
+        catalogue,
         tokens,
         wallets,
+        notifications,
         chainId: chain?.chainId,
-        symbol: chain ? nativeSymbolOf(chain.chainId) : "ETH",
+        symbol,
       }),
       orders: createOrdersService({
         database,
@@ -131,6 +144,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
         jobs: platform.jobs,
         publicUrl: config.PUBLIC_URL,
+        fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
         sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
         providers: paymentProvidersFromConfig(config),
         cashfreeMode: config.CASHFREE_ENV,

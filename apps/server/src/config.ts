@@ -229,6 +229,11 @@ export const envSchema = z
       .optional(),
     /** Blocks per getLogs call while catching up (halved when the node refuses a range). */
     INDEXER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(2000),
+    /**
+     * Seconds a paid card order may wait for its mint (its job failed for good, or its worker died
+     * mid-mint) before the reconciler queues the fulfilment again. The contract mints an order once.
+     */
+    ORDER_FULFILMENT_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
     /** Milliseconds between polls of the chain head once caught up. */
     INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Blocks near the head whose hashes and undo images are kept to roll back a reorganisation. */

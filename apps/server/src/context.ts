@@ -8,6 +8,7 @@ import type { QuotesService } from "./modules/quotes/service.ts";
 import type { TokenReads } from "./modules/indexer/service.ts";
 import type { OrdersService } from "./modules/orders/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
+import type { SocialService } from "./modules/social/service.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -22,6 +23,8 @@ export interface Services {
   tokens: TokenReads;
   orders: OrdersService;
   notifications: NotificationsService;
+  /** Likes, follows, public profiles and showcases. */
+  social: SocialService;
 }
 
 /** What every module's `register` receives; built once by bootstrap() (src/bootstrap.ts). */

@@ -118,6 +118,8 @@ export type Role = z.infer<typeof roleSchema>;
 export const userSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** Public handle: the profile at /u/{handle}. */
+  handle: z.string(),
   email: z.string(),
   phone: z.string().nullable(),
   emailVerified: z.boolean(),

@@ -42,6 +42,19 @@ export const notificationEndpoints = {
     tags: ["notifications"],
     success: { status: 200, schema: notificationListSchema },
   }),
+  stream: endpoint({
+    operationId: "streamNotifications",
+    method: "GET",
+    path: "/api/v1/notifications/stream",
+    summary:
+      "The signed-in user's new notifications as Server-Sent Events (`event: notification`, `data: <Notification JSON>`; heartbeat comments)",
+    tags: ["notifications"],
+    success: {
+      status: 200,
+      schema: z.string().describe("An endless text/event-stream"),
+      contentType: "text/event-stream",
+    },
+  }),
   markRead: endpoint({
     operationId: "markNotificationRead",
     method: "POST",

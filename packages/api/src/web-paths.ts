@@ -36,6 +36,7 @@ export const webPagePaths = [
   "/resetpass",
   "/verify-email",
   "/profile",
+  "/u/:handle",
   "/profile/edit_profile",
   "/edit_profile",
   "/admin",

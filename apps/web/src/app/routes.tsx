@@ -89,6 +89,13 @@ export const routes: RouteObject[] = [
         }),
       })),
       {
+        // A user's public profile, the shareable one (decision 151).
+        path: "u/:handle",
+        lazy: async () => ({
+          Component: (await import("../features/profile/ProfilePage.tsx")).PublicProfilePage,
+        }),
+      },
+      {
         path: "blog",
         lazy: async () => ({ Component: (await import("../features/blog/routes/BlogPage.tsx")).BlogPage }),
       },

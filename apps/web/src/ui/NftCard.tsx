@@ -1,23 +1,20 @@
 import type { NftSummary } from "@diginoor/api/catalogue";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { formatUsd } from "../lib/format.ts";
-import { useCurrentUser } from "../lib/session.ts";
 import { shareLink } from "../lib/share.ts";
 import { Countdown } from "./Countdown.tsx";
-import { HeartIcon, ShareIcon } from "./icons.tsx";
+import { ShareIcon } from "./icons.tsx";
+import { LikeButton } from "./LikeButton.tsx";
 import { Skeleton } from "./Skeleton.tsx";
 import { TierBadge } from "./TierBadge.tsx";
 import { useToast } from "./Toast.tsx";
 
 /**
  * The NFT card: one link to the detail page covering the card, with like and share as
- * separate buttons above it. Visitors who like are sent to sign in (likes are stored server-side later).
+ * separate buttons above it. Likes are stored on the server; visitors who like are sent to sign in.
  */
 export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boolean }) {
-  const navigate = useNavigate();
-  const location = useLocation();
   const toast = useToast();
-  const { user } = useCurrentUser();
   const href = `/nftdetail/${encodeURIComponent(nft.id)}`;
 
   async function onShare() {
@@ -25,11 +22,6 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
     if (result === "copied") toast.success("Link copied to clipboard");
     else if (result === "failed")
       toast.error("Couldn't share the link. Copy it from the address bar instead.");
-  }
-
-  function onLike() {
-    if (user) toast.info("Likes are coming soon to your profile.");
-    else navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
   }
 
   return (
@@ -73,9 +65,7 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
           </div>
         )}
         <div className="nft-card-actions">
-          <button type="button" className="icon-btn" aria-label={`Like ${nft.title}`} onClick={onLike}>
-            <HeartIcon />
-          </button>
+          <LikeButton nftId={nft.id} title={nft.title} className="icon-btn like-btn" />
           <button type="button" className="icon-btn" aria-label={`Share ${nft.title}`} onClick={onShare}>
             <ShareIcon />
           </button>

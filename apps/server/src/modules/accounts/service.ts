@@ -4,7 +4,7 @@
 // mail it causes is enqueued in that same transaction.
 import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
 import type { AppContext } from "../../context.ts";
-import type { Db } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
@@ -568,6 +568,44 @@ export async function getAccount(db: Db, id: string): Promise<UserRow> {
   const user = await repo.findUserById(db, id);
   if (!user) throw AppError.notFound("Account");
   return user;
+}
+
+/** What anyone may see of an account: its public profile (social module, issue 12). */
+export interface PublicAccount {
+  id: string;
+  handle: string;
+  name: string;
+  avatarUrl: string | null;
+  coverUrl: string | null;
+  createdAt: Date;
+}
+
+const PUBLIC_COLUMNS = `id::text AS id, handle, name, avatar_url AS "avatarUrl", cover_url AS "coverUrl",
+  created_at AS "createdAt"`;
+
+/** The public profile of the active (not suspended) account with this handle, if any. */
+export async function publicAccountByHandle(
+  database: Pick<Database, "query">,
+  handle: string,
+): Promise<PublicAccount | undefined> {
+  const rows = await database.query<PublicAccount>(
+    `SELECT ${PUBLIC_COLUMNS} FROM users WHERE suspended_at IS NULL AND handle = $1`,
+    [handle.toLowerCase()],
+  );
+  return rows[0];
+}
+
+/** Public profiles of active accounts by id (missing and suspended ones left out). */
+export async function publicAccountsByIds(
+  database: Pick<Database, "query">,
+  ids: string[],
+): Promise<Map<string, PublicAccount>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database.query<PublicAccount>(
+    `SELECT ${PUBLIC_COLUMNS} FROM users WHERE suspended_at IS NULL AND id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Suspends or reinstates an account by id (suspension ends every session); returns before and after. */

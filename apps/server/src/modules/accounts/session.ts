@@ -22,6 +22,7 @@ export function toApiUser(u: UserRow): User {
   return {
     id: u.id,
     name: u.name,
+    handle: u.handle ?? "",
     email: u.email,
     phone: u.phone,
     emailVerified: u.emailVerifiedAt !== null,

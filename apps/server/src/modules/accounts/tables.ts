@@ -8,6 +8,8 @@ export const users = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
+    /** Public handle (/u/:handle); set by a trigger when the row is inserted (migrations/0100). */
+    handle: text("handle"),
     email: text("email").notNull(),
     phone: text("phone"),
     passwordHash: text("password_hash"),

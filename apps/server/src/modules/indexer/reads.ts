@@ -216,5 +216,89 @@ export function createTokenReads(opts: TokenReadsOptions) {
     });
   }
 
-  return { getToken, accountTokens, chainNotifications, nftActivity, metadata, mints, auction, market };
+  /** Tokens held by (or up for auction from) any of the addresses, with their NFT's card fields. */
+  async function tokensOfAccounts(addresses: string[]): Promise<MarketToken[]> {
+    if (opts.chainId === undefined || addresses.length === 0) return [];
+    const rows = await repo.tokensOfAccounts(
+      q,
+      opts.chainId,
+      addresses.map((a) => getAddress(a.toLowerCase())),
+      ACCOUNT_TOKENS_LIMIT,
+    );
+    return withNfts(rows);
+  }
+
+  const nftRefsOf = async (rows: { nft_number: string | null }[]) => {
+    const nfts = await opts.catalogue.nftsByCatalogueNumber(
+      rows.flatMap((r) => (r.nft_number ? [Number(r.nft_number)] : [])),
+    );
+    return (r: { nft_number: string | null }) => {
+      const n = r.nft_number ? nfts.get(Number(r.nft_number)) : undefined;
+      return n ? { id: n.id, title: n.title, imageUrl: n.imageUrl } : null;
+    };
+  };
+
+  /** Every bid placed from the addresses (newest first) with the token's latest auction. */
+  async function bidsOf(addresses: string[], limit = 200) {
+    if (opts.chainId === undefined || addresses.length === 0) return [];
+    const rows = await repo.bidsOf(
+      q,
+      opts.chainId,
+      addresses.map((a) => getAddress(a.toLowerCase())),
+      limit,
+    );
+    const nftOf = await nftRefsOf(rows);
+    return rows.map((r) => ({
+      tokenId: r.token_id,
+      nft: nftOf(r),
+      bidder: r.bidder,
+      amountWei: r.amount_wei,
+      blockNumber: Number(r.block_number),
+      at: new Date(r.block_time).toISOString(),
+      txHash: r.tx_hash,
+      auction: r.auction_status
+        ? {
+            status: r.auction_status as "open" | "settled" | "cancelled",
+            createdBlock: Number(r.auction_created_block),
+            highestBidder: r.auction_high_bidder,
+            highestBidWei: r.auction_high_wei,
+            endsAt: r.auction_ends ? new Date(Number(r.auction_ends) * 1000).toISOString() : null,
+          }
+        : null,
+    }));
+  }
+
+  /** Bids, auctions started, sales and purchases of the addresses, newest first. */
+  async function activityOfAccounts(addresses: string[], limit = 100) {
+    if (opts.chainId === undefined || addresses.length === 0) return [];
+    const rows = await repo.activityOfAccounts(
+      q,
+      opts.chainId,
+      addresses.map((a) => getAddress(a.toLowerCase())),
+      limit,
+    );
+    const nftOf = await nftRefsOf(rows);
+    return rows.map((r) => ({
+      kind: r.kind,
+      tokenId: r.token_id,
+      nft: nftOf(r),
+      amountWei: r.amount_wei,
+      at: new Date(r.at).toISOString(),
+      txHash: r.tx_hash,
+    }));
+  }
+
+  return {
+    getToken,
+    accountTokens,
+    tokensOfAccounts,
+    bidsOf,
+    activityOfAccounts,
+    chainNotifications,
+    nftActivity,
+    metadata,
+    mints,
+    auction,
+    market,
+  };
 }

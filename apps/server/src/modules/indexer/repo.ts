@@ -520,3 +520,90 @@ export function notificationsAfter(q: Query, chainId: number, afterId: string, l
     [chainId, afterId, limit],
   );
 }
+
+/** Tokens any of `addresses` holds or has in an open auction (at most `limit`), by token id. */
+export function tokensOfAccounts(
+  q: Query,
+  chainId: number,
+  addresses: string[],
+  limit: number,
+): Promise<TokenViewRow[]> {
+  return q<TokenViewRow>(
+    `${TOKEN_VIEW} AND (t.owner = ANY($2::text[]) OR (a.status = 'open' AND a.seller = ANY($2::text[])))
+     ORDER BY t.token_id LIMIT $3`,
+    [chainId, addresses, limit],
+  );
+}
+
+export interface BidOfRow {
+  token_id: string;
+  nft_number: string | null;
+  bidder: string;
+  amount_wei: string;
+  block_number: string;
+  block_time: Date | string;
+  tx_hash: string;
+  /** The token's current (latest) auction. */
+  auction_status: string | null;
+  auction_created_block: string | null;
+  auction_high_bidder: string | null;
+  auction_high_wei: string | null;
+  auction_ends: string | null;
+}
+
+/** Every bid placed from `addresses`, newest first, with the token's latest auction. */
+export function bidsOf(q: Query, chainId: number, addresses: string[], limit: number): Promise<BidOfRow[]> {
+  return q<BidOfRow>(
+    `SELECT b.token_id::text AS token_id, t.nft_number::text AS nft_number, b.bidder, b.amount_wei::text AS amount_wei,
+            b.block_number::text AS block_number, b.block_time, b.tx_hash,
+            a.status AS auction_status, a.created_block::text AS auction_created_block,
+            a.highest_bidder AS auction_high_bidder, a.highest_bid_wei::text AS auction_high_wei,
+            a.ends_at::text AS auction_ends
+       FROM indexer_bids b
+       LEFT JOIN indexer_tokens t ON t.chain_id = b.chain_id AND t.token_id = b.token_id
+       LEFT JOIN indexer_auctions a ON a.chain_id = b.chain_id AND a.token_id = b.token_id
+      WHERE b.chain_id = $1 AND b.bidder = ANY($2::text[])
+      ORDER BY b.block_number DESC, b.log_index DESC LIMIT $3`,
+    [chainId, addresses, limit],
+  );
+}
+
+export interface AccountActivityRow {
+  kind: "bid" | "auction" | "sold" | "purchase";
+  token_id: string;
+  nft_number: string | null;
+  amount_wei: string | null;
+  at: Date | string;
+  tx_hash: string | null;
+}
+
+/** Bids, auctions started, sales and purchases of `addresses`, newest first. */
+export function activityOfAccounts(
+  q: Query,
+  chainId: number,
+  addresses: string[],
+  limit: number,
+): Promise<AccountActivityRow[]> {
+  return q<AccountActivityRow>(
+    `SELECT x.kind, x.token_id::text AS token_id, t.nft_number::text AS nft_number, x.amount_wei::text AS amount_wei,
+            x.at, x.tx_hash
+       FROM (
+         SELECT 'bid' AS kind, token_id, amount_wei, block_time AS at, tx_hash, block_number
+           FROM indexer_bids WHERE chain_id = $1 AND bidder = ANY($2::text[])
+         UNION ALL
+         SELECT 'auction', a.token_id, a.reserve_wei, bl.block_time, NULL, a.created_block
+           FROM indexer_auctions a
+           LEFT JOIN indexer_blocks bl ON bl.chain_id = a.chain_id AND bl.block_number = a.created_block
+          WHERE a.chain_id = $1 AND a.seller = ANY($2::text[]) AND bl.block_time IS NOT NULL
+         UNION ALL
+         SELECT 'sold', token_id, price_wei, block_time, tx_hash, block_number
+           FROM indexer_sales WHERE chain_id = $1 AND seller = ANY($2::text[])
+         UNION ALL
+         SELECT 'purchase', token_id, price_wei, block_time, tx_hash, block_number
+           FROM indexer_sales WHERE chain_id = $1 AND buyer = ANY($2::text[])
+       ) x
+       LEFT JOIN indexer_tokens t ON t.chain_id = $1 AND t.token_id = x.token_id
+      ORDER BY x.at DESC, x.block_number DESC LIMIT $3`,
+    [chainId, addresses, limit],
+  );
+}

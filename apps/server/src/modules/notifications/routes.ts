@@ -2,6 +2,7 @@ import { notificationEndpoints as api } from "@diginoor/api/notifications";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
+import { sendUserStream, trackUserStreams } from "../events/service.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import { deliverNotificationsJob } from "./jobs.ts";
 
@@ -10,6 +11,20 @@ export async function registerNotifications(app: FastifyInstance, ctx: AppContex
   const service = ctx.services.notifications;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
   route(app, api.list, { permission: "signed-in", handler: ({ user }) => service.list(userId(user)) });
+  trackUserStreams(app);
+  // Each new notification as one event (the notification itself as data).
+  route(app, api.stream, {
+    permission: "signed-in",
+    handler: ({ user, req, reply }) =>
+      sendUserStream(app, {
+        pubsub: ctx.pubsub,
+        userId: userId(user),
+        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        req,
+        reply,
+        pick: (e) => (e.type === "notification" ? { name: "notification", data: e.notification } : undefined),
+      }),
+  });
   route(app, api.markRead, {
     permission: "signed-in",
     handler: ({ user, params }) => service.markRead(userId(user), params.id),

@@ -59,6 +59,8 @@ export function fulfilOrderJob(orders: Pick<OrdersService, "fulfilCardOrder">) {
     payload: fulfilOrder.payload,
     retry: { limit: 8, delaySeconds: 5, backoff: true },
     expireInSeconds: 300,
+    // Mints are sent one at a time per process (minterWrite) but their receipts are awaited together.
+    concurrency: 8,
     handler: async ({ orderId }) => {
       await orders.fulfilCardOrder(orderId);
     },

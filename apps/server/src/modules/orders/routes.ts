@@ -179,6 +179,10 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     await ctx.jobs
       .enqueue(openAuctionsJob(orders), {}, { singletonKey: "startup" })
       .catch((err) => app.log.warn({ err }, "orders: could not enqueue the auction opener"));
+    // A process that died mid-fulfilment left its orders paid or minting: look at them now, not in a minute.
+    await ctx.jobs
+      .enqueue(reconcileOrdersJob(orders), {}, { singletonKey: "startup" })
+      .catch((err) => app.log.warn({ err }, "orders: could not enqueue the reconciler"));
   });
   app.addHook("preClose", async () => {
     await unsubscribe?.();

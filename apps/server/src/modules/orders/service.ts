@@ -53,8 +53,6 @@ export const orderMail: JobRef<{ orderId: string }> = {
 };
 /** Providers that take the payment on a hosted page and then need our minter key. */
 const CARD_PROVIDERS = ["sandbox", "stripe", "cashfree"] as const;
-/** A card order paid this long ago and still not minted gets its fulfilment job again. */
-const STUCK_FULFILMENT_MS = 2 * 60 * 1000;
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
 
@@ -76,6 +74,8 @@ export interface OrdersServiceDeps {
   jobs?: Pick<Jobs, "enqueue">;
   /** Absolute links (checkout pages, return pages, mail) start with this. */
   publicUrl?: string;
+  /** A paid card order without its mint this long (ms) is queued for fulfilment again (default 2 min). */
+  fulfilmentRetryMs?: number;
   /** The sandbox card provider, when offered (never in production): its webhook secret. */
   sandbox?: { secret: string };
   /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
@@ -107,6 +107,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       tx.query(t, p);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  const fulfilmentRetryMs = deps.fulfilmentRetryMs ?? 2 * 60 * 1000;
   const providers: PaymentProviders = {
     ...deps.providers,
     ...(deps.sandbox ? { sandbox: sandboxProvider({ secret: deps.sandbox.secret, publicUrl }) } : {}),
@@ -136,6 +137,26 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       chainTime = { at: now, ms: Number(block.timestamp) * 1000 };
     }
     return Math.max(now, chainTime.ms + (now - chainTime.at));
+  }
+
+  /**
+   * Transactions from the minter key, sent one at a time by this process: each send takes the next
+   * nonce from the node's pending count, so concurrent fulfilments never reuse a nonce (waiting for
+   * receipts stays concurrent). Two worker processes can still collide; the loser's job is retried.
+   */
+  let minterWallet: ReturnType<typeof createWalletClient> | undefined;
+  let minterQueue: Promise<unknown> = Promise.resolve();
+  function minterWrite(
+    chain: ChainRuntime,
+    request: Omit<Parameters<ReturnType<typeof createWalletClient>["writeContract"]>[0], "account">,
+  ): Promise<Hash> {
+    const minter = chain.minter;
+    if (!minter) return Promise.reject(new Error("no minter key is configured"));
+    minterWallet ??= createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
+    const wallet = minterWallet;
+    const sent = minterQueue.then(() => wallet.writeContract({ ...request, account: minter } as never));
+    minterQueue = sent.catch(() => {});
+    return sent;
   }
 
   let terms: { at: number; primaryFeeBps: number; minIncrementBps: number } | undefined;
@@ -326,7 +347,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         if (clock.now() <= o.reserved_until.getTime()) continue;
         if (await move(o, ["created", "awaiting_payment"], "expired", "not paid in time; edition released"))
           counts.expired++;
-      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > STUCK_FULFILMENT_MS) {
+      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > fulfilmentRetryMs) {
         // Paid or minting without a mint for a while: the job may have failed for good; try again.
         await deps.jobs
           .enqueue(fulfilOrder, { orderId: o.id }, { singletonKey: o.id })
@@ -427,8 +448,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     });
     if (!minted) {
       const nft = await deps.catalogue.purchaseTerms(o.nft_id);
-      const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
-      const hash = await wallet.writeContract({
+      const hash = await minterWrite(chain, {
         chain: null,
         address: chain.deployment.collectible,
         abi: diginoorCollectibleAbi,
@@ -500,7 +520,6 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   async function finishOpening(chain: ChainRuntime, a: repo.PrimaryAuctionRow): Promise<boolean> {
     const minter = chain.minter;
     if (!minter) return false;
-    const wallet = createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
     const pc = chain.publicClient;
     const { collectible, marketplace } = chain.deployment;
     const tokenId = BigInt(a.token_id);
@@ -519,7 +538,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       });
       if (!minted) {
         await send(
-          await wallet.writeContract({
+          await minterWrite(chain, {
             chain: null,
             address: collectible,
             abi: diginoorCollectibleAbi,
@@ -550,7 +569,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         });
         if (!approved) {
           await send(
-            await wallet.writeContract({
+            await minterWrite(chain, {
               chain: null,
               address: collectible,
               abi: diginoorCollectibleAbi,
@@ -560,7 +579,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
           );
         }
         hash = await send(
-          await wallet.writeContract({
+          await minterWrite(chain, {
             chain: null,
             address: marketplace,
             abi: diginoorMarketplaceAbi,

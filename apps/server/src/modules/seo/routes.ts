@@ -25,6 +25,8 @@ export async function registerSeo(
   const seo = createSeoService({
     publicUrl: ctx.config.PUBLIC_URL,
     catalogue: ctx.services.catalogue,
+    tokens: ctx.services.tokens,
+    social: ctx.services.social,
     blog: blogServiceFor(ctx, app.log),
     filmPages: LEGACY_FILM_PAGES,
     sitemapTtlMs: test ? 0 : 10 * 60_000,

@@ -102,6 +102,16 @@ export interface SeoServiceOptions {
   blog: BlogService;
   /** Film pages of the web app: path slug → film slug. */
   filmPages: string[];
+  /** Tokens on the chain (/nftshowcase/:id pages); without it those pages get the site's meta. */
+  tokens?: { getToken(tokenId: string): Promise<{ nftId: string | null; owner: string }> };
+  /** Public profiles (/u/:handle pages) and who holds an address (the owner in a token's preview). */
+  social?: {
+    profile(
+      handle: string,
+      viewerId: null,
+    ): Promise<{ name: string; handle: string; avatarUrl: string | null; followers: number }>;
+    holderName(address: string): Promise<string | undefined>;
+  };
   /** How long a built sitemap is served (default 10 minutes; 0 = always build). */
   sitemapTtlMs?: number;
   clock?: Clock;
@@ -162,6 +172,45 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(`/nftdetail/${n.id}`),
         image: image ? abs(image) : undefined,
         imageAlt: n.title,
+        type: "website",
+      };
+    }
+
+    const token = /^\/nftshowcase\/(\d{1,78})$/.exec(path);
+    if (token && opts.tokens) {
+      const t = await orNotFound(() => opts.tokens!.getToken(token[1] ?? ""));
+      if (!t) return null;
+      const n = t.nftId ? await orNotFound(() => opts.catalogue.getNft(t.nftId ?? "")) : undefined;
+      const holder =
+        (await opts.social?.holderName(t.owner)) ?? `${t.owner.slice(0, 6)}…${t.owner.slice(-4)}`;
+      const title = n ? `${n.title} #${token[1]}` : `Token #${token[1]}`;
+      const image = n ? rasterOf(n.imageUrl, n.thumbnailUrl) : undefined;
+      return {
+        title: pageTitle(`${title}, owned by ${holder}`),
+        description: shorten(
+          n
+            ? `${holder} owns ${n.title}, a ${n.tier} NFT from ${n.film.name} with ${n.celebrity.name}, on Diginoor.`
+            : `${holder} owns this Diginoor NFT.`,
+        ),
+        url: abs(`/nftshowcase/${token[1]}`),
+        image: image ? abs(image) : undefined,
+        imageAlt: n?.title,
+        type: "website",
+      };
+    }
+
+    const profile = /^\/u\/([a-z0-9][a-z0-9-]{0,40})$/.exec(lower);
+    if (profile && opts.social) {
+      const p = await orNotFound(() => opts.social!.profile(profile[1] ?? "", null));
+      if (!p) return null;
+      return {
+        title: pageTitle(`${p.name} (@${p.handle})`),
+        description: shorten(
+          `${p.name}'s showcase of licensed Indian cinema NFTs on Diginoor. ${p.followers} follower${p.followers === 1 ? "" : "s"}.`,
+        ),
+        url: abs(`/u/${p.handle}`),
+        image: p.avatarUrl && rasterOf(p.avatarUrl) ? abs(p.avatarUrl) : undefined,
+        imageAlt: p.avatarUrl ? p.name : undefined,
         type: "website",
       };
     }

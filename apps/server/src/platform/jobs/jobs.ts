@@ -39,6 +39,8 @@ export interface JobDefinition<P = unknown> extends JobRef<P> {
   readonly expireInSeconds: number;
   /** Cron (UTC) on which the job is enqueued with `payload` by whichever worker process keeps time. */
   readonly schedule?: { cron: string; payload: P };
+  /** Jobs of this kind one worker process runs at once (fetched together, each settled on its own). */
+  readonly concurrency: number;
 }
 
 const NAME = /^[a-z][a-z0-9_.-]{0,49}$/;
@@ -50,6 +52,7 @@ export function defineJob<S extends z.ZodType>(def: {
   retry?: Partial<RetryPolicy>;
   expireInSeconds?: number;
   schedule?: { cron: string; payload: z.input<S> };
+  concurrency?: number;
 }): JobDefinition<z.output<S>> {
   if (!NAME.test(def.name)) throw new Error(`job name "${def.name}" must match ${NAME}`);
   return {
@@ -58,6 +61,7 @@ export function defineJob<S extends z.ZodType>(def: {
     handler: def.handler,
     retry: { limit: 5, delaySeconds: 10, backoff: true, ...def.retry },
     expireInSeconds: def.expireInSeconds ?? 15 * 60,
+    concurrency: Math.max(1, Math.floor(def.concurrency ?? 1)),
     ...(def.schedule ? { schedule: def.schedule as { cron: string; payload: z.output<S> } } : {}),
   };
 }
@@ -288,25 +292,39 @@ export function createJobs(opts: JobsOptions): Jobs {
         if (def.schedule)
           await boss.schedule(def.name, def.schedule.cron, def.schedule.payload as object, { tz: "UTC" });
         else await boss.unschedule(def.name).catch(() => {});
+        const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
+          try {
+            const parsed = def.payload.safeParse(job.data);
+            if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
+            await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
+            // pg-boss marks the job completed after this callback returns, without awaiting it. A
+            // caller told "completed" (e.g. a sign-up answer) must be able to rely on it: a process
+            // killed right after that answer would otherwise leave the job `active` until it
+            // expires, and run it again then. pg-boss's own completion is a no-op afterwards.
+            await boss.complete(def.name, job.id);
+          } catch (err) {
+            // Each job of a batch fails (and is retried) on its own; pg-boss's completion of the
+            // batch afterwards only touches jobs still `active`, so it leaves this one alone.
+            const e = err instanceof Error ? err : new Error(String(err));
+            await boss.fail(def.name, job.id, { name: e.name, message: e.message, stack: e.stack });
+            attempts.emit(job.id, false);
+            return;
+          }
+          attempts.emit(job.id, true);
+        };
         const id = await boss.work<unknown>(
           def.name,
-          { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, includeMetadata: true },
-          async ([job]) => {
-            if (!job) return;
-            try {
-              const parsed = def.payload.safeParse(job.data);
-              if (!parsed.success) throw new JobPayloadError(def.name, parsed.error.issues);
-              await def.handler(parsed.data, { id: job.id, retryCount: job.retryCount });
-              // pg-boss marks the job completed after this callback returns, without awaiting it. A
-              // caller told "completed" (e.g. a sign-up answer) must be able to rely on it: a process
-              // killed right after that answer would otherwise leave the job `active` until it
-              // expires, and run it again then. pg-boss's own completion is a no-op afterwards.
-              await boss.complete(def.name, job.id);
-            } catch (err) {
-              attempts.emit(job.id, false);
-              throw err;
-            }
-            attempts.emit(job.id, true);
+          {
+            pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2,
+            batchSize: def.concurrency,
+            includeMetadata: true,
+          },
+          async (jobs) => {
+            await Promise.all(jobs.map(runOne));
+            // A full batch means more are probably waiting: fetch again at once instead of after the
+            // polling interval (pg-boss skips its pause for a worker notified during the batch).
+            const self = workerIds.get(def.name);
+            if (self && jobs.length >= def.concurrency) boss.notifyWorker(self);
           },
         );
         workerIds.set(def.name, id);

@@ -4,6 +4,8 @@ import { ApiError, apiFetch } from "../../lib/api.ts";
 export interface AccountUser {
   id: string;
   name: string;
+  /** Public handle: the profile at /u/{handle}. */
+  handle: string;
   email: string;
   phone: string | null;
   emailVerified: boolean;

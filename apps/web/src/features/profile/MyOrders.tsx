@@ -62,16 +62,16 @@ export function MyOrders() {
     );
   }
   return (
-    <ul className="my-orders" aria-label="Your orders">
+    <ul className="profile-list" aria-label="Your orders" data-testid="orders-list">
       {items.map((o) => (
-        <li key={o.orderId} className="my-order">
-          <img src={o.imageUrl} alt="" width={56} height={70} className="my-order__art" />
-          <div className="my-order__text">
-            <Link to={`/confirmation/${o.nftId}/${o.orderId}`} className="my-order__title">
+        <li key={o.orderId} className="profile-row my-order">
+          <img src={o.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
+          <div className="profile-row__text">
+            <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
               {o.nftTitle} · edition {o.edition}
             </Link>
-            <span className="my-order__meta">
-              {PROVIDER_LABELS[o.provider]} ·{" "}
+            <span className="tabular">
+              {amountOf(o)} · {PROVIDER_LABELS[o.provider]} ·{" "}
               {new Date(o.createdAt).toLocaleDateString(undefined, {
                 day: "numeric",
                 month: "short",
@@ -79,10 +79,7 @@ export function MyOrders() {
               })}
             </span>
           </div>
-          <div className="my-order__side">
-            <span className="my-order__amount">{amountOf(o)}</span>
-            <span className={`my-order__state my-order__state--${o.state}`}>{STATE_LABELS[o.state]}</span>
-          </div>
+          <span className={`bid-state order-state--${o.state}`}>{STATE_LABELS[o.state]}</span>
         </li>
       ))}
     </ul>

@@ -1,19 +1,28 @@
 import { Link } from "react-router";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { ButtonLink, Button } from "../../ui/Button.tsx";
-import { EmptyState } from "../../ui/EmptyState.tsx";
+import { ButtonLink } from "../../ui/Button.tsx";
 import { ErrorState } from "../../ui/ErrorState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
-import { useToast } from "../../ui/Toast.tsx";
 import { useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { MyOrders } from "./MyOrders.tsx";
 import { MyTokens } from "./MyTokens.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import { SignedOut } from "../../ui/SignedOut.tsx";
 import { useRequiredAccount } from "../../lib/use-required-account.ts";
+import { useParams } from "react-router";
+import { NotFoundContent } from "../../ui/NotFound.tsx";
+import {
+  ActivityTab,
+  BidsTab,
+  FollowButton,
+  FollowCounts,
+  ShareButtons,
+  ShowcaseTab,
+  usePublicProfile,
+} from "./social.tsx";
 import "./profile.css";
 
-const TABS = [
+const ALL_TABS = [
   {
     id: "bids",
     label: "Bids",
@@ -45,11 +54,12 @@ const TABS = [
     body: "Your likes, bids, auctions and sales will be listed here as they happen.",
   },
 ] as const;
-type TabId = (typeof TABS)[number]["id"];
+type TabId = (typeof ALL_TABS)[number]["id"];
+const PUBLIC_TABS = ALL_TABS.filter((t) => t.id !== "bids" && t.id !== "orders");
 
 export function Component() {
   const { user, isLoading, error, refetch, isRefetching, signedOutHere } = useRequiredAccount();
-  const toast = useToast();
+  const profile = usePublicProfile(user?.handle);
 
   useEffect(() => {
     document.title = user ? `${user.name} · Diginoor` : "Profile · Diginoor";
@@ -80,25 +90,6 @@ export function Component() {
     );
   }
 
-  async function share() {
-    const data = {
-      title: "Diginoor",
-      text: `${user?.name} collects Indian cinema on Diginoor`,
-      url: new URL("/profile", window.location.origin).toString(),
-    };
-    try {
-      if (navigator.share) {
-        await navigator.share(data);
-        return;
-      }
-      await navigator.clipboard.writeText(data.url);
-      toast.success("Link copied");
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "AbortError") return; // the user closed the share sheet
-      toast.error("Sharing is not available in this browser");
-    }
-  }
-
   const joined = new Date(user.createdAt);
 
   return (
@@ -123,21 +114,20 @@ export function Component() {
             <ButtonLink to="/profile/edit_profile" variant="primary">
               Edit Profile
             </ButtonLink>
-            <Button variant="secondary" onClick={share} aria-label="Share">
-              <ShareIcon />
-              Share
-            </Button>
+            {profile.data ? <ShareButtons profile={profile.data} /> : null}
           </div>
         </div>
-        <ProfileTabs />
+        {profile.data ? <FollowCounts profile={profile.data} /> : null}
+        <ProfileTabs handle={user.handle} own />
       </div>
     </div>
   );
 }
 
 /** Tabs with the WAI-ARIA pattern: arrow keys, Home and End move between tabs. */
-function ProfileTabs() {
-  const [active, setActive] = useState<TabId>("bids");
+function ProfileTabs({ handle, own }: { handle: string; own: boolean }) {
+  const TABS = own ? ALL_TABS : PUBLIC_TABS;
+  const [active, setActive] = useState<TabId>(own ? "bids" : "showcase");
   const tabRefs = useRef(new Map<TabId, HTMLButtonElement>());
   const base = useId();
 
@@ -157,7 +147,7 @@ function ProfileTabs() {
   }
 
   return (
-    <section className="profile-tabs" aria-label="Your collection">
+    <section className="profile-tabs" aria-label={own ? "Your collection" : "Collection"}>
       <div
         className="profile-tabs__list"
         role="tablist"
@@ -193,25 +183,20 @@ function ProfileTabs() {
           hidden={active !== tab.id}
           className="profile-tabs__panel"
         >
-          {tab.id === "orders" ? (
-            active === tab.id ? (
-              <MyOrders />
-            ) : null
-          ) : tab.id === "showcase" || tab.id === "on-sale" ? (
-            active === tab.id ? (
-              <MyTokens onSale={tab.id === "on-sale"} />
-            ) : null
+          {active !== tab.id ? null : tab.id === "showcase" ? (
+            <ShowcaseTab handle={handle} own={own} />
+          ) : tab.id === "on-sale" ? (
+            own ? (
+              <MyTokens onSale />
+            ) : (
+              <ShowcaseTab handle={handle} own={false} onSaleOnly />
+            )
+          ) : tab.id === "bids" ? (
+            <BidsTab />
+          ) : tab.id === "orders" ? (
+            <MyOrders />
           ) : (
-            <EmptyState
-              title={tab.title}
-              action={
-                <ButtonLink to="/collections" variant="secondary">
-                  Explore collections
-                </ButtonLink>
-              }
-            >
-              {tab.body}
-            </EmptyState>
+            <ActivityTab handle={handle} />
           )}
         </div>
       ))}
@@ -256,7 +241,7 @@ function WalletIcon() {
   );
 }
 
-function ShareIcon() {
+function _ShareIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path
@@ -277,4 +262,65 @@ function ReceivingWallet() {
   const w = wallets.data?.items.find((x) => x.receivesPurchases) ?? wallets.data?.items[0];
   if (!w) return <Link to="/wallet">No wallet connected</Link>;
   return <code title={w.address}>{`${w.address.slice(0, 6)}…${w.address.slice(-4)}`}</code>;
+}
+
+/** /u/:handle: a user's public profile (cover, avatar, name, wallet, follow, share; Showcase, On Sale, Activity). */
+export function PublicProfilePage() {
+  const { handle = "" } = useParams();
+  const profile = usePublicProfile(handle);
+  const p = profile.data;
+  useEffect(() => {
+    document.title = p ? `${p.name} · Diginoor` : "Profile · Diginoor";
+  }, [p]);
+  if (profile.isPending) return <ProfileSkeleton />;
+  if (!p) {
+    return (
+      <div className="profile-page">
+        <div className="profile-shell">
+          {(profile.error as { status?: number } | null)?.status === 404 ? (
+            <NotFoundContent />
+          ) : (
+            <ErrorState
+              title="We couldn't load this profile"
+              error={profile.error}
+              onRetry={() => profile.refetch()}
+            />
+          )}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="profile-page">
+      <div className="profile-shell">
+        <ProfileImage kind="cover" url={p.coverUrl} name={p.name} editable={false} />
+        <div className="profile-head">
+          <ProfileImage kind="avatar" url={p.avatarUrl} name={p.name} editable={false} />
+          <div className="profile-head__text">
+            <h1 className="profile-head__name">{p.name}</h1>
+            <p className="profile-head__wallet">
+              <WalletIcon />
+              {p.wallet ? (
+                <code title={p.wallet}>{`${p.wallet.slice(0, 6)}…${p.wallet.slice(-4)}`}</code>
+              ) : (
+                "No wallet linked"
+              )}
+            </p>
+            <FollowCounts profile={p} />
+          </div>
+          <div className="profile-head__actions">
+            {p.isMe ? (
+              <ButtonLink to="/profile/edit_profile" variant="primary">
+                Edit Profile
+              </ButtonLink>
+            ) : (
+              <FollowButton profile={p} />
+            )}
+            <ShareButtons profile={p} />
+          </div>
+        </div>
+        <ProfileTabs handle={p.handle} own={false} />
+      </div>
+    </div>
+  );
 }

@@ -1,5 +1,5 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useParams } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { filmPath } from "../../../lib/catalogue/film.ts";
 import { useNft } from "../../../lib/catalogue/nft.ts";
@@ -8,7 +8,8 @@ import { useDocumentTitle } from "../../../lib/hooks.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { shareLink } from "../../../lib/share.ts";
 import { ErrorState } from "../../../ui/ErrorState.tsx";
-import { ChevronIcon, HeartIcon, ShareIcon } from "../../../ui/icons.tsx";
+import { ChevronIcon, ShareIcon } from "../../../ui/icons.tsx";
+import { LikeButton } from "../../../ui/LikeButton.tsx";
 import { NftGrid } from "../../../ui/NftCard.tsx";
 import { NotFoundContent } from "../../../ui/NotFound.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
@@ -32,19 +33,13 @@ function DetailSkeleton() {
 }
 
 function Media({ nft }: { nft: NftDetail }) {
-  const navigate = useNavigate();
   const location = useLocation();
-  const { user } = useCurrentUser();
   const toast = useToast();
   async function onShare() {
     const result = await shareLink({ title: nft.title, url: location.pathname });
     if (result === "copied") toast.success("Link copied to clipboard");
     else if (result === "failed")
       toast.error("Couldn't share the link. Copy it from the address bar instead.");
-  }
-  function onLike() {
-    if (!user) navigate(`/login?next=${encodeURIComponent(location.pathname)}`);
-    else toast.info("Likes are coming soon to your profile.");
   }
   // The like and share buttons sit under the art (never over the artwork's own labels).
   return (
@@ -71,9 +66,12 @@ function Media({ nft }: { nft: NftDetail }) {
         )}
       </div>
       <div className="nft-media-actions">
-        <button type="button" className="btn btn-secondary btn-sm nft-like" onClick={onLike}>
-          <HeartIcon width={18} height={18} /> Like
-        </button>
+        <LikeButton
+          nftId={nft.id}
+          title={nft.title}
+          className="btn btn-secondary btn-sm nft-like"
+          withLabel
+        />
         <button type="button" className="icon-btn" aria-label="Share this NFT" onClick={onShare}>
           <ShareIcon />
         </button>

@@ -1,0 +1,117 @@
+import type { Order } from "@diginoor/api/orders";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { createPublicClient, http } from "viem";
+import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
+
+/**
+ * Sandbox card-order traffic shared by the storm and overselling tests and the fulfilment
+ * benchmark: the provider's events for an order, each delivery signed (or forged) as sent.
+ */
+
+export type Forgery = "wrong-secret" | "tampered-amount" | "stale" | "unsigned" | "other-body";
+export const FORGERIES: Forgery[] = ["wrong-secret", "tampered-amount", "stale", "unsigned", "other-body"];
+
+export interface Delivery {
+  orderId: string;
+  body: string;
+  signature: string;
+  forged: Forgery | null;
+}
+
+/** The sandbox's event for order `o` (as its hosted page sends it). */
+export function sandboxEvent(
+  o: Pick<Order, "orderId" | "usdCents" | "checkoutUrl">,
+  type: "payment.succeeded" | "payment.failed",
+  nowSec: number,
+  id = `evt_storm_${o.orderId}_${type}`,
+): string {
+  return JSON.stringify({
+    id,
+    type,
+    created: nowSec,
+    data: {
+      session: o.checkoutUrl?.split("/sandbox/checkout/")[1] ?? "",
+      orderId: o.orderId,
+      amount: o.usdCents,
+      currency: "usd",
+    },
+  });
+}
+
+/** One delivery of `body`: genuine, or forged the way `forgery` says. */
+export function deliver(
+  orderId: string,
+  body: string,
+  secret: string,
+  nowSec: number,
+  forgery: Forgery | null = null,
+): Delivery {
+  const d = (b: string, signature: string): Delivery => ({ orderId, body: b, signature, forged: forgery });
+  switch (forgery) {
+    case null:
+      return d(body, signSandboxPayload(secret, body, nowSec));
+    case "wrong-secret":
+      return d(body, signSandboxPayload(`${secret}-guessed`, body, nowSec));
+    case "tampered-amount":
+      return d(body.replace(/"amount":\d+/, '"amount":1'), signSandboxPayload(secret, body, nowSec));
+    case "stale":
+      return d(body, signSandboxPayload(secret, body, nowSec - 3600));
+    case "unsigned":
+      return d(body, "");
+    case "other-body":
+      return d(body, signSandboxPayload(secret, body.replace("payment.", "payment_"), nowSec));
+  }
+}
+
+/** Fisher–Yates with a seeded generator, so a failing storm can be replayed. */
+export function shuffle<T>(xs: T[], seed: number): T[] {
+  let s = seed >>> 0 || 1;
+  const rnd = () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (x: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}
+
+/** Every mint (Transfer from the zero address) of the collectible, as token id → count. */
+export async function mintsOnChain(rpcUrl: string, collectible: `0x${string}`): Promise<Map<bigint, number>> {
+  const pc = createPublicClient({ transport: http(rpcUrl) });
+  const logs = await pc.getContractEvents({
+    address: collectible,
+    abi: diginoorCollectibleAbi,
+    eventName: "Transfer",
+    args: { from: "0x0000000000000000000000000000000000000000" },
+    fromBlock: 0n,
+  });
+  const counts = new Map<bigint, number>();
+  for (const l of logs) {
+    const id = l.args.tokenId as bigint;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}

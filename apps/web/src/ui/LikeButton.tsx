@@ -1,0 +1,54 @@
+import { useLocation, useNavigate } from "react-router";
+import { useNftLikes, useToggleLike } from "../lib/likes.ts";
+import { useCurrentUser } from "../lib/session.ts";
+import { HeartIcon } from "./icons.tsx";
+import { useToast } from "./Toast.tsx";
+
+/** Like / unlike an NFT with its count (stored on the server); visitors are sent to sign in. */
+export function LikeButton({
+  nftId,
+  title,
+  className,
+  withLabel = false,
+}: {
+  nftId: string;
+  title: string;
+  className: string;
+  /** Show the word (Like / Liked) and name the button by it alone (the detail page). */
+  withLabel?: boolean;
+}) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toast = useToast();
+  const { user } = useCurrentUser();
+  const likes = useNftLikes(nftId);
+  const toggle = useToggleLike(nftId);
+  const liked = !!user && likes.data?.liked === true;
+  const count = likes.data?.count;
+
+  function onClick() {
+    if (!user) {
+      navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+      return;
+    }
+    toggle.mutate(!liked, { onError: () => toast.error("Couldn't save your like. Please try again.") });
+  }
+
+  return (
+    <button
+      type="button"
+      className={`${className}${liked ? " is-liked" : ""}`}
+      aria-label={withLabel ? (liked ? "Unlike" : "Like") : `${liked ? "Unlike" : "Like"} ${title}`}
+      aria-pressed={liked}
+      onClick={onClick}
+    >
+      <HeartIcon width={18} height={18} />
+      {withLabel ? (liked ? " Liked" : " Like") : null}
+      {count !== undefined ? (
+        <span className="like-count tabular" data-testid="like-count">
+          {count}
+        </span>
+      ) : null}
+    </button>
+  );
+}
