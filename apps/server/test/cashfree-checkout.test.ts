@@ -289,6 +289,18 @@ describe("Cashfree rupee checkout", () => {
     const late = event(o, "PAYMENT_FAILED_WEBHOOK");
     expect((await webhook(late, signed(late))).statusCode).toBe(200);
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+    // The confirmation mail states what was paid: rupees.
+    const mail = await until(
+      "the confirmation mail",
+      () =>
+        t.ctx.database.query<{ text_body: string }>(
+          "SELECT text_body FROM dev_mail WHERE to_address = $1 AND subject LIKE '%The Boss Entry%'",
+          [alice.email],
+        ),
+      (rows) => rows.length === 1,
+      15_000,
+    );
+    expect(mail[0]!.text_body).toContain("₹2,112.50");
     // Its checkout page now sends the payer to the order's status page.
     const page = await t.app.inject({ method: "GET", url: `/checkout/cashfree/${o.orderId}` });
     expect(page.statusCode).toBe(302);

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import { mailContact } from "../accounts/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
-import { formatUsd } from "./sandbox.ts";
+import { formatInr, formatUsd } from "./sandbox.ts";
 import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
 
 const empty = z.object({});
@@ -89,7 +89,7 @@ export function orderMailJob(
           ...orderConfirmedMail(contact.name, {
             title: facts.title,
             edition: facts.edition,
-            amount: formatUsd(facts.usdCents),
+            amount: facts.inrPaise === null ? formatUsd(facts.usdCents) : formatInr(facts.inrPaise),
             tokenId: facts.tokenId,
             wallet: facts.wallet,
             url,

@@ -89,6 +89,10 @@ export function verifySandboxWebhook(
 export const formatUsd = (cents: number) =>
   `US$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
+/** Paise as rupees with Indian digit grouping: 211250 → "₹2,112.50" (the confirmation mail of rupee orders). */
+export const formatInr = (paise: number) =>
+  `₹${(paise / 100).toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
 /** The hosted checkout page: amount, what is bought, and Pay / Decline / Abandon (plain forms, no script). */
 export function checkoutPage(o: {
   sessionId: string;

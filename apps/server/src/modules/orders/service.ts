@@ -902,6 +902,8 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         title: nft.title,
         edition: o.edition,
         usdCents: Number(o.usd_cents),
+        /** Rupee orders: what was paid, in paise (the mail shows it rather than dollars). */
+        inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
         tokenId: BigInt(o.number).toString(),
         wallet: o.buyer_address ?? "",
       };
