@@ -15,7 +15,7 @@ import { createQuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
-import { createNotificationsService } from "./modules/notifications/service.ts";
+import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
@@ -102,6 +102,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     chainId: chain?.chainId,
     symbol,
+    jobs: platform.jobs,
+    publicUrl: config.PUBLIC_URL,
+    unsubscribeKey: unsubscribeKey(config),
   });
   return {
     config,

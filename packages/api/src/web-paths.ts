@@ -31,6 +31,7 @@ export const webPagePaths = [
   "/signup",
   "/resetpass",
   "/verify-email",
+  "/unsubscribe",
   "/profile",
   "/u/:handle",
   "/profile/edit_profile",
