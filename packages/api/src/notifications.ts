@@ -38,12 +38,12 @@ export const emailNotificationKinds = ["outbid", "auction_won", "nft_sold", "pur
 export const emailNotificationKindSchema = z.enum(emailNotificationKinds);
 export type EmailNotificationKind = z.infer<typeof emailNotificationKindSchema>;
 
-/** What each email kind is called on the settings and unsubscribe pages. */
+/** When each email kind is sent, as the end of "Email me when …" (settings and unsubscribe pages). */
 export const emailKindLabels: Record<EmailNotificationKind, string> = {
-  outbid: "Someone outbids you",
-  auction_won: "You win an auction",
-  nft_sold: "Your NFT sells",
-  purchase_confirmed: "A purchase reaches your wallet",
+  outbid: "someone outbids you",
+  auction_won: "you win an auction",
+  nft_sold: "your NFT sells",
+  purchase_confirmed: "a purchase reaches your wallet",
 };
 
 export const notificationPreferenceSchema = z.object({

@@ -131,7 +131,7 @@ export function notificationMail(
   },
 ): RenderedMail {
   const lines = [greeting(name), n.text];
-  const footer = `You receive this email because "${n.what}" is on in your notification settings.`;
+  const footer = `You receive this email because "Email me when ${n.what}" is on in your notification settings.`;
   const html = layout(n.subject, lines, { label: "Open on Diginoor", url: n.url }).replace(
     '<p style="margin-top:32px;',
     `<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(footer)} <a href="${escapeHtml(n.unsubscribeUrl)}">Unsubscribe from these emails</a> · <a href="${escapeHtml(n.settingsUrl)}">Notification settings</a></p>

@@ -58,7 +58,7 @@ export function Component() {
       </AuthCard>
     );
   }
-  const label = info.data.label.toLowerCase();
+  const label = info.data.label;
   if (off.isSuccess || !info.data.email) {
     return (
       <AuthCard eyebrow="Email notifications" title="You are unsubscribed">

@@ -68,7 +68,7 @@ export function NotificationSettings() {
                   disabled={save.isPending}
                   onChange={(e) => save.mutate({ kind: item.kind, email: e.target.checked })}
                 />
-                <span>Email me when {emailKindLabels[item.kind].toLowerCase()}</span>
+                <span>Email me when {emailKindLabels[item.kind]}</span>
               </label>
             </li>
           ))}
