@@ -130,6 +130,32 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await expect(alice.page.getByText("Price: 0.05 ETH")).toBeVisible({ timeout: 10_000 });
     await shots(alice.page, "5-listed");
 
+    // Her On Sale tab: the listing with its owner's actions. She changes the price from the card, and
+    // asked whether to remove it, says No (it stays listed).
+    await alice.page.goto("/profile");
+    await alice.page.getByRole("tab", { name: "On Sale" }).click();
+    const onSale = alice.page
+      .getByRole("tabpanel")
+      .getByRole("listitem")
+      .filter({ has: alice.page.locator(`a[href="/nftshowcase/${tokenId}"]`) });
+    await onSale.getByLabel("New price").fill("0.06");
+    await onSale.getByRole("button", { name: "Change price" }).click();
+    await expect(alice.page.getByText("Price updated")).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei, {
+        timeout: 10_000,
+      })
+      .toBe("60000000000000000");
+    await onSale.getByRole("button", { name: "Remove from marketplace" }).click();
+    const remove = alice.page.getByRole("dialog", { name: "Remove from marketplace" });
+    await expect(remove).toContainText("Do you want to remove the nft from marketplace ?");
+    await shots(alice.page, "5b-on-sale-remove");
+    await remove.getByRole("button", { name: "No" }).click();
+    await expect(remove).toBeHidden();
+    expect((await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei).toBe(
+      "60000000000000000",
+    );
+
     // ---------------------------------------------------------------- a second fan buys it
     await bob.page.goto("/marketplace");
     await waitForData(bob.page);
