@@ -309,7 +309,7 @@ Idle streams cost the fan-out nothing measurable: a notification goes to its use
 (PostgreSQL delivers the NOTIFY to the process's listening connection, which hands it to that user's
 streams), so its cost does not grow with the number of other users online; the one-at-a-time figures
 with all streams open are as low as the baseline. With 50 in flight the p50 is mostly waiting: about
-1,000 notifications a second is what this 2-core machine sustains with the database, the server and the
+${Math.round(burst.perSecond / 50) * 50} notifications a second is what this 2-core machine sustains with the database, the server and the
 benchmark's clients on it. After the streams close the V8 heap returns to its idle size; the RSS stays
 higher because the allocator keeps the freed pages for reuse.
 `;
