@@ -22,6 +22,7 @@ interface ChainInfo {
 
 interface Fan {
   page: Page;
+  email: string;
   wallet: TestWallet;
   close(): Promise<void>;
 }
@@ -46,7 +47,7 @@ async function bellCount(page: Page): Promise<number> {
 async function fan(browser: Browser, chain: ChainInfo, tag: string, key: `0x${string}`): Promise<Fan> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await signUpAndSignIn(page.request, tag, tag === "alice" ? "Alice Fan" : "Bob Fan");
+  const { email } = await signUpAndSignIn(page.request, tag, tag === "alice" ? "Alice Fan" : "Bob Fan");
   const wallet = await installTestWallet(page, {
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
@@ -57,7 +58,7 @@ async function fan(browser: Browser, chain: ChainInfo, tag: string, key: `0x${st
   await page.getByRole("button", { name: "Diginoor Test Wallet" }).click();
   await page.getByRole("button", { name: "Link this wallet" }).click();
   await expect(page.getByTestId("wallet-linked")).toContainText("receives your purchases");
-  return { page, wallet, close: () => context.close() };
+  return { page, email, wallet, close: () => context.close() };
 }
 
 async function firstBuyable(request: APIRequestContext) {
@@ -128,6 +129,32 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
       .toBe("50000000000000000");
     await expect(alice.page.getByText("Price: 0.05 ETH")).toBeVisible({ timeout: 10_000 });
     await shots(alice.page, "5-listed");
+
+    // Her On Sale tab: the listing with its owner's actions. She changes the price from the card, and
+    // asked whether to remove it, says No (it stays listed).
+    await alice.page.goto("/profile");
+    await alice.page.getByRole("tab", { name: "On Sale" }).click();
+    const onSale = alice.page
+      .getByRole("tabpanel")
+      .getByRole("listitem")
+      .filter({ has: alice.page.locator(`a[href="/nftshowcase/${tokenId}"]`) });
+    await onSale.getByLabel("New price").fill("0.06");
+    await onSale.getByRole("button", { name: "Change price" }).click();
+    await expect(alice.page.getByText("Price updated")).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei, {
+        timeout: 10_000,
+      })
+      .toBe("60000000000000000");
+    await onSale.getByRole("button", { name: "Remove from marketplace" }).click();
+    const remove = alice.page.getByRole("dialog", { name: "Remove from marketplace" });
+    await expect(remove).toContainText("Do you want to remove the nft from marketplace ?");
+    await shots(alice.page, "5b-on-sale-remove");
+    await remove.getByRole("button", { name: "No" }).click();
+    await expect(remove).toBeHidden();
+    expect((await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei).toBe(
+      "60000000000000000",
+    );
 
     // ---------------------------------------------------------------- a second fan buys it
     await bob.page.goto("/marketplace");
@@ -245,6 +272,60 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await expect(alice.page).toHaveURL(new RegExp(`/nfttransfer/${auction!.tokenId}$`));
     await expect.poll(() => bellCount(alice.page)).toBe(countBefore);
 
+    // Her Bids tab says she was outbid, with a way to bid again.
+    await alice.page.goto("/profile");
+    await alice.page.getByRole("tab", { name: "Bids" }).click();
+    const bidRow = alice.page
+      .getByTestId("bids-list")
+      .getByRole("listitem")
+      .filter({ hasText: auctionNft!.title });
+    await expect(bidRow.getByTestId("bid-state")).toHaveText("Outbid", { timeout: 15_000 });
+    await expect(bidRow.getByRole("link", { name: "Bid again" })).toBeVisible();
+    await shots(alice.page, "9c-profile-bids-outbid");
+
+    // The outbid is also mailed to her, once, with a one-click unsubscribe (RFC 8058 headers) and a link
+    // to a page that unsubscribes only when its button is pressed.
+    type DevMail = { to: string; subject: string; links: string[]; headers: Record<string, string> };
+    let outbidMails: DevMail[] = [];
+    await expect
+      .poll(
+        async () => {
+          const box = await getJson<{ messages: DevMail[] }>(request, "/dev/mailbox/api");
+          outbidMails = box.messages.filter(
+            (m) => m.to === alice.email && m.subject === "You were outbid on Diginoor",
+          );
+          return outbidMails.length;
+        },
+        { timeout: 20_000, message: "Alice's outbid email" },
+      )
+      .toBe(1);
+    const mail = outbidMails[0]!;
+    expect(mail.headers["List-Unsubscribe"]).toMatch(
+      /^<http:\/\/[^>]+\/api\/v1\/unsubscribe\?token=[\w.-]+>$/,
+    );
+    expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(mail.links.some((l) => l.endsWith(`/nfttransfer/${auction!.tokenId}`))).toBe(true);
+    const unsubscribeLink = new URL(mail.links.find((l) => l.includes("/unsubscribe?token="))!);
+    const outbidPref = async () =>
+      (
+        await getJson<{ items: { kind: string; email: boolean }[] }>(
+          alice.page.request,
+          "/api/v1/me/notification-preferences",
+        )
+      ).items.find((i) => i.kind === "outbid")?.email;
+    await alice.page.goto(`${unsubscribeLink.pathname}${unsubscribeLink.search}`);
+    await expect(alice.page.getByRole("heading", { name: "Unsubscribe from these emails?" })).toBeVisible();
+    expect(await outbidPref()).toBe(true);
+    await shots(alice.page, "9d-unsubscribe");
+    await alice.page.getByRole("button", { name: "Unsubscribe", exact: true }).click();
+    await expect(alice.page.getByRole("heading", { name: "You are unsubscribed" })).toBeVisible();
+    expect(await outbidPref()).toBe(false);
+    // The settings show it off.
+    await alice.page.goto("/profile/edit_profile#notifications");
+    await expect(alice.page.getByRole("switch", { name: /someone outbids you/i })).not.toBeChecked();
+    await expect(alice.page.getByRole("switch", { name: /you win an auction/i })).toBeChecked();
+    await shots(alice.page, "9e-notification-settings");
+
     // Time passes on the chain; anyone (here the outbid Alice) settles; Bob owns the token.
     await rpc(chain.rpcUrl, "evm_increaseTime", [auction!.durationDays * 86_400 + 60]);
     await rpc(chain.rpcUrl, "evm_mine");
@@ -263,6 +344,21 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
       })
       .toBe(bob.wallet.address);
     await shots(alice.page, "11-settled");
+
+    // Bob's profile after all this: his bids (won), his showcase, his activity, and his public page.
+    await bob.page.goto("/profile");
+    await waitForData(bob.page);
+    for (const tab of ["Bids", "Showcase", "Activity"]) {
+      await bob.page.getByRole("tab", { name: tab }).click();
+      await expect(bob.page.getByRole("tabpanel")).toBeVisible();
+      await waitForData(bob.page);
+      await shots(bob.page, `12-profile-${tab.toLowerCase()}`);
+    }
+    const { handle } = (await getJson<{ user: { handle: string } }>(bob.page.request, "/api/v1/me")).user;
+    await alice.page.goto(`/u/${handle}`);
+    await expect(alice.page.getByRole("heading", { name: "Bob Fan" })).toBeVisible();
+    await waitForData(alice.page);
+    await shots(alice.page, "13-public-profile");
     expectNoProblems(watchA);
     expectNoProblems(watchB);
   } finally {

@@ -153,7 +153,7 @@ test("sign-in explains its single message; sign-up's success card is not under t
   );
 });
 
-test("user menu: Escape gives focus back to its button; profile Share shares the profile", async ({
+test("user menu: Escape gives focus back to its button; profile Share shares the public profile", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -184,5 +184,7 @@ test("user menu: Escape gives focus back to its button; profile Share shares the
   await page.getByRole("button", { name: "Share" }).click();
   const shared = await page.waitForFunction(() => (window as unknown as { shared?: ShareData }).shared);
   const url = (await shared.jsonValue()) as ShareData;
-  expect(new URL(url.url!).pathname).toBe("/profile");
+  // Own profile shares the public page (/u/<handle>): /profile would show each recipient their own.
+  const me = (await (await page.request.get("/api/v1/me")).json()) as { user: { handle: string } };
+  expect(new URL(url.url!).pathname).toBe(`/u/${me.user.handle}`);
 });

@@ -157,7 +157,9 @@ export function writeDocs(heading: string, section: string) {
   const file = path.join(repoRoot, "docs", "benchmarks.md");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = text.search(new RegExp(`^${heading}\\s*$`, "m"));
+  // The heading is literal text ("## Live notifications (SSE)" has regex characters).
+  const literal = heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const start = text.search(new RegExp(`^${literal}\\s*$`, "m"));
   if (start === -1) {
     text = `${text.replace(/\s*$/, "")}\n\n${section}`;
   } else {

@@ -17,7 +17,7 @@ import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
-import { createNotificationsService } from "./modules/notifications/service.ts";
+import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
@@ -105,6 +105,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     chainId: chain?.chainId,
     symbol,
+    jobs: platform.jobs,
+    publicUrl: config.PUBLIC_URL,
+    unsubscribeKey: unsubscribeKey(config),
   });
   return {
     config,

@@ -241,6 +241,8 @@ export const devMailSchema = z.object({
   text: z.string(),
   html: z.string(),
   links: z.array(z.string()),
+  /** Extra headers the mail was sent with (e.g. List-Unsubscribe), by name. */
+  headers: z.record(z.string(), z.string()),
   createdAt: z.string(),
 });
 export type DevMail = z.infer<typeof devMailSchema>;

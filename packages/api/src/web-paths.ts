@@ -35,6 +35,7 @@ export const webPagePaths = [
   "/signup",
   "/resetpass",
   "/verify-email",
+  "/unsubscribe",
   "/profile",
   "/u/:handle",
   "/profile/edit_profile",

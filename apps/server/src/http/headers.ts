@@ -69,7 +69,8 @@ export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeade
  * our own origin: scheme, host and port equal to PUBLIC_URL's. Only with a plain-http PUBLIC_URL
  * (development) is the request's own origin accepted too, for a server reached under another name;
  * under https an http page of the same host (an attacker on the network) is refused. Non-browser
- * clients send no Origin and carry no victim's cookies. Webhooks (signed by their sender) are exempt.
+ * clients send no Origin and carry no victim's cookies. Webhooks (signed by their sender) and
+ * one-click unsubscribe (authorised by its signed token) are exempt.
  */
 export function installCsrfCheck(app: FastifyInstance, publicUrl: string): void {
   const publicOrigin = new URL(publicUrl).origin;
@@ -77,6 +78,10 @@ export function installCsrfCheck(app: FastifyInstance, publicUrl: string): void 
   app.addHook("onRequest", async (req) => {
     if (!STATE_CHANGING.has(req.method)) return;
     if (req.url.startsWith("/api/v1/webhooks/")) return;
+    // One-click unsubscribe (RFC 8058): mail providers POST it from their own servers, with no cookies
+    // and possibly their own Origin. It needs no session (the signed token in the URL authorises it)
+    // and can only turn one kind of notification email off, so a cross-site request gains nothing.
+    if (req.method === "POST" && /^\/api\/v1\/unsubscribe(\?|$)/.test(req.url)) return;
     if (req.headers["sec-fetch-site"] === "cross-site")
       throw AppError.forbidden("Cross-site request refused");
     const origin = req.headers.origin;

@@ -163,10 +163,14 @@ export interface SignUpResult {
 export async function mailContact(
   db: Db,
   userId: string,
-): Promise<{ email: string; name: string | null } | undefined> {
+): Promise<{ email: string; name: string | null; verified: boolean } | undefined> {
   const user = await repo.findUserById(db, userId);
   if (!user || user.suspendedAt) return undefined;
-  return { email: user.email, name: user.emailVerifiedAt ? user.name : null };
+  return {
+    email: user.email,
+    name: user.emailVerifiedAt ? user.name : null,
+    verified: !!user.emailVerifiedAt,
+  };
 }
 
 export async function signUp(

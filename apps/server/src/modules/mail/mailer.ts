@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers by name, e.g. List-Unsubscribe (RFC 8058); the dev mailbox stores them too. */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail: through SMTP when SMTP_URL is set, otherwise into the dev mailbox table. */
@@ -50,6 +52,7 @@ export function createMailer(config: Config, db: Db): Mailer {
               subject: message.subject,
               text: message.text,
               html: message.html,
+              ...(message.headers ? { headers: message.headers } : {}),
             }),
             timeout,
           ]);
@@ -68,6 +71,7 @@ export function createMailer(config: Config, db: Db): Mailer {
         textBody: message.text,
         htmlBody: message.html,
         links: extractLinks(message.text),
+        headers: message.headers ?? {},
       });
     },
   };

@@ -36,6 +36,7 @@ export async function registerMail(app: FastifyInstance, ctx: AppContext): Promi
           text: m.textBody,
           html: m.htmlBody,
           links: m.links,
+          headers: m.headers,
           createdAt: m.createdAt.toISOString(),
         })),
       };

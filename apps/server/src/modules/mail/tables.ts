@@ -1,4 +1,4 @@
-// Drizzle definition of the mail module's table (the dev mailbox); it mirrors migrations/0003_accounts.sql.
+// Drizzle definition of the mail module's table (the dev mailbox); it mirrors migrations/0003_accounts.sql (and 0101's headers).
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
@@ -11,6 +11,8 @@ export const devMail = pgTable(
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body").notNull(),
     links: jsonb("links").$type<string[]>().notNull().default([]),
+    /** Extra headers (migration 0101), e.g. List-Unsubscribe. */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [index("dev_mail_created_idx").on(t.createdAt.desc())],

@@ -114,3 +114,32 @@ export function orderConfirmedMail(
     html: layout(subject, lines, { label: "See your order", url: o.url }),
   };
 }
+
+/**
+ * One notification by email (decision 152): its line, a link to it, and how to stop this kind of
+ * mail (a one-click unsubscribe page, and the settings where every kind can be turned back on).
+ */
+export function notificationMail(
+  name: string | null,
+  n: {
+    subject: string;
+    text: string;
+    url: string;
+    unsubscribeUrl: string;
+    settingsUrl: string;
+    what: string;
+  },
+): RenderedMail {
+  const lines = [greeting(name), n.text];
+  const footer = `You receive this email because "Email me when ${n.what}" is on in your notification settings.`;
+  const html = layout(n.subject, lines, { label: "Open on Diginoor", url: n.url }).replace(
+    '<p style="margin-top:32px;',
+    `<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(footer)} <a href="${escapeHtml(n.unsubscribeUrl)}">Unsubscribe from these emails</a> · <a href="${escapeHtml(n.settingsUrl)}">Notification settings</a></p>
+<p style="margin-top:8px;`,
+  );
+  return {
+    subject: n.subject,
+    text: `${lines.join("\n\n")}\n\nOpen: ${n.url}\n\n--\n${footer}\nUnsubscribe from these emails: ${n.unsubscribeUrl}\nNotification settings: ${n.settingsUrl}\n`,
+    html,
+  };
+}

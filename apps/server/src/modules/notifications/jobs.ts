@@ -1,6 +1,9 @@
 import { z } from "zod";
+import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
-import type { NotificationsService } from "./service.ts";
+import { mailContact } from "../accounts/service.ts";
+import { deliverOnce, type Mailer, notificationMail as notificationMailBody } from "../mail/service.ts";
+import { type NotificationsService, notificationMail } from "./service.ts";
 
 /** Every minute: delivers chain notifications a missed pub/sub message would otherwise delay. */
 export function deliverNotificationsJob(service: Pick<NotificationsService, "deliverChainNotifications">) {
@@ -12,6 +15,33 @@ export function deliverNotificationsJob(service: Pick<NotificationsService, "del
     schedule: { cron: "* * * * *", payload: {} },
     handler: async () => {
       await service.deliverChainNotifications();
+    },
+  });
+}
+
+/**
+ * Emails one notification (outbid, auction won, sold, purchase confirmed) to a verified address, at
+ * most once (deliverOnce on the job, which is enqueued once, with the notification); carries the
+ * one-click unsubscribe headers of RFC 8058.
+ */
+export function notificationMailJob(
+  deps: { database: Database; mailer: Mailer },
+  service: Pick<NotificationsService, "mailFacts">,
+) {
+  return defineJob({
+    name: notificationMail.name,
+    payload: notificationMail.payload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 120,
+    handler: async ({ notificationId }, job) => {
+      const facts = await service.mailFacts(notificationId);
+      if (!facts) return;
+      await deliverOnce(deps, job.id, async (db) => {
+        const contact = await mailContact(db, facts.userId);
+        // Only a verified address hears about auctions and sales (an unverified one may be a typo).
+        if (!contact?.verified) return null;
+        return { to: contact.email, ...notificationMailBody(contact.name, facts), headers: facts.headers };
+      });
     },
   });
 }

@@ -71,3 +71,33 @@ export async function moveCursor(q: Query, chainId: number, lastId: string): Pro
     [chainId, lastId],
   );
 }
+
+export async function notificationById(q: Query, id: string): Promise<NotificationRow | undefined> {
+  const [row] = await q<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1::bigint`, [id]);
+  return row;
+}
+
+/** The kinds whose email the user turned off (no row: on). */
+export async function emailOff(q: Query, userId: string): Promise<Set<string>> {
+  const rows = await q<{ kind: string }>(
+    "SELECT kind FROM notification_preferences WHERE user_id = $1 AND NOT email",
+    [userId],
+  );
+  return new Set(rows.map((r) => r.kind));
+}
+
+/** Sets whether a kind is emailed; nothing for a user that no longer exists. */
+export async function setEmail(
+  q: Query,
+  userId: string,
+  kind: string,
+  email: boolean,
+  now: Date,
+): Promise<void> {
+  await q(
+    `INSERT INTO notification_preferences (user_id, kind, email, updated_at)
+     SELECT $1::uuid, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::uuid)
+     ON CONFLICT (user_id, kind) DO UPDATE SET email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
+    [userId, kind, email, now],
+  );
+}

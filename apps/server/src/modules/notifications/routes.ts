@@ -4,7 +4,14 @@ import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
 import { sendUserStream, trackUserStreams } from "../events/service.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { deliverNotificationsJob } from "./jobs.ts";
+import { rawBodyRoutes } from "../../http/raw-body.ts";
+import type { RateLimitRule } from "../../lib/rate-limit.ts";
+import { deliverNotificationsJob, notificationMailJob } from "./jobs.ts";
+
+/** Preference changes a user may make in a minute. */
+const PREFERENCE_WRITES: RateLimitRule = { name: "notifications:prefs", limit: 60, windowSeconds: 60 };
+/** Unsubscribe requests (reads and changes) per client address in a minute. */
+const UNSUBSCRIBES: RateLimitRule = { name: "notifications:unsubscribe", limit: 30, windowSeconds: 60 };
 
 /** The signed-in user's notifications; worker processes turn chain events into notifications. */
 export async function registerNotifications(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -34,7 +41,36 @@ export async function registerNotifications(app: FastifyInstance, ctx: AppContex
     handler: ({ user }) => service.markAllRead(userId(user)),
   });
 
+  route(app, api.getPreferences, {
+    permission: "signed-in",
+    handler: ({ user }) => service.preferences(userId(user)),
+  });
+  route(app, api.updatePreferences, {
+    permission: "signed-in",
+    rateLimits: [{ rule: PREFERENCE_WRITES, by: "user" }],
+    handler: ({ user, body }) => service.setPreferences(userId(user), body.items),
+  });
+  const unsubscribeLimit = [{ rule: UNSUBSCRIBES, by: "ip" as const }];
+  route(app, api.unsubscribeInfo, {
+    permission: "public",
+    rateLimits: unsubscribeLimit,
+    handler: ({ query }) => service.unsubscribeInfo(query.token),
+  });
+  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form (urlencoded or multipart),
+  // our page POSTs nothing: any small body is accepted and ignored; the token authorises.
+  await rawBodyRoutes(
+    app,
+    (scope) =>
+      route(scope, api.unsubscribe, {
+        permission: "public",
+        rateLimits: unsubscribeLimit,
+        handler: ({ query }) => service.unsubscribe(query.token),
+      }),
+    { bodyLimit: 4096 },
+  );
+
   ctx.jobs.register(deliverNotificationsJob(service));
+  ctx.jobs.register(notificationMailJob({ database: ctx.database, mailer: ctx.mailer }, service));
   if (!ctx.chain || !ctx.config.WORKERS) return;
   let unsubscribe: (() => Promise<void>) | undefined;
   let running: Promise<unknown> = Promise.resolve();

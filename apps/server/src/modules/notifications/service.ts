@@ -1,8 +1,20 @@
-import type { Notification, NotificationKind, NotificationList } from "@diginoor/api/notifications";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import {
+  type EmailNotificationKind,
+  emailKindLabels,
+  emailNotificationKinds,
+  type Notification,
+  type NotificationKind,
+  type NotificationList,
+  type NotificationPreferences,
+  type UnsubscribeState,
+} from "@diginoor/api/notifications";
 import { formatUnits } from "viem";
+import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { withTransaction } from "../../platform/tx.ts";
 import { publishToUser } from "../events/service.ts";
@@ -19,10 +31,68 @@ export interface NotificationsDeps {
   /** The chain whose indexer notifications are delivered; none without a chain. */
   chainId?: number;
   symbol: string;
+  /** Enqueues the email of the important kinds, in the notification's transaction (none: no email). */
+  jobs?: Pick<Jobs, "enqueue">;
+  /** Absolute links in mail start with this (config PUBLIC_URL). */
+  publicUrl?: string;
+  /** Key of the unsubscribe links' HMAC (unsubscribeKey(config)). */
+  unsubscribeKey?: Buffer;
   log?: (level: "info" | "warn", msg: string, extra?: object) => void;
 }
 
 const LIST_SIZE = 50;
+
+/** Emails one stored notification (decision 152); enqueued in the transaction that stores it. */
+export const notificationMail: JobRef<{ notificationId: string }> = {
+  name: "notifications.mail",
+  payload: z.object({ notificationId: z.string().regex(/^\d{1,18}$/) }),
+};
+
+const isEmailKind = (kind: string): kind is EmailNotificationKind =>
+  (emailNotificationKinds as readonly string[]).includes(kind);
+
+const SUBJECTS: Record<EmailNotificationKind, string> = {
+  outbid: "You were outbid on Diginoor",
+  auction_won: "You won an auction on Diginoor",
+  nft_sold: "Your NFT sold on Diginoor",
+  purchase_confirmed: "Your Diginoor NFT is in your wallet",
+};
+
+/**
+ * The key of unsubscribe links: derived from SESSION_SECRET (a fixed value in development, where
+ * SESSION_SECRET may be unset; production requires it), so links keep working across restarts and
+ * every process of a deployment accepts the links of the others.
+ */
+export function unsubscribeKey(config: { SESSION_SECRET?: string }): Buffer {
+  return createHmac("sha256", config.SESSION_SECRET ?? "development")
+    .update("diginoor unsubscribe links v1")
+    .digest();
+}
+
+const b64 = (b: Buffer | string) => Buffer.from(b).toString("base64url");
+
+/** `<base64url of "userId:kind">.<base64url of its HMAC-SHA256>`: names and authorises one change. */
+export function unsubscribeToken(key: Buffer, userId: string, kind: EmailNotificationKind): string {
+  const payload = `${userId}:${kind}`;
+  return `${b64(payload)}.${b64(createHmac("sha256", key).update(payload).digest())}`;
+}
+
+/** The user and kind of a genuine token; undefined for anything forged, altered or malformed. */
+export function readUnsubscribeToken(
+  key: Buffer,
+  token: string,
+): { userId: string; kind: EmailNotificationKind } | undefined {
+  const [p, m, extra] = token.split(".");
+  if (!p || !m || extra !== undefined) return undefined;
+  const payload = Buffer.from(p, "base64url").toString("utf8");
+  const expected = createHmac("sha256", key).update(payload).digest();
+  const given = Buffer.from(m, "base64url");
+  // Constant time: the comparison does not tell how much of a guessed MAC was right.
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const match = /^([0-9a-f-]{36}):([a-z_]+)$/.exec(payload);
+  if (!match || !isEmailKind(match[2]!)) return undefined;
+  return { userId: match[1]!, kind: match[2] };
+}
 
 function toApi(r: repo.NotificationRow): Notification {
   return {
@@ -116,6 +186,12 @@ export function createNotificationsService(deps: NotificationsDeps) {
       });
       if (!row) return undefined;
       const notification = toApi(row);
+      // The important kinds are also mailed, unless the user turned that off; the job commits with
+      // the notification, so a crash can neither lose the mail nor send it for a rolled-back row.
+      if (deps.jobs && isEmailKind(row.kind)) {
+        const off = await repo.emailOff((t, p) => tx.query(t, p), userId);
+        if (!off.has(row.kind)) await deps.jobs.enqueue(notificationMail, { notificationId: row.id }, { tx });
+      }
       await publishToUser(deps.pubsub, userId, { type: "notification", notification }, { tx }).catch((err) =>
         log("warn", "could not publish a notification", { err: String(err) }),
       );
@@ -151,9 +227,78 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return delivering;
   }
 
+  const key = deps.unsubscribeKey ?? unsubscribeKey({});
+  const base = (deps.publicUrl ?? "http://localhost:3000").replace(/\/+$/, "");
+
+  async function preferences(userId: string): Promise<NotificationPreferences> {
+    const off = await repo.emailOff(q, userId);
+    return { items: emailNotificationKinds.map((kind) => ({ kind, email: !off.has(kind) })) };
+  }
+
+  function tokenOrRefuse(token: string) {
+    const t = readUnsubscribeToken(key, token);
+    if (!t)
+      throw AppError.badRequest(
+        "This unsubscribe link is not valid. Change your email settings in your profile.",
+      );
+    return t;
+  }
+
+  async function unsubscribeState(t: {
+    userId: string;
+    kind: EmailNotificationKind;
+  }): Promise<UnsubscribeState> {
+    const off = await repo.emailOff(q, t.userId);
+    return { kind: t.kind, label: emailKindLabels[t.kind], email: !off.has(t.kind) };
+  }
+
   return {
     list,
     notify,
+    preferences,
+    async setPreferences(
+      userId: string,
+      items: { kind: EmailNotificationKind; email: boolean }[],
+    ): Promise<NotificationPreferences> {
+      const now = clock.date();
+      await withTransaction(database, async (tx) => {
+        for (const i of items) await repo.setEmail((t, p) => tx.query(t, p), userId, i.kind, i.email, now);
+      });
+      return preferences(userId);
+    },
+    /** What a link's token would turn off; changes nothing (GET: mail scanners open links). */
+    unsubscribeInfo: (token: string) => unsubscribeState(tokenOrRefuse(token)),
+    /** Turns off the token's kind for the token's user (400 for a token that is not genuine). */
+    async unsubscribe(token: string): Promise<UnsubscribeState> {
+      const t = tokenOrRefuse(token);
+      await repo.setEmail(q, t.userId, t.kind, false, clock.date());
+      log("info", "notification email turned off by an unsubscribe link", { userId: t.userId, kind: t.kind });
+      return unsubscribeState(t);
+    },
+    /**
+     * What the mail of a notification says, or undefined when there is nothing to send (not an email
+     * kind, the user turned it off since, or the notification is gone).
+     */
+    async mailFacts(notificationId: string) {
+      const n = await repo.notificationById(q, notificationId);
+      if (!n || !isEmailKind(n.kind)) return undefined;
+      if ((await repo.emailOff(q, n.user_id)).has(n.kind)) return undefined;
+      const token = unsubscribeToken(key, n.user_id, n.kind);
+      return {
+        userId: n.user_id,
+        subject: SUBJECTS[n.kind],
+        text: n.text,
+        what: emailKindLabels[n.kind],
+        url: `${base}${n.link}`,
+        unsubscribeUrl: `${base}/unsubscribe?token=${token}`,
+        settingsUrl: `${base}/profile/edit_profile#notifications`,
+        /** RFC 8058: one POST to this URL (no cookies, no page) turns the kind off. */
+        headers: {
+          "List-Unsubscribe": `<${base}/api/v1/unsubscribe?token=${token}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      };
+    },
     deliverChainNotifications,
     async markRead(userId: string, id: string): Promise<NotificationList> {
       if (!(await repo.markRead(q, userId, id, clock.date()))) throw AppError.notFound("Notification");

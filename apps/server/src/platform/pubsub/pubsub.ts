@@ -114,6 +114,17 @@ function createPostgresPubSub(pool: pg.Pool, opts: PubSubOptions): PubSub {
 
   const quote = (channel: string) => `"${channel}"`;
 
+  /**
+   * LISTEN and UNLISTEN one after another on the listening connection: streams opening together
+   * subscribe concurrently, and pg deprecates a query sent while another is running (gone in pg@9).
+   */
+  let listenQueue: Promise<unknown> = Promise.resolve();
+  const listenQuery = (client: pg.Client, text: string) => {
+    const run = listenQueue.then(() => client.query(text));
+    listenQueue = run.catch(() => {});
+    return run;
+  };
+
   /** One dedicated connection holds every LISTEN of this process; it is re-made if it drops. */
   const connect = (): Promise<pg.Client> => {
     if (listener) return Promise.resolve(listener);
@@ -177,7 +188,7 @@ function createPostgresPubSub(pool: pg.Pool, opts: PubSubOptions): PubSub {
       try {
         const client = await connect();
         // LISTEN has taken effect when the query returns: no message published after this is missed.
-        if (first) await client.query(`LISTEN ${quote(channel)}`);
+        if (first) await listenQuery(client, `LISTEN ${quote(channel)}`);
       } catch (err) {
         emitter.off(channel, handler);
         throw err;
@@ -185,7 +196,7 @@ function createPostgresPubSub(pool: pg.Pool, opts: PubSubOptions): PubSub {
       return async () => {
         emitter.off(channel, handler);
         if (emitter.listenerCount(channel) === 0 && listener) {
-          await listener.query(`UNLISTEN ${quote(channel)}`).catch(onError);
+          await listenQuery(listener, `UNLISTEN ${quote(channel)}`).catch(onError);
         }
       };
     },

@@ -24,6 +24,7 @@ import {
   withConfirmCheck,
 } from "../auth/validation.ts";
 import { changePassword, requestEmailChange, updateProfile } from "./api.ts";
+import { NotificationSettings } from "./NotificationSettings.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import { SignedOut } from "../../ui/SignedOut.tsx";
 import { useRequiredAccount } from "../../lib/use-required-account.ts";
@@ -78,6 +79,7 @@ export function Component() {
             </section>
             <PersonalInfoForm user={user} />
             <EmailForm user={user} />
+            <NotificationSettings />
             <SecurityForm onSignedOut={account.markLeaving} />
           </>
         )}

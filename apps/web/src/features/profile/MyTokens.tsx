@@ -1,8 +1,16 @@
-import type { AccountTokens } from "@diginoor/api/chain";
-import { useQueries } from "@tanstack/react-query";
+import type { AccountTokens, MarketToken } from "@diginoor/api/chain";
+import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useBlock } from "wagmi";
 import { apiFetch } from "../../lib/api.ts";
-import { useChainInfo, useLinkedWallets } from "../../lib/wallet/chain.ts";
-import { ButtonLink } from "../../ui/Button.tsx";
+import { type ReadyChain, useChainInfo, useLinkedWallets } from "../../lib/wallet/chain.ts";
+import { walletErrorMessage } from "../../lib/wallet/errors.ts";
+import { useMarketActions } from "../../lib/wallet/market.ts";
+import { OwnerListing } from "../../lib/wallet/OwnerListing.tsx";
+import { WalletProgress } from "../../lib/wallet/WalletProgress.tsx";
+import { WithWallet } from "../../lib/wallet/WithWallet.tsx";
+import { Button, ButtonLink } from "../../ui/Button.tsx";
+import { useToast } from "../../ui/Toast.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TokenCard } from "../../ui/TokenCard.tsx";
@@ -59,13 +67,114 @@ export function MyTokens({ onSale }: { onSale: boolean }) {
       </EmptyState>
     );
   }
-  return (
+  const cards = (actions?: (t: MarketToken) => React.ReactNode) => (
     <ul className="token-cards">
       {shown.map((t) => (
         <li key={t.tokenId}>
           <TokenCard token={t} symbol={symbol} to={`/nftshowcase/${t.tokenId}`} />
+          {actions?.(t)}
         </li>
       ))}
     </ul>
+  );
+  if (!onSale) return cards();
+  // On Sale: each card carries its owner's actions, signed in the linked wallet.
+  return (
+    <WithWallet loading={cards()} unavailable={cards()}>
+      {(chain) => <OnSaleCards chain={chain} render={cards} />}
+    </WithWallet>
+  );
+}
+
+function OnSaleCards({
+  chain,
+  render,
+}: {
+  chain: ReadyChain;
+  render: (actions: (t: MarketToken) => React.ReactNode) => React.ReactNode;
+}) {
+  // Auctions end in the chain's time (ahead of ours on a development chain whose time was advanced).
+  const block = useBlock({ chainId: chain.chainId, watch: true });
+  const chainNow = Math.max(Date.now(), block.data ? Number(block.data.timestamp) * 1000 : 0);
+  return (
+    <>
+      {render((t) => (
+        <OnSaleActions chain={chain} token={t} chainNow={chainNow} />
+      ))}
+    </>
+  );
+}
+
+/** Change price and remove (a listing), settle (an ended auction) or cancel (an auction without bids). */
+function OnSaleActions({
+  chain,
+  token,
+  chainNow,
+}: {
+  chain: ReadyChain;
+  token: MarketToken;
+  chainNow: number;
+}) {
+  const actions = useMarketActions(chain);
+  const client = useQueryClient();
+  const toast = useToast();
+  const [progress, setProgress] = useState<string | null>(null);
+  const symbol = chain.nativeSymbol ?? "ETH";
+  const tokenId = BigInt(token.tokenId);
+  async function act(run: () => Promise<unknown>, done: string) {
+    try {
+      await run();
+      toast.success(done);
+      await client.invalidateQueries({ queryKey: ["account-tokens"] });
+    } catch (err) {
+      toast.error(walletErrorMessage(err, symbol));
+    } finally {
+      setProgress(null);
+    }
+  }
+  let body: React.ReactNode = null;
+  if (token.listing) {
+    body = (
+      <OwnerListing
+        onChangePrice={(wei) => act(() => actions.updatePrice(tokenId, wei, setProgress), "Price updated")}
+        onRemove={() =>
+          act(() => actions.cancelListing(tokenId, setProgress), "Removed from the marketplace")
+        }
+        busy={!!progress}
+      />
+    );
+  } else if (token.auction && !token.auction.settled) {
+    const ended = token.auction.endsAt !== null && Date.parse(token.auction.endsAt) <= chainNow;
+    if (ended) {
+      body = (
+        <Button
+          size="sm"
+          block
+          loading={!!progress}
+          onClick={() => act(() => actions.settle(tokenId, setProgress), "Auction settled")}
+        >
+          Settle
+        </Button>
+      );
+    } else if (!token.auction.highestBidder) {
+      body = (
+        <Button
+          size="sm"
+          variant="ghost"
+          block
+          loading={!!progress}
+          onClick={() => act(() => actions.cancelAuction(tokenId, setProgress), "Auction cancelled")}
+        >
+          Cancel auction
+        </Button>
+      );
+    }
+  }
+  if (!body) return null;
+  return (
+    <div className="onsale-actions">
+      {body}
+      <WalletProgress text={progress} note={false} />
+    </div>
   );
 }

@@ -17,6 +17,7 @@ import { type ReadyChain, useLinkedWallets } from "../../../lib/wallet/chain.ts"
 import { walletErrorMessage } from "../../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../../lib/wallet/market.ts";
 import { NativeAmount } from "../../../lib/wallet/NativeAmount.tsx";
+import { OwnerListing } from "../../../lib/wallet/OwnerListing.tsx";
 import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Dialog } from "../../../ui/Dialog.tsx";
@@ -270,65 +271,6 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     );
   }
   return <p className="nft-panel-note">This NFT is not for sale right now.</p>;
-}
-
-function OwnerListing({
-  onChangePrice,
-  onRemove,
-  busy,
-}: {
-  onChangePrice: (wei: bigint) => Promise<void>;
-  onRemove: () => Promise<void>;
-  busy: boolean;
-}) {
-  const [price, setPrice] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState(false);
-  return (
-    <div className="trade">
-      <form
-        className="trade-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const wei = parseNative(price);
-          if (wei === null) return setError("Enter a price greater than 0");
-          setError(null);
-          void onChangePrice(wei).then(() => setPrice(""));
-        }}
-        noValidate
-      >
-        <TextField
-          label="New price"
-          inputMode="decimal"
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-          error={error}
-        />
-        <Button type="submit" variant="secondary" loading={busy}>
-          Change price
-        </Button>
-      </form>
-      <Button variant="ghost" onClick={() => setConfirm(true)} disabled={busy}>
-        Remove from marketplace
-      </Button>
-      <Dialog open={confirm} onClose={() => setConfirm(false)} title="Remove from marketplace">
-        <p>Do you want to remove the nft from marketplace ?</p>
-        <div className="trade-row">
-          <Button
-            onClick={() => {
-              setConfirm(false);
-              void onRemove();
-            }}
-          >
-            Yes
-          </Button>
-          <Button variant="secondary" onClick={() => setConfirm(false)}>
-            No
-          </Button>
-        </div>
-      </Dialog>
-    </div>
-  );
 }
 
 function PutToSale({

@@ -1,0 +1,79 @@
+import {
+  type EmailNotificationKind,
+  emailKindLabels,
+  type NotificationPreferences,
+} from "@diginoor/api/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { apiFetch } from "../../lib/api.ts";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { useToast } from "../../ui/Toast.tsx";
+
+const key = ["notification-preferences"] as const;
+const URL = "/api/v1/me/notification-preferences";
+
+/** Which notifications are also emailed (decision 152); each switch saves at once. */
+export function NotificationSettings() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const sectionRef = useRef<HTMLElement>(null);
+  const prefs = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiFetch<NotificationPreferences>(URL, { signal }),
+  });
+  const save = useMutation({
+    mutationFn: (item: { kind: EmailNotificationKind; email: boolean }) =>
+      apiFetch<NotificationPreferences>(URL, { method: "PUT", body: { items: [item] } }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(key, data);
+      toast.success("Notification settings saved");
+    },
+    onError: () => toast.error("Something Went Wrong"),
+  });
+  // The settings link in every notification email ends with #notifications.
+  useEffect(() => {
+    if (prefs.isSuccess && window.location.hash === "#notifications")
+      sectionRef.current?.scrollIntoView({ block: "start" });
+  }, [prefs.isSuccess]);
+
+  return (
+    <section
+      ref={sectionRef}
+      className="profile-card"
+      id="notifications"
+      aria-labelledby="notifications-title"
+    >
+      <h2 className="profile-card__title" id="notifications-title">
+        Email notifications
+      </h2>
+      <p className="profile-card__lead">
+        Every notification shows under the bell. Choose which ones we also send to your email.
+      </p>
+      {prefs.isPending ? (
+        <Skeleton height="8rem" />
+      ) : prefs.isError ? (
+        <p className="profile-card__lead">We couldn't load your notification settings.</p>
+      ) : (
+        <ul className="notify-prefs">
+          {prefs.data.items.map((item) => (
+            <li key={item.kind} className="notify-prefs__item">
+              <label className="notify-prefs__label">
+                <input
+                  type="checkbox"
+                  className="notify-prefs__switch"
+                  role="switch"
+                  aria-checked={item.email}
+                  name={item.kind}
+                  checked={item.email}
+                  disabled={save.isPending}
+                  onChange={(e) => save.mutate({ kind: item.kind, email: e.target.checked })}
+                />
+                <span>Email me when {emailKindLabels[item.kind]}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
