@@ -152,6 +152,19 @@ describe("sandbox card checkout", () => {
       15_000,
     );
     expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("fulfilled");
+    // The bell says so too, once, and its notification mails nothing more: one mail per purchase.
+    const bell = await api<{ items: { kind: string; link: string }[] }>(
+      "GET",
+      "/api/v1/notifications",
+      alice.cookie,
+    );
+    expect(bell.body.items.filter((n) => n.kind === "purchase_confirmed")).toEqual([
+      expect.objectContaining({ link: `/nftshowcase/${done.tokenId}` }),
+    ]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await count("SELECT count(*)::int AS n FROM dev_mail WHERE to_address = $1", [alice.email])).toBe(
+      1,
+    );
   });
 
   it("fulfils each card order exactly once when every webhook arrives 3 times in random order", async () => {

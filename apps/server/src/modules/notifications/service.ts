@@ -177,6 +177,7 @@ export function createNotificationsService(deps: NotificationsDeps) {
   async function notify(
     userId: string,
     n: { kind: NotificationKind; text: string; link: string; source: string },
+    opts: { mail?: boolean } = {},
   ): Promise<Notification | undefined> {
     return withTransaction(database, async (tx) => {
       const row = await repo.insertNotification((t, p) => tx.query(t, p), {
@@ -188,7 +189,7 @@ export function createNotificationsService(deps: NotificationsDeps) {
       const notification = toApi(row);
       // The important kinds are also mailed, unless the user turned that off; the job commits with
       // the notification, so a crash can neither lose the mail nor send it for a rolled-back row.
-      if (deps.jobs && isEmailKind(row.kind)) {
+      if (deps.jobs && opts.mail !== false && isEmailKind(row.kind)) {
         const off = await repo.emailOff((t, p) => tx.query(t, p), userId);
         if (!off.has(row.kind)) await deps.jobs.enqueue(notificationMail, { notificationId: row.id }, { tx });
       }

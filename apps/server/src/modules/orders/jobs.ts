@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import { mailContact } from "../accounts/service.ts";
+import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "./sandbox.ts";
 import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
@@ -67,9 +68,19 @@ export function fulfilOrderJob(orders: Pick<OrdersService, "fulfilCardOrder">) {
   });
 }
 
-/** Emails the buyer once their order is fulfilled, at most once per job (deliverOnce). */
+/**
+ * Confirms a fulfilled card or rupee order: a 'purchase confirmed' notification in the bell (once: its
+ * source is the order) and the confirmation mail with what was paid (once per job: deliverOnce). A
+ * wallet order is confirmed by the chain's own PrimaryPurchase notification and its mail, so it gets
+ * nothing here (one mail per purchase, never two).
+ */
 export function orderMailJob(
-  deps: { database: Database; mailer: Mailer; publicUrl: string },
+  deps: {
+    database: Database;
+    mailer: Mailer;
+    publicUrl: string;
+    notifications?: Pick<NotificationsService, "notify">;
+  },
   orders: Pick<OrdersService, "mailFacts">,
 ) {
   return defineJob({
@@ -79,7 +90,18 @@ export function orderMailJob(
     expireInSeconds: 120,
     handler: async ({ orderId }, job) => {
       const facts = await orders.mailFacts(orderId);
-      if (!facts) return;
+      if (!facts || facts.provider === "wallet") return;
+      await deps.notifications?.notify(
+        facts.userId,
+        {
+          kind: "purchase_confirmed",
+          text: `${facts.title} is in your wallet.`,
+          link: `/nftshowcase/${facts.tokenId}`,
+          source: `order:${orderId}`,
+        },
+        // The mail below is this purchase's confirmation; the notification's own mail would repeat it.
+        { mail: false },
+      );
       await deliverOnce(deps, job.id, async (db) => {
         const contact = await mailContact(db, facts.userId);
         if (!contact) return null;

@@ -162,7 +162,15 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
 
   ctx.jobs.register(
     fulfilOrderJob(orders),
-    orderMailJob({ database: ctx.database, mailer: ctx.mailer, publicUrl: ctx.config.PUBLIC_URL }, orders),
+    orderMailJob(
+      {
+        database: ctx.database,
+        mailer: ctx.mailer,
+        publicUrl: ctx.config.PUBLIC_URL,
+        notifications: ctx.services.notifications,
+      },
+      orders,
+    ),
     reconcileOrdersJob(orders),
     openAuctionsJob(orders, (o) => app.log.info(o, "primary auctions")),
   );

@@ -899,6 +899,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       return {
         userId: o.user_id,
         nftId: o.nft_id,
+        provider: o.provider,
         title: nft.title,
         edition: o.edition,
         usdCents: Number(o.usd_cents),
