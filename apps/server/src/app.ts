@@ -109,8 +109,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerAdmin(app, ctx);
   await registerChain(app, ctx);
   await registerTokenRoutes(app, ctx);
-  registerWalletRoutes(app, ctx, ctx.services.wallets);
-  registerQuoteRoutes(app, ctx, ctx.services.quotes);
+  registerWalletRoutes(app, ctx.services.wallets);
+  registerQuoteRoutes(app, ctx.services.quotes);
   await registerOrders(app, ctx);
   await registerNotifications(app, ctx);
   await registerSocial(app, ctx);

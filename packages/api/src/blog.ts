@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoint } from "./endpoint.ts";
 
 /** A post's URL name: lower-case words of letters and digits joined by single dashes. */
 export const POST_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -70,3 +71,26 @@ export const createPostSchema = z
   })
   .strict();
 export type CreatePostInput = z.input<typeof createPostSchema>;
+
+/** The public blog (decision 130); the console's writes are admin endpoints. */
+export const blogEndpoints = {
+  listPosts: endpoint({
+    operationId: "listPosts",
+    method: "GET",
+    path: "/api/v1/posts",
+    summary: "Blog posts: the featured ones and a page of all, newest first (cursor pagination)",
+    tags: ["blog"],
+    query: listPostsQuerySchema,
+    success: { status: 200, schema: postListResponseSchema },
+  }),
+  getPost: endpoint({
+    operationId: "getPost",
+    method: "GET",
+    path: "/api/v1/posts/{slug}",
+    summary: "One blog post with its body as sanitized HTML",
+    tags: ["blog"],
+    params: z.object({ slug: z.string().min(1).max(200) }).strict(),
+    success: { status: 200, schema: postDetailSchema },
+    errors: ["not_found"],
+  }),
+};

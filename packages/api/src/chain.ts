@@ -159,3 +159,47 @@ export const marketEndpoints = {
     success: { status: 200, schema: marketSchema },
   }),
 };
+
+/** Each token's page and the ERC-721 metadata, read from the indexer's tables. */
+export const tokenEndpoints = {
+  getToken: endpoint({
+    operationId: "getToken",
+    method: "GET",
+    path: "/api/v1/tokens/{tokenId}",
+    summary: "A token: its NFT and edition, owner, live listing and current auction (wei as decimal strings)",
+    tags: ["chain"],
+    params: tokenIdParamSchema,
+    success: { status: 200, schema: tokenSchema },
+    errors: ["not_found"],
+  }),
+  listAccountTokens: endpoint({
+    operationId: "listAccountTokens",
+    method: "GET",
+    path: "/api/v1/accounts/{address}/tokens",
+    summary: "Tokens an address holds or has put up for auction",
+    tags: ["chain"],
+    params: addressParamSchema,
+    success: { status: 200, schema: accountTokensSchema },
+  }),
+  listNftActivity: endpoint({
+    operationId: "listNftActivity",
+    method: "GET",
+    path: "/api/v1/nfts/{id}/activity",
+    summary: "Mints, transfers, bids and sales of an NFT's tokens, newest first",
+    tags: ["chain"],
+    params: z.object({ id: z.string().max(200) }),
+    query: nftActivityQuerySchema,
+    success: { status: 200, schema: nftActivitySchema },
+    errors: ["not_found"],
+  }),
+  getTokenMetadata: endpoint({
+    operationId: "getTokenMetadata",
+    method: "GET",
+    path: "/api/v1/metadata/{tokenId}",
+    summary: "ERC-721 metadata of a minted token",
+    tags: ["chain"],
+    params: tokenIdParamSchema,
+    success: { status: 200, schema: tokenMetadataSchema },
+    errors: ["not_found"],
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoint } from "./endpoint.ts";
 
 /** An EVM address as the API accepts it (any case); the server answers with the checksummed form. */
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
@@ -168,3 +169,87 @@ export function chainNameOf(chainId: number): string {
 export function nativeSymbolOf(chainId: number): "POL" | "ETH" {
   return chainId === 137 || chainId === 80002 ? "POL" : "ETH";
 }
+
+/** Linking wallets by Sign-In with Ethereum (decision 120); signed-in users only. */
+export const walletEndpoints = {
+  createWalletNonce: endpoint({
+    operationId: "createWalletNonce",
+    method: "POST",
+    path: "/api/v1/wallets/nonce",
+    summary: "A single-use nonce for a Sign-In with Ethereum message (valid 10 minutes)",
+    tags: ["wallets"],
+    success: { status: 201, schema: nonceResponseSchema },
+    errors: ["unavailable"],
+  }),
+  linkWallet: endpoint({
+    operationId: "linkWallet",
+    method: "POST",
+    path: "/api/v1/wallets",
+    summary: "Link the wallet that signed this EIP-4361 message to the signed-in account",
+    tags: ["wallets"],
+    body: linkWalletRequestSchema,
+    success: { status: 201, schema: walletSchema },
+    errors: ["conflict", "unavailable"],
+  }),
+  listWallets: endpoint({
+    operationId: "listWallets",
+    method: "GET",
+    path: "/api/v1/wallets",
+    summary: "The signed-in user's linked wallets and which one receives purchases",
+    tags: ["wallets"],
+    success: { status: 200, schema: walletListResponseSchema },
+  }),
+  updateWallet: endpoint({
+    operationId: "updateWallet",
+    method: "PATCH",
+    path: "/api/v1/wallets/{address}",
+    summary: "Make this linked wallet the one that receives purchases",
+    tags: ["wallets"],
+    params: walletParamsSchema,
+    body: updateWalletRequestSchema,
+    success: { status: 200, schema: walletSchema },
+    errors: ["not_found"],
+  }),
+  unlinkWallet: endpoint({
+    operationId: "unlinkWallet",
+    method: "DELETE",
+    path: "/api/v1/wallets/{address}",
+    summary: "Unlink one of the signed-in user's wallets",
+    tags: ["wallets"],
+    params: walletParamsSchema,
+    success: { status: 204 },
+    errors: ["not_found"],
+  }),
+};
+
+/** Exchange rates and price quotes in the chain's native token (decision 121). */
+export const quoteEndpoints = {
+  getRates: endpoint({
+    operationId: "getRates",
+    method: "GET",
+    path: "/api/v1/rates",
+    summary: "Current exchange rates: USD per native token and INR per USD (micro-units)",
+    tags: ["quotes"],
+    success: { status: 200, schema: ratesResponseSchema },
+  }),
+  createQuote: endpoint({
+    operationId: "createQuote",
+    method: "POST",
+    path: "/api/v1/quotes",
+    summary: "Quote a fixed-price NFT in the chain's native token (held for QUOTE_TTL_SECONDS)",
+    tags: ["quotes"],
+    body: quoteRequestSchema,
+    success: { status: 201, schema: quoteResponseSchema },
+    errors: ["not_found", "conflict", "unavailable"],
+  }),
+  getQuote: endpoint({
+    operationId: "getQuote",
+    method: "GET",
+    path: "/api/v1/quotes/{quoteId}",
+    summary: "One of the signed-in user's quotes while it holds (410 once expired)",
+    tags: ["quotes"],
+    params: quoteParamsSchema,
+    success: { status: 200, schema: quoteResponseSchema },
+    errors: ["not_found", "gone"],
+  }),
+};

@@ -1,5 +1,7 @@
+import type { blogEndpoints } from "@diginoor/api/blog";
+import type { walletEndpoints } from "@diginoor/api/wallets";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, apiFetch, fieldErrorsOf } from "./api.ts";
+import { ApiError, apiFetch, apiUrl, callApi, fieldErrorsOf } from "./api.ts";
 
 function respond(status: number, body?: unknown) {
   return vi.fn(async () => new Response(body === undefined ? null : JSON.stringify(body), { status }));
@@ -75,5 +77,41 @@ describe("fieldErrorsOf", () => {
     expect(fieldErrorsOf({ fields: { name: ["too long"] } })).toEqual({ name: "too long" });
     expect(fieldErrorsOf({ retryAfterSeconds: 30 })).toEqual({});
     expect(fieldErrorsOf(undefined)).toEqual({});
+  });
+});
+
+describe("callApi", () => {
+  it("fills the endpoint's path parameters, appends its query, and sends its method and body", async () => {
+    const fetchMock = respond(200, { id: "x" });
+    vi.stubGlobal("fetch", fetchMock);
+    await callApi<typeof walletEndpoints.updateWallet>("PATCH /api/v1/wallets/{address}", {
+      params: { address: "0xAbC" },
+      body: { receivesPurchases: true },
+    });
+    await callApi<typeof blogEndpoints.listPosts>("GET /api/v1/posts", {
+      query: { limit: "12", cursor: "a b/c" },
+    });
+    await callApi<typeof blogEndpoints.getPost>("GET /api/v1/posts/{slug}", { params: { slug: "ä/b" } });
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.map(([url, init]) => `${init.method} ${url}`)).toEqual([
+      "PATCH /api/v1/wallets/0xAbC",
+      "GET /api/v1/posts?limit=12&cursor=a+b%2Fc",
+      "GET /api/v1/posts/%C3%A4%2Fb",
+    ]);
+    expect(calls[0]?.[1].body).toBe('{"receivesPurchases":true}');
+  });
+
+  it("is checked against packages/api: a route that is not the endpoint's does not compile", () => {
+    // The assertions are the compiler's (npm run typecheck): each line below must be an error.
+    const typeOnly = (_: unknown) => {};
+    // @ts-expect-error the path is not the endpoint's
+    typeOnly(() => callApi<typeof walletEndpoints.listWallets>("GET /api/v1/wallet", {}));
+    // @ts-expect-error the method is not the endpoint's
+    typeOnly(() => callApi<typeof walletEndpoints.listWallets>("POST /api/v1/wallets", {}));
+    const incomplete = { body: { message: "m" } };
+    // @ts-expect-error the body misses a field the endpoint requires
+    typeOnly(() => callApi<typeof walletEndpoints.linkWallet>("POST /api/v1/wallets", incomplete));
+    expect(apiUrl("GET /api/v1/tokens/{tokenId}", { tokenId: "12" })).toBe("/api/v1/tokens/12");
+    expect(() => apiUrl("GET /api/v1/tokens/{tokenId}", {})).toThrow(/missing parameter tokenId/);
   });
 });

@@ -1,3 +1,6 @@
+import type { Endpoint } from "@diginoor/api/endpoint";
+import type { z } from "zod";
+
 /** Error thrown by apiFetch: the server's `{ error: { code, message, details } }`, or status 0 on network failure. */
 export class ApiError extends Error {
   readonly status: number;
@@ -111,4 +114,62 @@ export function fieldErrorsOf(details: unknown): Record<string, string> {
     }
   }
   return out;
+}
+
+// ─── typed calls of packages/api endpoints ──────────────────────────────────────────────────────
+
+/**
+ * `"METHOD /path/{param}"` of an endpoint, spelled as packages/api declares it: `callApi` takes the
+ * endpoint's type only (`import type`), so the schemas stay out of the web bundles, and a route
+ * string that no longer matches its endpoint fails the type check.
+ */
+export type ApiRoute<E extends Endpoint> = `${E["method"]} ${E["path"]}`;
+
+type Input<S> = S extends z.ZodType ? z.input<S> : never;
+export type ApiAnswer<E extends Endpoint> = E["success"]["schema"] extends z.ZodType
+  ? z.output<E["success"]["schema"]>
+  : undefined;
+
+export type ApiCallInput<E extends Endpoint> = { signal?: AbortSignal } & (E["params"] extends z.ZodType
+  ? { params: Input<E["params"]> }
+  : { params?: undefined }) &
+  (E["query"] extends z.ZodType ? { query?: Input<E["query"]> } : { query?: undefined }) &
+  (E["body"] extends z.ZodType ? { body: Input<E["body"]> } : { body?: undefined });
+
+/** The URL of `route` with its `{param}` placeholders filled in (encoded) and `query` appended. */
+export function apiUrl(route: string, params?: object, query?: object): string {
+  const path = route.slice(route.indexOf(" ") + 1).replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined || value === null) throw new Error(`${route}: missing parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null) search.set(k, String(v));
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/**
+ * Calls the endpoint `E` of packages/api: its path parameters, query and body are typed by the
+ * endpoint's request schemas and the answer by its success schema (the server validates both).
+ *
+ *     callApi<typeof walletEndpoints.linkWallet>("POST /api/v1/wallets", { body: { message, signature } })
+ */
+export function callApi<E extends Endpoint>(
+  route: ApiRoute<E>,
+  input: ApiCallInput<E>,
+): Promise<ApiAnswer<E>> {
+  const method = route.slice(0, route.indexOf(" ")) as ApiFetchInit["method"];
+  const { params, query, body, signal } = input as {
+    params?: object;
+    query?: object;
+    body?: unknown;
+    signal?: AbortSignal;
+  };
+  return apiFetch<ApiAnswer<E>>(apiUrl(route, params, query), {
+    method,
+    signal,
+    ...(body !== undefined ? { body } : method === "POST" ? { body: {} } : {}),
+  });
 }

@@ -1,6 +1,6 @@
-import type { OrderList, OrderState } from "@diginoor/api/orders";
+import type { OrderState, orderEndpoints } from "@diginoor/api/orders";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "./api.ts";
+import { callApi } from "./api.ts";
 
 /** States an order never leaves. */
 export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
@@ -14,7 +14,7 @@ export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
 export function useMyOrders(enabled = true) {
   return useQuery({
     queryKey: ["orders"],
-    queryFn: ({ signal }) => apiFetch<OrderList>("/api/v1/orders", { signal }),
+    queryFn: ({ signal }) => callApi<typeof orderEndpoints.listOrders>("GET /api/v1/orders", { signal }),
     enabled,
     refetchInterval: (q) =>
       q.state.data?.items.some((o) => !FINAL_ORDER_STATES.has(o.state)) ? 5000 : false,

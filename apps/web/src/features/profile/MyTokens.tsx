@@ -1,8 +1,8 @@
-import type { AccountTokens, MarketToken } from "@diginoor/api/chain";
+import type { MarketToken, tokenEndpoints } from "@diginoor/api/chain";
 import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useBlock } from "wagmi";
-import { apiFetch } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { type ReadyChain, useChainInfo, useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../lib/wallet/market.ts";
@@ -23,7 +23,10 @@ export function useMyTokens() {
     queries: addresses.map((address) => ({
       queryKey: ["account-tokens", address],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        apiFetch<AccountTokens>(`/api/v1/accounts/${address}/tokens`, { signal }),
+        callApi<typeof tokenEndpoints.listAccountTokens>("GET /api/v1/accounts/{address}/tokens", {
+          params: { address },
+          signal,
+        }),
       refetchInterval: 10_000,
     })),
   });

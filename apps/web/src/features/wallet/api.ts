@@ -1,5 +1,5 @@
-import type { NonceResponse, Wallet } from "@diginoor/api/wallets";
-import { apiFetch } from "../../lib/api.ts";
+import type { walletEndpoints as api } from "@diginoor/api/wallets";
+import { callApi } from "../../lib/api.ts";
 
 export {
   type ChainInfo,
@@ -10,10 +10,14 @@ export {
 } from "../../lib/wallet/chain.ts";
 
 export const walletApi = {
-  nonce: () => apiFetch<NonceResponse>("/api/v1/wallets/nonce", { method: "POST", body: {} }),
+  nonce: () => callApi<typeof api.createWalletNonce>("POST /api/v1/wallets/nonce", {}),
   link: (message: string, signature: string) =>
-    apiFetch<Wallet>("/api/v1/wallets", { method: "POST", body: { message, signature } }),
+    callApi<typeof api.linkWallet>("POST /api/v1/wallets", { body: { message, signature } }),
   makeReceiving: (address: string) =>
-    apiFetch<Wallet>(`/api/v1/wallets/${address}`, { method: "PATCH", body: { receivesPurchases: true } }),
-  unlink: (address: string) => apiFetch<undefined>(`/api/v1/wallets/${address}`, { method: "DELETE" }),
+    callApi<typeof api.updateWallet>("PATCH /api/v1/wallets/{address}", {
+      params: { address },
+      body: { receivesPurchases: true },
+    }),
+  unlink: (address: string) =>
+    callApi<typeof api.unlinkWallet>("DELETE /api/v1/wallets/{address}", { params: { address } }),
 };

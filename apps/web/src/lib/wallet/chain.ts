@@ -1,7 +1,7 @@
-import type { ChainInfo as ApiChainInfo } from "@diginoor/api/chain";
-import type { RatesResponse, WalletListResponse } from "@diginoor/api/wallets";
+import type { ChainInfo as ApiChainInfo, chainEndpoints } from "@diginoor/api/chain";
+import type { quoteEndpoints, walletEndpoints } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/chain: the configured chain and our contracts, for the wallet code. */
 export type ChainInfo = ApiChainInfo;
@@ -11,7 +11,7 @@ export type ReadyChain = ChainInfo & { chainId: number; marketplace: string; col
 export function useChainInfo() {
   return useQuery({
     queryKey: ["chain"],
-    queryFn: ({ signal }) => apiFetch<ChainInfo>("/api/v1/chain", { signal }),
+    queryFn: ({ signal }) => callApi<typeof chainEndpoints.getChain>("GET /api/v1/chain", { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -25,18 +25,22 @@ export function readyChain(info: ChainInfo | undefined): ReadyChain | undefined 
 export function useRates() {
   return useQuery({
     queryKey: ["rates"],
-    queryFn: ({ signal }) => apiFetch<RatesResponse>("/api/v1/rates", { signal }),
+    queryFn: ({ signal }) => callApi<typeof quoteEndpoints.getRates>("GET /api/v1/rates", { signal }),
     staleTime: 60_000,
   });
 }
 
 export const walletsQueryKey = ["wallets"] as const;
 
+/** GET /api/v1/wallets. */
+export const fetchLinkedWallets = ({ signal }: { signal?: AbortSignal }) =>
+  callApi<typeof walletEndpoints.listWallets>("GET /api/v1/wallets", { signal });
+
 /** The signed-in user's linked wallets. */
 export function useLinkedWallets(enabled: boolean) {
   return useQuery({
     queryKey: walletsQueryKey,
-    queryFn: ({ signal }) => apiFetch<WalletListResponse>("/api/v1/wallets", { signal }),
+    queryFn: fetchLinkedWallets,
     enabled,
   });
 }

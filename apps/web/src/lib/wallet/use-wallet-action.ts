@@ -5,10 +5,8 @@ import { useLocation, useNavigate } from "react-router";
 import type { Address } from "viem";
 import { useConfig } from "wagmi";
 import { connect, getConnection, getConnectors, switchChain } from "wagmi/actions";
-import type { WalletListResponse } from "@diginoor/api/wallets";
-import { apiFetch } from "../api.ts";
 import type { ReadyChain } from "./chain.ts";
-import { walletsQueryKey } from "./chain.ts";
+import { fetchLinkedWallets, walletsQueryKey } from "./chain.ts";
 import { WalletStepError } from "./errors.ts";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -31,7 +29,7 @@ export function useEnsureWallet(chain: ReadyChain) {
     async (action: "pay" | "bid", opts: { receiving?: boolean } = {}): Promise<Address> => {
       const wallets = await queryClient.fetchQuery({
         queryKey: walletsQueryKey,
-        queryFn: ({ signal }) => apiFetch<WalletListResponse>("/api/v1/wallets", { signal }),
+        queryFn: fetchLinkedWallets,
         staleTime: 10_000,
       });
       if (wallets.items.length === 0) {

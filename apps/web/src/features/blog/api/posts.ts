@@ -1,6 +1,6 @@
-import type { PostDetail, PostListResponse } from "@diginoor/api/blog";
+import type { blogEndpoints as api } from "@diginoor/api/blog";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api.ts";
+import { callApi } from "../../../lib/api.ts";
 
 const PAGE = 12;
 
@@ -10,10 +10,10 @@ export function usePosts() {
     queryKey: ["posts"],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiFetch<PostListResponse>(
-        `/api/v1/posts?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
-        { signal },
-      ),
+      callApi<typeof api.listPosts>("GET /api/v1/posts", {
+        query: { limit: String(PAGE), ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
     getNextPageParam: (last) => last.nextCursor,
   });
 }
@@ -22,6 +22,7 @@ export function usePosts() {
 export function usePost(slug: string) {
   return useQuery({
     queryKey: ["post", slug],
-    queryFn: ({ signal }) => apiFetch<PostDetail>(`/api/v1/posts/${encodeURIComponent(slug)}`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof api.getPost>("GET /api/v1/posts/{slug}", { params: { slug }, signal }),
   });
 }

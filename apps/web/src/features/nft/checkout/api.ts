@@ -1,32 +1,40 @@
-import type { CheckoutOptions, NftAuction, Order } from "@diginoor/api/orders";
-import type { QuoteResponse } from "@diginoor/api/wallets";
+import type { orderEndpoints as orders } from "@diginoor/api/orders";
+import type { quoteEndpoints as quotes } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api.ts";
+import { callApi } from "../../../lib/api.ts";
 import { FINAL_ORDER_STATES } from "../../../lib/orders.ts";
 
 /** One file per endpoint would be finer; these are only used together, by the checkout. */
 export const checkoutApi = {
-  quote: (nftId: string) => apiFetch<QuoteResponse>("/api/v1/quotes", { method: "POST", body: { nftId } }),
+  quote: (nftId: string) => callApi<typeof quotes.createQuote>("POST /api/v1/quotes", { body: { nftId } }),
   createWalletOrder: (nftId: string, quoteId: string) =>
-    apiFetch<Order>("/api/v1/orders", { method: "POST", body: { nftId, provider: "wallet", quoteId } }),
+    callApi<typeof orders.createOrder>("POST /api/v1/orders", {
+      body: { nftId, provider: "wallet", quoteId },
+    }),
   /**
    * A hosted-checkout order (card: sandbox or Stripe; rupees: Cashfree): pay on the provider's page
    * (checkoutUrl). Cashfree needs an Indian mobile number when the account has none.
    */
   createHostedOrder: (nftId: string, provider: "sandbox" | "stripe" | "cashfree", phone?: string) =>
-    apiFetch<Order>("/api/v1/orders", {
-      method: "POST",
+    callApi<typeof orders.createOrder>("POST /api/v1/orders", {
       body: { nftId, provider, ...(phone ? { phone } : {}) },
     }),
   reportTransaction: (orderId: string, txHash: string) =>
-    apiFetch<Order>(`/api/v1/orders/${orderId}/transaction`, { method: "POST", body: { txHash } }),
+    callApi<typeof orders.reportTransaction>("POST /api/v1/orders/{orderId}/transaction", {
+      params: { orderId },
+      body: { txHash },
+    }),
 };
 
 /** An order of the signed-in user, followed live (every 1.5 s) until it is final. */
 export function useOrder(orderId: string | undefined) {
   return useQuery({
     queryKey: ["order", orderId],
-    queryFn: ({ signal }) => apiFetch<Order>(`/api/v1/orders/${orderId}`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof orders.getOrder>("GET /api/v1/orders/{orderId}", {
+        params: { orderId: orderId ?? "" },
+        signal,
+      }),
     enabled: !!orderId,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
     refetchInterval: (q) => (q.state.data && FINAL_ORDER_STATES.has(q.state.data.state) ? false : 1500),
@@ -37,7 +45,11 @@ export function useOrder(orderId: string | undefined) {
 export function useNftAuction(nftId: string) {
   return useQuery({
     queryKey: ["nft-auction", nftId],
-    queryFn: ({ signal }) => apiFetch<NftAuction>(`/api/v1/nfts/${nftId}/auction`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof orders.getNftAuction>("GET /api/v1/nfts/{id}/auction", {
+        params: { id: nftId },
+        signal,
+      }),
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
     refetchInterval: (q) => (q.state.data?.status === "settled" ? false : 4000),
   });
@@ -47,7 +59,8 @@ export function useNftAuction(nftId: string) {
 export function useCheckoutOptions() {
   return useQuery({
     queryKey: ["checkout-options"],
-    queryFn: ({ signal }) => apiFetch<CheckoutOptions>("/api/v1/checkout/options", { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof orders.checkoutOptions>("GET /api/v1/checkout/options", { signal }),
     staleTime: 5 * 60_000,
   });
 }

@@ -1,8 +1,8 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
-import type { NftActivity } from "@diginoor/api/chain";
+import type { tokenEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
-import { apiFetch } from "../../../lib/api.ts";
+import { callApi } from "../../../lib/api.ts";
 import { formatNative } from "../../../lib/wallet/amounts.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
@@ -110,7 +110,12 @@ export function NftHistory({ nft }: { nft: NftDetail }) {
   const auction = nft.saleType === "auction";
   const activity = useQuery({
     queryKey: ["nft-activity", nft.id],
-    queryFn: ({ signal }) => apiFetch<NftActivity>(`/api/v1/nfts/${nft.id}/activity?limit=20`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof tokenEndpoints.listNftActivity>("GET /api/v1/nfts/{id}/activity", {
+        params: { id: nft.id },
+        query: { limit: "20" },
+        signal,
+      }),
     refetchInterval: 10_000,
   });
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";

@@ -1,12 +1,12 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
-import type { Token } from "@diginoor/api/chain";
+import type { Token, tokenEndpoints } from "@diginoor/api/chain";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { Address } from "viem";
 import { useBlock, useReadContract } from "wagmi";
-import { ApiError, apiFetch } from "../../../lib/api.ts";
+import { ApiError, callApi } from "../../../lib/api.ts";
 import { useNft } from "../../../lib/catalogue/nft.ts";
 import { tierLabel } from "../../../lib/format.ts";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
@@ -36,7 +36,11 @@ const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 function useToken(tokenId: string) {
   return useQuery({
     queryKey: ["token", tokenId],
-    queryFn: ({ signal }) => apiFetch<Token>(`/api/v1/tokens/${encodeURIComponent(tokenId)}`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof tokenEndpoints.getToken>("GET /api/v1/tokens/{tokenId}", {
+        params: { tokenId },
+        signal,
+      }),
     retry: (count, err) =>
       !(err instanceof ApiError && (err.status === 404 || err.status === 400)) && count < 2,
     refetchInterval: 4000,
