@@ -1,16 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { apiFetch } from "./api.ts";
+import type { User } from "@diginoor/api/auth";
+import type { authEndpoints, profileEndpoints } from "@diginoor/api/auth-endpoints";
+import { callApi } from "./api.ts";
 
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  avatarUrl: string | null;
-  coverUrl: string | null;
-  role: string;
-}
+/** The signed-in user (packages/api's User). */
+export type SessionUser = User;
 
 export const sessionQueryKey = ["session", "me"] as const;
 
@@ -19,7 +14,7 @@ export const sessionQueryKey = ["session", "me"] as const;
  * request (GET /api/v1/me stays 401 for API clients).
  */
 export async function fetchCurrentUser(signal?: AbortSignal): Promise<SessionUser | null> {
-  const body = await apiFetch<{ user: SessionUser | null }>("/api/v1/session", { signal });
+  const body = await callApi<typeof profileEndpoints.session>("GET /api/v1/session", { signal });
   return body.user ?? null;
 }
 
@@ -39,7 +34,7 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => apiFetch<unknown>("/api/v1/auth/logout", { method: "POST", body: {} }),
+    mutationFn: () => callApi<typeof authEndpoints.logout>("POST /api/v1/auth/logout", {}),
     onSettled: async () => {
       queryClient.setQueryData(sessionQueryKey, null);
       await queryClient.resetQueries({ queryKey: sessionQueryKey });

@@ -1,20 +1,11 @@
 import fastifyMultipart from "@fastify/multipart";
-import {
-  IMAGE_MAX_BYTES,
-  authMessages,
-  changeEmailRequestSchema,
-  changePasswordRequestSchema,
-  okResponseSchema,
-  sessionResponseSchema,
-  updateMeRequestSchema,
-  userResponseSchema,
-} from "@diginoor/api/auth";
+import { IMAGE_MAX_BYTES, authMessages } from "@diginoor/api/auth";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { readSingleFile } from "../../http/multipart.ts";
-import { defineRoute, route } from "../../http/route.ts";
-import { profileImageEndpoints } from "@diginoor/api/auth-endpoints";
+import { route } from "../../http/route.ts";
+import { profileEndpoints as api, profileImageEndpoints } from "@diginoor/api/auth-endpoints";
 import { publishToUser } from "../events/service.ts";
 import { useFriendlyValidationMessages } from "./http.ts";
 import * as accounts from "./service.ts";
@@ -35,14 +26,8 @@ export async function registerUsers(app: FastifyInstance, ctx: AppContext): Prom
 }
 
 function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const tags = ["profile"];
-
-  defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/session",
-    summary: "The signed-in user, or null for a visitor (200 either way; the web app's session probe)",
-    tags,
-    response: sessionResponseSchema,
+  route(app, api.session, {
+    permission: "public",
     handler: async ({ req, reply }) => {
       reply.header("cache-control", "no-store");
       const user = await optionalUser(ctx, req);
@@ -50,27 +35,16 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/me",
-    summary: "The signed-in user",
-    tags,
-    auth: true,
-    response: userResponseSchema,
+  route(app, api.me, {
+    permission: "signed-in",
     handler: async ({ req, reply }) => {
       reply.header("cache-control", "no-store");
       return { user: toApiUser(await requireUser(ctx, req)) };
     },
   });
 
-  defineRoute(app, {
-    method: "PATCH",
-    url: "/api/v1/me",
-    summary: "Change the signed-in user's name or phone",
-    tags,
-    auth: true,
-    body: updateMeRequestSchema,
-    response: userResponseSchema,
+  route(app, api.updateMe, {
+    permission: "signed-in",
     handler: async ({ req, body }) => {
       const user = toApiUser(await accounts.updateProfile(ctx, await requireUser(ctx, req), body));
       // The user's other tabs and devices see the change at once (GET /api/v1/events).
@@ -79,16 +53,8 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/me/email",
-    summary: "Ask to change the email address; the new address receives a verification link",
-    tags,
-    auth: true,
-    body: changeEmailRequestSchema,
-    status: 202,
-    errors: [409],
-    response: okResponseSchema,
+  route(app, api.changeEmail, {
+    permission: "signed-in",
     handler: async ({ req, body }) => {
       const user = await requireUser(ctx, req);
       const { jobId, delivered } = await accounts.requestEmailChange(ctx, user, body);
@@ -100,14 +66,8 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/me/password",
-    summary: "Change the password (current password required); ends every session, including this one",
-    tags,
-    auth: true,
-    body: changePasswordRequestSchema,
-    response: okResponseSchema,
+  route(app, api.changePassword, {
+    permission: "signed-in",
     handler: async ({ req, reply, body }) => {
       const user = await requireUser(ctx, req);
       await accounts.changePassword(ctx, user, body);

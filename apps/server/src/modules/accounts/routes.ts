@@ -1,23 +1,11 @@
-import {
-  googleStartQuerySchema,
-  loginRequestSchema,
-  okResponseSchema,
-  passwordResetConfirmSchema,
-  passwordResetRequestSchema,
-  providersResponseSchema,
-  resendVerificationRequestSchema,
-  signupRequestSchema,
-  signupResponseSchema,
-  userResponseSchema,
-  verifyEmailRequestSchema,
-} from "@diginoor/api/auth";
+import { googleStartQuerySchema } from "@diginoor/api/auth";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { defineRoute, routeSchema } from "../../http/route.ts";
+import type { RateLimit } from "../../http/access.ts";
+import { route, routeSchema } from "../../http/route.ts";
 import { markDocumentationOnly } from "../../http/validation.ts";
-import { hitSlidingLimit, ipSubject } from "../../lib/rate-limit.ts";
-import { googleEndpoints } from "@diginoor/api/auth-endpoints";
+import { hitSlidingLimit, ipSubject, type RateLimitRule } from "../../lib/rate-limit.ts";
+import { authEndpoints as api, googleEndpoints } from "@diginoor/api/auth-endpoints";
 import type { Endpoint } from "@diginoor/api/endpoint";
 import {
   type GoogleFlow,
@@ -52,109 +40,69 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
 }
 
 function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const tags = ["accounts"];
+  const ip = (rule: RateLimitRule): RateLimit => ({ rule, by: "ip" });
+  /** Per the address a form names (validated and normalised by then). */
+  const email = (rule: RateLimitRule): RateLimit => ({
+    rule,
+    by: (req) => (req.body as { email?: string } | undefined)?.email,
+  });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/signup",
-    summary: "Create an account and send a verification email",
-    tags,
-    body: signupRequestSchema,
-    status: 201,
-    errors: [409],
-    response: signupResponseSchema,
+  route(app, api.signup, {
+    permission: "public",
+    rateLimits: [ip(limits.signupPerIp)],
     handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.signupPerIp, ipSubject(req.ip));
       const { user, jobId, verificationEmailSent } = await accounts.signUp(ctx, body);
       if (!verificationEmailSent) req.log.error({ jobId }, "verification email failed; it will be retried");
       return { user: toApiUser(user), verificationEmailSent };
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/verify-email",
-    summary: "Use an email verification link (sign-up or email change)",
-    tags,
-    body: verifyEmailRequestSchema,
-    errors: [409],
-    response: userResponseSchema,
-    handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.verifyPerIp, ipSubject(req.ip));
-      return { user: toApiUser(await accounts.verifyEmail(ctx, body.token)) };
-    },
+  route(app, api.verifyEmail, {
+    permission: "public",
+    rateLimits: [ip(limits.verifyPerIp)],
+    handler: async ({ body }) => ({ user: toApiUser(await accounts.verifyEmail(ctx, body.token)) }),
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/resend-verification",
-    summary: "Send a new verification link (always answers 202)",
-    tags,
-    body: resendVerificationRequestSchema,
-    status: 202,
-    response: okResponseSchema,
-    handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.resendPerIp, ipSubject(req.ip));
-      await hitSlidingLimit(ctx.db, limits.resendPerEmail, body.email);
+  route(app, api.resendVerification, {
+    permission: "public",
+    rateLimits: [ip(limits.resendPerIp), email(limits.resendPerEmail)],
+    handler: async ({ body }) => {
       await accounts.resendVerification(ctx, body.email);
       return { ok: true as const };
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/login",
-    summary: "Sign in with email and password (sets the session cookie)",
-    tags,
-    body: loginRequestSchema,
-    errors: [401, 403],
-    response: userResponseSchema,
+  route(app, api.login, {
+    permission: "public",
+    rateLimits: [ip(limits.loginPerIp)],
     handler: async ({ body, req, reply }) => {
-      await hitSlidingLimit(ctx.db, limits.loginPerIp, ipSubject(req.ip));
       const user = await accounts.logIn(ctx, body.email, body.password);
       await signIn(ctx, req, reply, user.id);
       return { user: toApiUser(user) };
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/logout",
-    summary: "Sign out (ends this session)",
-    tags,
-    status: 204,
-    response: z.undefined(),
+  route(app, api.logout, {
+    permission: "public",
     handler: async ({ req, reply }) => {
       await signOut(ctx, req, reply);
       return undefined;
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/password-reset",
-    summary: "Email a password reset link (always answers 202)",
-    tags,
-    body: passwordResetRequestSchema,
-    status: 202,
-    response: okResponseSchema,
-    handler: async ({ body, req }) => {
-      await hitSlidingLimit(ctx.db, limits.resetPerIp, ipSubject(req.ip));
-      await hitSlidingLimit(ctx.db, limits.resetPerEmail, body.email);
+  route(app, api.passwordReset, {
+    permission: "public",
+    rateLimits: [ip(limits.resetPerIp), email(limits.resetPerEmail)],
+    handler: async ({ body }) => {
       await accounts.requestPasswordReset(ctx, body.email);
       return { ok: true as const };
     },
   });
 
-  defineRoute(app, {
-    method: "POST",
-    url: "/api/v1/auth/password-reset/confirm",
-    summary: "Set a new password with a reset link; ends every session of the user",
-    tags,
-    body: passwordResetConfirmSchema,
-    response: okResponseSchema,
+  route(app, api.passwordResetConfirm, {
+    permission: "public",
+    rateLimits: [ip(limits.resetConfirmPerIp)],
     handler: async ({ body, req, reply }) => {
-      await hitSlidingLimit(ctx.db, limits.resetConfirmPerIp, ipSubject(req.ip));
       // Who this browser is signed in as, read before the sessions end.
       const current = await optionalUser(ctx, req);
       const userId = await accounts.resetPassword(ctx, body.token, body.password);
@@ -164,13 +112,9 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/auth/providers",
-    summary: "Which external sign-in providers are enabled",
-    tags,
-    response: providersResponseSchema,
-    handler: async () => ({ google: googleEnabled(ctx.config) }),
+  route(app, api.providers, {
+    permission: "public",
+    handler: () => ({ google: googleEnabled(ctx.config) }),
   });
 }
 

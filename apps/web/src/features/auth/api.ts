@@ -1,59 +1,38 @@
-import { ApiError, apiFetch } from "../../lib/api.ts";
+import type { User } from "@diginoor/api/auth";
+import type { authEndpoints as api } from "@diginoor/api/auth-endpoints";
+import { ApiError, callApi } from "../../lib/api.ts";
 
 /** The user as the accounts API returns it (GET /api/v1/me and the auth endpoints). */
-export interface AccountUser {
-  id: string;
-  name: string;
-  /** Public handle: the profile at /u/{handle}. */
-  handle: string;
-  email: string;
-  phone: string | null;
-  emailVerified: boolean;
-  avatarUrl: string | null;
-  coverUrl: string | null;
-  role: "user" | "admin" | "studio";
-  createdAt: string;
-}
+export type AccountUser = User;
 
-interface UserBody {
-  user: AccountUser;
-}
-interface OkBody {
-  ok: true;
-}
+export type SignupInput = Parameters<typeof signUp>[0];
 
-export interface SignupInput {
+/** `verificationEmailSent: false`: the account exists but the mail failed; a new link can be asked for. */
+export const signUp = (body: {
   name: string;
   phone?: string;
   email: string;
   password: string;
   confirmPassword: string;
-}
+}) => callApi<typeof api.signup>("POST /api/v1/auth/signup", { body });
 
-/** `verificationEmailSent: false`: the account exists but the mail failed; a new link can be asked for. */
-export const signUp = (input: SignupInput) =>
-  apiFetch<UserBody & { verificationEmailSent: boolean }>("/api/v1/auth/signup", {
-    method: "POST",
-    body: input,
-  });
-
-export const signIn = (input: { email: string; password: string }) =>
-  apiFetch<UserBody>("/api/v1/auth/login", { method: "POST", body: input });
+export const signIn = (body: { email: string; password: string }) =>
+  callApi<typeof api.login>("POST /api/v1/auth/login", { body });
 
 export const verifyEmail = (token: string) =>
-  apiFetch<UserBody>("/api/v1/auth/verify-email", { method: "POST", body: { token } });
+  callApi<typeof api.verifyEmail>("POST /api/v1/auth/verify-email", { body: { token } });
 
 export const resendVerification = (email: string) =>
-  apiFetch<OkBody>("/api/v1/auth/resend-verification", { method: "POST", body: { email } });
+  callApi<typeof api.resendVerification>("POST /api/v1/auth/resend-verification", { body: { email } });
 
 export const requestPasswordReset = (email: string) =>
-  apiFetch<OkBody>("/api/v1/auth/password-reset", { method: "POST", body: { email } });
+  callApi<typeof api.passwordReset>("POST /api/v1/auth/password-reset", { body: { email } });
 
-export const confirmPasswordReset = (input: { token: string; password: string; confirmPassword: string }) =>
-  apiFetch<OkBody>("/api/v1/auth/password-reset/confirm", { method: "POST", body: input });
+export const confirmPasswordReset = (body: { token: string; password: string; confirmPassword: string }) =>
+  callApi<typeof api.passwordResetConfirm>("POST /api/v1/auth/password-reset/confirm", { body });
 
 export const fetchProviders = (signal?: AbortSignal) =>
-  apiFetch<{ google: boolean }>("/api/v1/auth/providers", { signal });
+  callApi<typeof api.providers>("GET /api/v1/auth/providers", { signal });
 
 export const providersQueryKey = ["auth", "providers"] as const;
 

@@ -1,17 +1,18 @@
-import { ApiError, apiFetch } from "../../lib/api.ts";
+import type { profileEndpoints as api } from "@diginoor/api/auth-endpoints";
+import { ApiError, callApi } from "../../lib/api.ts";
 import type { AccountUser } from "../auth/api.ts";
 
-export const updateProfile = (input: { name?: string; phone?: string | null }) =>
-  apiFetch<{ user: AccountUser }>("/api/v1/me", { method: "PATCH", body: input });
+export const updateProfile = (body: { name?: string; phone?: string | null }) =>
+  callApi<typeof api.updateMe>("PATCH /api/v1/me", { body });
 
-export const requestEmailChange = (input: { email: string; currentPassword: string }) =>
-  apiFetch<{ ok: true }>("/api/v1/me/email", { method: "POST", body: input });
+export const requestEmailChange = (body: { email: string; currentPassword: string }) =>
+  callApi<typeof api.changeEmail>("POST /api/v1/me/email", { body });
 
-export const changePassword = (input: {
+export const changePassword = (body: {
   currentPassword: string;
   password: string;
   confirmPassword: string;
-}) => apiFetch<{ ok: true }>("/api/v1/me/password", { method: "POST", body: input });
+}) => callApi<typeof api.changePassword>("POST /api/v1/me/password", { body });
 
 export type ProfileImageKind = "avatar" | "cover";
 
