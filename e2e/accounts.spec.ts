@@ -1,3 +1,4 @@
+import type { DevMailboxResponse } from "@diginoor/api/auth";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import {
@@ -36,7 +37,7 @@ async function latestMailLink(request: APIRequestContext, to: string, pathPart: 
       async () => {
         const res = await request.get("/dev/mailbox/api");
         expect(res.ok()).toBe(true);
-        const body = (await res.json()) as { messages: Array<{ to: string; links: string[] }> };
+        const body = (await res.json()) as DevMailboxResponse;
         const mail = body.messages.find((m) => m.to.toLowerCase().includes(to.toLowerCase()));
         link = mail?.links.find((l) => l.includes(pathPart));
         return link;

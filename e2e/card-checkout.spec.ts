@@ -1,3 +1,4 @@
+import type { DevMailboxResponse } from "@diginoor/api/auth";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { Token } from "@diginoor/api/chain";
 import { expect, type Page, test } from "@playwright/test";
@@ -75,7 +76,7 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
       .poll(
         async () => {
           const res = await request.get("/dev/mailbox/api");
-          const body = (await res.json()) as { messages: { to: string; subject: string }[] };
+          const body = (await res.json()) as DevMailboxResponse;
           return body.messages.filter((m) => m.to === email && m.subject.includes(nft.title)).length;
         },
         { timeout: 15_000, message: "the confirmation mail" },

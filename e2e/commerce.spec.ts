@@ -1,4 +1,5 @@
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import type { DevMail, DevMailboxResponse } from "@diginoor/api/auth";
 import type { Token } from "@diginoor/api/chain";
 import type { NftAuction } from "@diginoor/api/orders";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
@@ -285,12 +286,11 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
 
     // The outbid is also mailed to her, once, with a one-click unsubscribe (RFC 8058 headers) and a link
     // to a page that unsubscribes only when its button is pressed.
-    type DevMail = { to: string; subject: string; links: string[]; headers: Record<string, string> };
     let outbidMails: DevMail[] = [];
     await expect
       .poll(
         async () => {
-          const box = await getJson<{ messages: DevMail[] }>(request, "/dev/mailbox/api");
+          const box = await getJson<DevMailboxResponse>(request, "/dev/mailbox/api");
           outbidMails = box.messages.filter(
             (m) => m.to === alice.email && m.subject === "You were outbid on Diginoor",
           );

@@ -1,3 +1,4 @@
+import type { DevMailboxResponse } from "@diginoor/api/auth";
 import { type APIRequestContext, expect } from "@playwright/test";
 
 export const E2E_PASSWORD = "e2e-Wallet-pass-42";
@@ -38,7 +39,7 @@ async function mailedToken(request: APIRequestContext, email: string, pathPart: 
     .poll(
       async () => {
         const res = await request.get("/dev/mailbox/api");
-        const body = (await res.json()) as { messages: Array<{ to: string; links: string[] }> };
+        const body = (await res.json()) as DevMailboxResponse;
         const link = body.messages
           .find((m) => m.to.toLowerCase().includes(email))
           ?.links.find((l) => l.includes(pathPart));

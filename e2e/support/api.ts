@@ -1,3 +1,4 @@
+import type { DevMailboxResponse } from "@diginoor/api/auth";
 import type { APIRequestContext } from "@playwright/test";
 import { expect } from "@playwright/test";
 import { asAnotherClient } from "./accounts.ts";
@@ -58,9 +59,7 @@ export async function verifiedAccount(
   let token: string | undefined;
   await expect
     .poll(async () => {
-      const body = (await (await request.get("/dev/mailbox/api")).json()) as {
-        messages: { to: string; links: string[] }[];
-      };
+      const body = (await (await request.get("/dev/mailbox/api")).json()) as DevMailboxResponse;
       const link = body.messages
         .find((m) => m.to.includes(email))
         ?.links.find((l) => l.includes("verify-email"));

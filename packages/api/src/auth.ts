@@ -247,3 +247,4 @@ export const devMailSchema = z.object({
 });
 export type DevMail = z.infer<typeof devMailSchema>;
 export const devMailboxResponseSchema = z.object({ messages: z.array(devMailSchema) });
+export type DevMailboxResponse = z.infer<typeof devMailboxResponseSchema>;

@@ -1,6 +1,6 @@
-import type { LikesList, NftLikes } from "@diginoor/api/social";
+import type { NftLikes, socialEndpoints } from "@diginoor/api/social";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "./api.ts";
+import { callApi } from "./api.ts";
 
 /**
  * Like counts of NFTs. Every card asks for its own NFT; the asks of one render are batched into
@@ -16,7 +16,7 @@ function flush() {
   const ids = [...batch.keys()];
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);
-    apiFetch<LikesList>(`/api/v1/likes?nfts=${chunk.map(encodeURIComponent).join(",")}`)
+    callApi<typeof socialEndpoints.listLikes>("GET /api/v1/likes", { query: { nfts: chunk.join(",") } })
       .then((res) => {
         for (const item of res.items) for (const resolve of batch.get(item.nftId) ?? []) resolve(item);
       })
@@ -45,9 +45,11 @@ export function useToggleLike(nftId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (like: boolean) =>
-      apiFetch<NftLikes>(`/api/v1/nfts/${encodeURIComponent(nftId)}/like`, {
-        method: like ? "PUT" : "DELETE",
-      }),
+      like
+        ? callApi<typeof socialEndpoints.likeNft>("PUT /api/v1/nfts/{id}/like", { params: { id: nftId } })
+        : callApi<typeof socialEndpoints.unlikeNft>("DELETE /api/v1/nfts/{id}/like", {
+            params: { id: nftId },
+          }),
     onMutate: (like) => {
       const before = client.getQueryData<NftLikes>(likesKey(nftId));
       if (before && before.liked !== like) {

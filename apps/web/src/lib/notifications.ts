@@ -1,8 +1,8 @@
 import type { LiveEvent } from "@diginoor/api/events";
-import type { NotificationList } from "@diginoor/api/notifications";
+import type { notificationEndpoints as api, NotificationList } from "@diginoor/api/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { apiFetch } from "./api.ts";
+import { callApi } from "./api.ts";
 
 export const notificationsKey = ["notifications"] as const;
 
@@ -11,7 +11,7 @@ export function useNotifications(signedIn: boolean) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: notificationsKey,
-    queryFn: ({ signal }) => apiFetch<NotificationList>("/api/v1/notifications", { signal }),
+    queryFn: ({ signal }) => callApi<typeof api.list>("GET /api/v1/notifications", { signal }),
     enabled: signedIn,
     staleTime: 30_000,
   });
@@ -41,10 +41,9 @@ export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string | "all") =>
-      apiFetch<NotificationList>(
-        id === "all" ? "/api/v1/notifications/read-all" : `/api/v1/notifications/${id}/read`,
-        { method: "POST", body: {} },
-      ),
+      id === "all"
+        ? callApi<typeof api.markAllRead>("POST /api/v1/notifications/read-all", {})
+        : callApi<typeof api.markRead>("POST /api/v1/notifications/{id}/read", { params: { id } }),
     onSuccess: (list) => queryClient.setQueryData(notificationsKey, list),
   });
 }

@@ -4,7 +4,7 @@ import { tierLabels, tiers } from "@diginoor/api/catalogue";
 import type { AdminOrder } from "@diginoor/api/orders";
 import { useState } from "react";
 import { Link } from "react-router";
-import { Button, ButtonLink } from "../../ui/Button.tsx";
+import { Button } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";

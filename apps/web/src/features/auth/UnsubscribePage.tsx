@@ -1,15 +1,14 @@
-import type { UnsubscribeState } from "@diginoor/api/notifications";
+import type { notificationEndpoints as api } from "@diginoor/api/notifications";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
-import { apiFetch } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { messageOf } from "./api.ts";
 import { AuthCard, Notice } from "./components.tsx";
 
 const INVALID = "This unsubscribe link is not valid. Change your email settings in your profile.";
-const url = (token: string) => `/api/v1/unsubscribe?token=${encodeURIComponent(token)}`;
 
 /**
  * The page of a notification email's unsubscribe link (decision 152). Opening it changes nothing
@@ -24,12 +23,13 @@ export function Component() {
 
   const info = useQuery({
     queryKey: ["unsubscribe", token],
-    queryFn: ({ signal }) => apiFetch<UnsubscribeState>(url(token), { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof api.unsubscribeInfo>("GET /api/v1/unsubscribe", { query: { token }, signal }),
     enabled: token !== "",
     retry: false,
   });
   const off = useMutation({
-    mutationFn: () => apiFetch<UnsubscribeState>(url(token), { method: "POST" }),
+    mutationFn: () => callApi<typeof api.unsubscribe>("POST /api/v1/unsubscribe", { query: { token } }),
   });
   const settings = (
     <p className="auth-footer">

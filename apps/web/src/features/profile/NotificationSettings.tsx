@@ -1,16 +1,15 @@
 import {
   type EmailNotificationKind,
   emailKindLabels,
-  type NotificationPreferences,
+  type notificationEndpoints as api,
 } from "@diginoor/api/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { apiFetch } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 
 const key = ["notification-preferences"] as const;
-const URL = "/api/v1/me/notification-preferences";
 
 /** Which notifications are also emailed (decision 152); each switch saves at once. */
 export function NotificationSettings() {
@@ -19,11 +18,14 @@ export function NotificationSettings() {
   const sectionRef = useRef<HTMLElement>(null);
   const prefs = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => apiFetch<NotificationPreferences>(URL, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof api.getPreferences>("GET /api/v1/me/notification-preferences", { signal }),
   });
   const save = useMutation({
     mutationFn: (item: { kind: EmailNotificationKind; email: boolean }) =>
-      apiFetch<NotificationPreferences>(URL, { method: "PUT", body: { items: [item] } }),
+      callApi<typeof api.updatePreferences>("PUT /api/v1/me/notification-preferences", {
+        body: { items: [item] },
+      }),
     onSuccess: (data) => {
       queryClient.setQueryData(key, data);
       toast.success("Notification settings saved");

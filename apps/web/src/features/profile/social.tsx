@@ -1,15 +1,8 @@
-import type {
-  ActivityFeed,
-  ActivityTag,
-  MyBids,
-  PublicProfile,
-  Showcase,
-  ShowcaseToken,
-} from "@diginoor/api/social";
+import type { ActivityTag, PublicProfile, ShowcaseToken, socialEndpoints as api } from "@diginoor/api/social";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { apiFetch } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { shareLink } from "../../lib/share.ts";
 import { formatNative } from "../../lib/wallet/amounts.ts";
@@ -28,7 +21,11 @@ export const profileKey = (handle: string) => ["profile", handle.toLowerCase()] 
 export function usePublicProfile(handle: string | undefined) {
   return useQuery({
     queryKey: profileKey(handle ?? ""),
-    queryFn: ({ signal }) => apiFetch<PublicProfile>(`/api/v1/users/${enc(handle ?? "")}`, { signal }),
+    queryFn: ({ signal }) =>
+      callApi<typeof api.getProfile>("GET /api/v1/users/{handle}", {
+        params: { handle: handle ?? "" },
+        signal,
+      }),
     enabled: !!handle,
   });
 }
@@ -42,9 +39,13 @@ export function FollowButton({ profile }: { profile: PublicProfile }) {
   const { user } = useCurrentUser();
   const follow = useMutation({
     mutationFn: (on: boolean) =>
-      apiFetch<PublicProfile>(`/api/v1/users/${enc(profile.handle)}/follow`, {
-        method: on ? "PUT" : "DELETE",
-      }),
+      on
+        ? callApi<typeof api.follow>("PUT /api/v1/users/{handle}/follow", {
+            params: { handle: profile.handle },
+          })
+        : callApi<typeof api.unfollow>("DELETE /api/v1/users/{handle}/follow", {
+            params: { handle: profile.handle },
+          }),
     onSuccess: (p) => client.setQueryData(profileKey(p.handle), p),
     onError: (err) => toast.error(err instanceof Error ? err.message : "Something Went Wrong"),
   });
@@ -124,12 +125,13 @@ export function ShowcaseTab({
   const showcase = useQuery({
     queryKey: showcaseKey(handle, own),
     queryFn: ({ signal }) =>
-      apiFetch<Showcase>(own ? "/api/v1/me/showcase" : `/api/v1/users/${enc(handle)}/showcase`, { signal }),
+      own
+        ? callApi<typeof api.myShowcase>("GET /api/v1/me/showcase", { signal })
+        : callApi<typeof api.showcase>("GET /api/v1/users/{handle}/showcase", { params: { handle }, signal }),
   });
   const arrange = useMutation({
     mutationFn: (items: ShowcaseToken[]) =>
-      apiFetch<Showcase>("/api/v1/me/showcase", {
-        method: "PUT",
+      callApi<typeof api.arrangeShowcase>("PUT /api/v1/me/showcase", {
         body: {
           items: items.map((t) => ({ tokenId: t.tokenId, pinned: t.pinned, hidden: t.hiddenFromShowcase })),
         },
@@ -222,7 +224,7 @@ export function BidsTab() {
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
   const bids = useQuery({
     queryKey: ["my-bids"],
-    queryFn: ({ signal }) => apiFetch<MyBids>("/api/v1/me/bids", { signal }),
+    queryFn: ({ signal }) => callApi<typeof api.myBids>("GET /api/v1/me/bids", { signal }),
     refetchInterval: 10_000,
   });
   if (bids.isPending) return <Skeleton height={160} />;
@@ -277,7 +279,11 @@ export function ActivityTab({ handle }: { handle: string }) {
   const feed = useQuery({
     queryKey: ["activity", handle, tag ?? "all"],
     queryFn: ({ signal }) =>
-      apiFetch<ActivityFeed>(`/api/v1/users/${enc(handle)}/activity${tag ? `?tag=${tag}` : ""}`, { signal }),
+      callApi<typeof api.activity>("GET /api/v1/users/{handle}/activity", {
+        params: { handle },
+        query: tag ? { tag } : {},
+        signal,
+      }),
   });
   return (
     <div>

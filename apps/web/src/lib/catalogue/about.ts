@@ -1,10 +1,10 @@
-import type { AboutResponse } from "@diginoor/api/catalogue";
+import type { AboutResponse, catalogueEndpoints } from "@diginoor/api/catalogue";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/about: partners and team. */
 export function getAbout(signal?: AbortSignal): Promise<AboutResponse> {
-  return apiFetch<AboutResponse>("/api/v1/about", { signal });
+  return callApi<typeof catalogueEndpoints.getAbout>("GET /api/v1/about", { signal });
 }
 
 export function useAbout() {

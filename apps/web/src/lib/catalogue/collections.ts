@@ -1,10 +1,10 @@
-import type { CollectionsResponse } from "@diginoor/api/catalogue";
+import type { CollectionsResponse, catalogueEndpoints } from "@diginoor/api/catalogue";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/collections: featured, hot, top sellers and the filter values. */
 export function getCollections(signal?: AbortSignal): Promise<CollectionsResponse> {
-  return apiFetch<CollectionsResponse>("/api/v1/collections", { signal });
+  return callApi<typeof catalogueEndpoints.getCollections>("GET /api/v1/collections", { signal });
 }
 
 export function useCollections() {

@@ -1,10 +1,13 @@
-import type { FilmDetail } from "@diginoor/api/catalogue";
+import type { FilmDetail, catalogueEndpoints } from "@diginoor/api/catalogue";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/films/:slug (slugs are lowercase). */
 export function getFilm(slug: string, signal?: AbortSignal): Promise<FilmDetail> {
-  return apiFetch<FilmDetail>(`/api/v1/films/${encodeURIComponent(slug.toLowerCase())}`, { signal });
+  return callApi<typeof catalogueEndpoints.getFilm>("GET /api/v1/films/{slug}", {
+    params: { slug: slug.toLowerCase() },
+    signal,
+  });
 }
 
 export function useFilm(slug: string) {

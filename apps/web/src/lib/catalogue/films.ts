@@ -1,10 +1,10 @@
-import type { FilmSummary } from "@diginoor/api/catalogue";
+import type { FilmSummary, catalogueEndpoints } from "@diginoor/api/catalogue";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/films */
 export function getFilms(signal?: AbortSignal): Promise<{ items: FilmSummary[] }> {
-  return apiFetch<{ items: FilmSummary[] }>("/api/v1/films", { signal });
+  return callApi<typeof catalogueEndpoints.listFilms>("GET /api/v1/films", { signal });
 }
 
 export function useFilms() {

@@ -1,10 +1,10 @@
-import type { NftDetail } from "@diginoor/api/catalogue";
+import type { NftDetail, catalogueEndpoints } from "@diginoor/api/catalogue";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 /** GET /api/v1/nfts/:id */
 export function getNft(id: string, signal?: AbortSignal): Promise<NftDetail> {
-  return apiFetch<NftDetail>(`/api/v1/nfts/${encodeURIComponent(id)}`, { signal });
+  return callApi<typeof catalogueEndpoints.getNft>("GET /api/v1/nfts/{id}", { params: { id }, signal });
 }
 
 export function useNft(id: string, options: { enabled?: boolean } = {}) {

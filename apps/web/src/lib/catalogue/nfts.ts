@@ -1,25 +1,18 @@
-import type { ListNftsQuery, NftListResponse } from "@diginoor/api/catalogue";
+import type { catalogueEndpoints, ListNftsQuery, NftListResponse } from "@diginoor/api/catalogue";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api.ts";
+import { callApi } from "../api.ts";
 
 export type NftListFilters = Omit<ListNftsQuery, "cursor" | "limit">;
-
-/** Builds the query string of GET /api/v1/nfts, dropping empty values. */
-export function nftListSearch(filters: NftListFilters & { cursor?: string; limit?: string }): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) {
-    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}
 
 /** GET /api/v1/nfts */
 export function getNfts(
   filters: NftListFilters & { cursor?: string; limit?: string },
   signal?: AbortSignal,
 ): Promise<NftListResponse> {
-  return apiFetch<NftListResponse>(`/api/v1/nfts${nftListSearch(filters)}`, { signal });
+  const query = Object.fromEntries(
+    Object.entries(filters).filter(([, v]) => v !== undefined && v !== null && v !== ""),
+  ) as typeof filters;
+  return callApi<typeof catalogueEndpoints.listNfts>("GET /api/v1/nfts", { query, signal });
 }
 
 export const nftsQueryKey = (filters: object) => ["nfts", filters] as const;

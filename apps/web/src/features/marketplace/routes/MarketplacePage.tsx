@@ -9,10 +9,10 @@ import {
   useRef,
   useState,
 } from "react";
-import type { Market } from "@diginoor/api/chain";
+import type { marketEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
-import { apiFetch } from "../../../lib/api.ts";
+import { callApi } from "../../../lib/api.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useCollections } from "../../../lib/catalogue/collections.ts";
 import { type NftListFilters, useInfiniteNfts, useNfts } from "../../../lib/catalogue/nfts.ts";
@@ -379,7 +379,7 @@ export function MarketplacePage() {
 function CollectorsMarket() {
   const market = useQuery({
     queryKey: ["market"],
-    queryFn: ({ signal }) => apiFetch<Market>("/api/v1/market", { signal }),
+    queryFn: ({ signal }) => callApi<typeof marketEndpoints.listMarket>("GET /api/v1/market", { signal }),
     refetchInterval: 15_000,
   });
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
