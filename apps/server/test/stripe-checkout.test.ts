@@ -182,7 +182,7 @@ describe("Stripe checkout", () => {
     expect(fake.requests.length).toBe(before);
   });
 
-  it("refuses a tampered body, a wrong secret and an old timestamp with 400, changing nothing", async () => {
+  it("refuses a tampered body, a wrong secret and an old or future timestamp with 400, changing nothing", async () => {
     const o = (await stripeOrder(alice.cookie)).body;
     const body = event(o, "checkout.session.completed");
     const tampered = body.replace('"amount_total":2500', '"amount_total":1');
@@ -193,9 +193,11 @@ describe("Stripe checkout", () => {
       await webhook(body, sign(body, { timestamp: now() - 10 * 60 })),
       await webhook(body, "t=1,v1=deadbeef"),
       await webhook(body, ""),
+      await webhook(body, sign(body, { timestamp: now() + 10 * 60 })),
     ];
-    expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 400]);
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 400, 400]);
     expect(answers[2]!.json().error.message).toContain("replay window");
+    expect(answers[5]!.json().error.message).toContain("replay window");
     expect(await h.count("SELECT count(*)::int AS n FROM payment_events WHERE provider = 'stripe'")).toBe(0);
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
   });

@@ -124,6 +124,11 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
             : "not a Stripe event",
         );
       }
+      // The SDK refuses a timestamp too old but not one from the future; the window holds both ways.
+      const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+      if (!(signedAt * 1000 <= nowMs + REPLAY_WINDOW_SECONDS * 1000)) {
+        throw refuseWebhook("timestamp outside the replay window");
+      }
       return eventOf(event);
     },
     async fetchStatus(session) {
