@@ -11,10 +11,8 @@
 import os from "node:os";
 import type { Order } from "@diginoor/api/orders";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
-import { getAddress } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
-import { deliver, pool, sandboxEvent } from "../test/card-orders.ts";
+import { deliver, linkFreshWallet, pool, sandboxEvent, seedStudioFilmAndStar } from "../test/card-orders.ts";
 import { newSignedInUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { freshPostgres, writeDocs } from "./support.ts";
@@ -33,11 +31,7 @@ async function placeOrders(t: TestApp, nftId: string, n: number): Promise<Order[
   const fans = await Promise.all(
     Array.from({ length: Math.ceil(n / 20) }, async () => {
       const { cookie, user } = await newSignedInUser(t.ctx);
-      const address = getAddress(privateKeyToAccount(generatePrivateKey()).address);
-      await t.ctx.database.query(
-        "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
-        [address, user.id, t.ctx.chain!.chainId],
-      );
+      await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
       return cookie;
     }),
   );
@@ -79,13 +73,7 @@ async function run(engine: string) {
   );
   try {
     const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-    await q(
-      "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM', '/l.svg', $1)",
-      [ANVIL_ADDRESSES[9]],
-    );
-    await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-      VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-    await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+    await seedStudioFilmAndStar(t.ctx.database, ANVIL_ADDRESSES[9]);
     await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
         thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
       VALUES ('burstNft', 'Burst', 'common', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 1000, 1000, 'fixed', 999, NULL),

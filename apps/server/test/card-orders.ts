@@ -1,6 +1,7 @@
 import type { Order } from "@diginoor/api/orders";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, getAddress, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
 
 /**
@@ -114,4 +115,30 @@ export async function mintsOnChain(rpcUrl: string, collectible: `0x${string}`): 
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
+}
+
+type Query = { query(sql: string, params?: unknown[]): Promise<unknown[]> };
+
+/**
+ * The catalogue the commerce tests and the fulfilment benchmark sell from: one studio paid at
+ * `payout`, one film and one star (ids 1); the NFTs are each caller's own.
+ */
+export async function seedStudioFilmAndStar(database: Query, payout: string): Promise<void> {
+  await database.query(
+    "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM Productions', '/l.svg', $1)",
+    [payout],
+  );
+  await database.query(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
+    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
+  await database.query("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+}
+
+/** Links a fresh address to `userId` as the wallet that receives purchases (what SIWE linking stores). */
+export async function linkFreshWallet(database: Query, userId: string, chainId: number): Promise<string> {
+  const address = getAddress(privateKeyToAccount(generatePrivateKey()).address);
+  await database.query(
+    "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
+    [address, userId, chainId],
+  );
+  return address;
 }

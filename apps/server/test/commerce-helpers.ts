@@ -6,6 +6,8 @@ import type { Clock } from "../src/platform/clock.ts";
 import { newSignedInUser } from "./factories.ts";
 import type { TestApp } from "./harness.ts";
 
+export { seedStudioFilmAndStar } from "./card-orders.ts";
+
 /** Shared by the HTTP + anvil tests of commerce (wallet and card orders). */
 
 export type ApiCall = <T = Record<string, unknown>>(
@@ -71,19 +73,4 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
-}
-
-/**
- * The catalogue both commerce tests sell from: one studio paid at `payout`, one film and one star
- * (ids 1); the NFTs are each test's own.
- */
-export async function seedStudioFilmAndStar(t: TestApp, payout: string): Promise<void> {
-  const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-  await q(
-    "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM Productions', '/l.svg', $1)",
-    [payout],
-  );
-  await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-  await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
 }

@@ -26,7 +26,7 @@ export async function startHostedCheckoutApp(
     { PUBLIC_URL, INDEXER_POLL_MS: "100", PAYMENT_PROVIDER_TIMEOUT_MS: "800", ...env },
     { clock, chain: true },
   );
-  await seedStudioFilmAndStar(t, ANVIL_ADDRESSES[9]);
+  await seedStudioFilmAndStar(t.ctx.database, ANVIL_ADDRESSES[9]);
   await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);

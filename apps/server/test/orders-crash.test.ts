@@ -4,11 +4,15 @@ import path from "node:path";
 import type { Order } from "@diginoor/api/orders";
 import { ANVIL_ADDRESSES, ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
-import { getAddress } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
-import { deliver, mintsOnChain, sandboxEvent } from "./card-orders.ts";
+import {
+  deliver,
+  linkFreshWallet,
+  mintsOnChain,
+  sandboxEvent,
+  seedStudioFilmAndStar,
+} from "./card-orders.ts";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { newSignedInUser } from "./factories.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
@@ -68,24 +72,14 @@ const q = <T = Record<string, unknown>>(sql: string, params?: unknown[]) =>
 // it once, in its PostgreSQL pass, rather than again in the embedded-database pass.
 describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("card fulfilment under crashes", () => {
   it(`paid orders are minted exactly once though the server is SIGKILLed ${ROUNDS} times (seed ${SEED})`, async () => {
-    await q(
-      "INSERT INTO production_houses (slug, name, logo_url, payout_address) VALUES ('avm', 'AVM', '/l.svg', $1)",
-      [ANVIL_ADDRESSES[9]],
-    );
-    await q(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-      VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-    await q("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+    await seedStudioFilmAndStar(server.database, ANVIL_ADDRESSES[9]);
     await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
         thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
       VALUES ('crashNft', 'Crash Edition', 'common', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 100, 100, 'fixed', 1500, NULL)`);
     const fans = await Promise.all(
       Array.from({ length: 4 }, async () => {
         const { cookie, user } = await newSignedInUser(server.database);
-        const address = getAddress(privateKeyToAccount(generatePrivateKey()).address);
-        await q(
-          "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
-          [address, user.id, await chain.client.getChainId()],
-        );
+        const address = await linkFreshWallet(server.database, user.id, await chain.client.getChainId());
         return { cookie, address };
       }),
     );

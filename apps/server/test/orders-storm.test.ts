@@ -1,12 +1,11 @@
 import type { Order } from "@diginoor/api/orders";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
-import { getAddress } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import {
   FORGERIES,
+  linkFreshWallet,
   type Delivery,
   deliver,
   mintsOnChain,
@@ -43,7 +42,7 @@ beforeAll(async () => {
   clock = createTestClock(Date.now());
   t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
   secret = sandboxSecret(t.ctx.config);
-  await seedStudioFilmAndStar(t, ANVIL_ADDRESSES[9]);
+  await seedStudioFilmAndStar(t.ctx.database, ANVIL_ADDRESSES[9]);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('stormNft', 'Storm Edition', 'common', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 250, 250, 'fixed', 1999, NULL),
@@ -57,11 +56,7 @@ afterAll(async () => {
 /** A signed-in fan whose own fresh wallet is linked as their receiving wallet. */
 async function fan() {
   const { cookie, user } = await newSignedInUser(t.ctx);
-  const address = privateKeyToAccount(generatePrivateKey()).address;
-  await q(
-    "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
-    [getAddress(address), user.id, t.ctx.chain!.chainId],
-  );
+  const address = await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
   return { cookie, userId: user.id, address };
 }
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
   secret = sandboxSecret(t.ctx.config);
   const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-  await seedStudioFilmAndStar(t, PAYOUT);
+  await seedStudioFilmAndStar(t.ctx.database, PAYOUT);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
