@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createServerDatabase } from "../../../test/pg-server.ts";
 import { type Database, openDatabase } from "../../db/client.ts";
 import { withTransaction } from "../tx.ts";
-import { JobPayloadError, type Jobs, createJobs, defineJob } from "./jobs.ts";
+import { JobPayloadError, type Jobs, MIN_RETRY_DELAY_SECONDS, createJobs, defineJob } from "./jobs.ts";
 
 /** Polls `check` (no fixed sleeps): resolves with its first truthy value, or fails after `ms`. */
 async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
@@ -32,6 +32,7 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
   let jobs: Jobs;
   const handled: Array<{ to: string; attempt: number }> = [];
   const failures: number[] = [];
+  const attemptTimes: number[] = [];
 
   const greet = defineJob({
     name: "test.greet",
@@ -46,6 +47,7 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
     payload: z.object({ failTimes: z.number().int() }),
     retry: { limit: 3, delaySeconds: 0, backoff: false },
     handler: async ({ failTimes }, job) => {
+      attemptTimes.push(Date.now());
       if (job.retryCount < failTimes) {
         failures.push(job.retryCount);
         throw new Error(`attempt ${job.retryCount} failed`);
@@ -132,6 +134,13 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
     });
     expect(done.retryCount).toBe(2);
     expect(failures).toEqual([0, 1]);
+    // Even with no delay asked for, attempts are at least a second apart: a failed attempt is never
+    // fetched again before pg-boss's own completion of its batch has landed (jobs.ts, createQueues).
+    expect(attemptTimes).toHaveLength(3);
+    for (let i = 1; i < attemptTimes.length; i++)
+      expect(attemptTimes[i]! - attemptTimes[i - 1]!).toBeGreaterThanOrEqual(
+        MIN_RETRY_DELAY_SECONDS * 1000 - 50,
+      );
   });
 
   it("a job that keeps failing ends in a visible failed state with its last error, and can be retried", async () => {

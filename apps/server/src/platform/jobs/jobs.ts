@@ -10,6 +10,9 @@ import type { Tx } from "../tx.ts";
  * `failed` state. The same code runs on PGlite through a small `executeSql` adapter.
  */
 
+/** The shortest pause before a failed job's next attempt (see createQueues). */
+export const MIN_RETRY_DELAY_SECONDS = 1;
+
 export interface JobInfo {
   id: string;
   /** 0 on the first attempt. */
@@ -252,7 +255,12 @@ export function createJobs(opts: JobsOptions): Jobs {
           const queue = {
             name: def.name,
             retryLimit: def.retry.limit,
-            retryDelay: def.retry.delaySeconds,
+            // At least a second between attempts: pg-boss completes a worker's batch after the
+            // callback returns without awaiting it (a no-op for jobs we completed or failed
+            // ourselves, as it only touches `active` ones). A failed job retried at once could be
+            // fetched again, `active`, before that completion lands, and be marked completed
+            // while its next attempt is still running.
+            retryDelay: Math.max(MIN_RETRY_DELAY_SECONDS, def.retry.delaySeconds),
             retryBackoff: def.retry.backoff,
             expireInSeconds: def.expireInSeconds,
           };
