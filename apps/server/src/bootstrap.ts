@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { localStorage } from "./lib/storage/local.ts";
 import { limitHashing } from "./modules/accounts/password.ts";
 import { createCatalogueService } from "./modules/catalogue/service.ts";
+import { createSearchIndexSync } from "./modules/catalogue/index-sync.ts";
 import { type ChainRuntime, startChain } from "./modules/chain/runtime.ts";
 import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
@@ -74,10 +75,23 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   });
   const { clock } = platform;
   const test = config.NODE_ENV === "test";
+  // The catalogue list's in-memory search index, kept in step through the change log (decision 023).
+  const searchIndex = config.CATALOGUE_SEARCH_INDEX
+    ? createSearchIndexSync({ database, pubsub: platform.pubsub, catchUpOnRead: test })
+    : undefined;
+  try {
+    await searchIndex?.start();
+  } catch (err) {
+    await platform.stop();
+    if (ownChain) await chain?.stop();
+    if (ownDatabase) await database.close();
+    throw err;
+  }
   const catalogue = createCatalogueService(database, {
     cacheTtlMs: test ? 0 : 10_000,
     listCacheTtlMs: test ? 0 : config.CATALOGUE_LIST_CACHE_MS,
     clock,
+    searchIndex,
   });
   const wallets = createWalletsService({ database, clock, publicUrl: config.PUBLIC_URL, chain });
   const quotes = createQuotesService({
@@ -156,6 +170,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     },
     appliedMigrations,
     async close() {
+      await searchIndex?.stop();
       await platform.stop();
       if (ownChain) await chain?.stop();
       if (ownDatabase) await database.close();

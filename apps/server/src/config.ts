@@ -210,6 +210,11 @@ export const envSchema = z
     WEB_DIST_DIR: z.string().optional(),
     /** Milliseconds identical NFT list queries share one cached answer (0 = off; default 1000). */
     CATALOGUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** Answer NFT lists from the in-memory search index (off = SQL queries; decision 023). */
+    CATALOGUE_SEARCH_INDEX: z
+      .enum(["on", "off", "1", "0", "true", "false"])
+      .default("on")
+      .transform((v) => v === "on" || v === "1" || v === "true"),
     /** Run job handlers, schedules and queue maintenance in this process (off = API-only process). */
     WORKERS: z
       .enum(["on", "off", "1", "0", "true", "false"])

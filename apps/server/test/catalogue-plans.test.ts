@@ -1,13 +1,10 @@
 // The list query's three plans (index range scan, bounded walk, candidate set; see
 // docs/decisions/022-catalogue-search-plans.md) must return exactly what the simple query returns,
 // for any combination of filters, price bounds, search words, sort orders, page sizes and cursors.
-import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
-import { sql } from "drizzle-orm";
+import type { NftSort } from "@diginoor/api/catalogue";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
-import { seedCatalogue } from "../seed/seed.ts";
-import { rowsOf } from "../src/lib/rate-limit.ts";
 import type { NftCursor } from "../src/modules/catalogue/cursor.ts";
 import {
   type ListPlan,
@@ -15,13 +12,19 @@ import {
   type NftFilter,
   type NftSummaryRow,
 } from "../src/modules/catalogue/repo.ts";
+import {
+  cursorOf,
+  filterArb as filterOf,
+  seedCatalogueCopies,
+  sorts,
+  type Vocabulary,
+} from "./catalogue-copies.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
 
 let t: TestDatabase;
 let database: Database;
+let v: Vocabulary;
 let films: string[];
-let celebs: string[];
-let prices: number[];
 let words: string[];
 let total: number;
 
@@ -31,49 +34,10 @@ const COPIES = 12;
 beforeAll(async () => {
   t = await createTestDatabase();
   database = t.database;
-  await seedCatalogue(database.db, { now: new Date("2026-01-15T12:00:00Z") });
-  await database.db.execute(sql`
-    INSERT INTO nfts (id, title, description, about, tier, category, film_id, celebrity_id, production_house_id,
-                      collection_id, image_url, video_url, thumbnail_url, edition_size, editions_available,
-                      exclusive_rewards, sale_type, price_usd_cents, auction_duration_days, auction_ends_at,
-                      royalty_bps, created_at)
-    SELECT 'cp' || lpad(to_hex(g), 6, '0') || substr(t.id, 1, 4), t.title || ' #' || g, t.description, t.about,
-           t.tier, t.category, t.film_id, t.celebrity_id, t.production_house_id, t.collection_id, t.image_url,
-           t.video_url, t.thumbnail_url, t.edition_size, t.editions_available, t.exclusive_rewards, t.sale_type,
-           -- Some copies share a price (ties broken by id), others vary.
-           CASE WHEN g % 3 = 0 THEN t.price_usd_cents ELSE t.price_usd_cents + (g % 7) * 100 END,
-           t.auction_duration_days, t.auction_ends_at, t.royalty_bps,
-           -- Some copies share a creation time to the microsecond.
-           t.created_at - make_interval(secs => (g / 2) * 3600)
-    FROM nfts t CROSS JOIN generate_series(1, ${COPIES}::int) AS g`);
-  await database.db.execute(sql`ANALYZE nfts`);
-  const q = <T>(text: string) => database.query<T>(text, []);
-  films = (await q<{ slug: string }>("SELECT slug FROM films ORDER BY slug")).map((r) => r.slug);
-  celebs = (await q<{ slug: string }>("SELECT slug FROM celebrities ORDER BY slug")).map((r) => r.slug);
-  prices = (await q<{ p: string }>("SELECT DISTINCT price_usd_cents::text AS p FROM nfts ORDER BY 1")).map(
-    (r) => Number(r.p),
-  );
-  const texts = (await q<{ s: string }>("SELECT DISTINCT search_text AS s FROM nfts")).map((r) => r.s);
-  const found = new Set<string>();
-  for (const s of texts) for (const w of s.split(/[^a-z0-9]+/)) if (w.length >= 3) found.add(w);
-  words = [...found].sort();
-  total = Number(
-    rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM nfts`))[0]?.n,
-  );
+  v = await seedCatalogueCopies(database, COPIES);
+  ({ films, words, total } = v);
 }, 180_000);
 afterAll(() => t?.dispose());
-
-function cursorOf(r: NftSummaryRow, sort: NftSort): NftCursor {
-  switch (sort) {
-    case "newest":
-      return { sort, createdAtMicros: String(r.createdAtMicros), id: r.id };
-    case "price_asc":
-    case "price_desc":
-      return { sort, priceUsdCents: Number(r.priceUsdCents), id: r.id };
-    case "title":
-      return { sort, sortTitle: r.sortTitle, id: r.id };
-  }
-}
 
 /** Every page of a walk with one plan: ids in order, and the plans used. */
 async function walkIds(filter: NftFilter, sort: NftSort, limit: number, plan?: ListPlan, walkRows?: number) {
@@ -92,34 +56,7 @@ async function walkIds(filter: NftFilter, sort: NftSort, limit: number, plan?: L
   throw new Error("pagination did not end");
 }
 
-const sorts: NftSort[] = ["newest", "price_asc", "price_desc", "title"];
-const tiers: Tier[] = ["common", "rare", "ultimate", "legendary"];
-const saleTypes: SaleType[] = ["fixed", "auction"];
-
-const filterArb = () =>
-  fc.record(
-    {
-      tier: fc.constantFrom(...tiers),
-      saleType: fc.constantFrom(...saleTypes),
-      film: fc.constantFrom(...films),
-      celebrity: fc.constantFrom(...celebs),
-      minPriceCents: fc.constantFrom(...prices),
-      maxPriceCents: fc.constantFrom(...prices),
-      q: fc.oneof(
-        fc.constantFrom(...words),
-        // Fragments of words (1 and 2 characters have no trigram), and text with LIKE wildcards.
-        fc
-          .constantFrom(...words)
-          .chain((w) =>
-            fc
-              .integer({ min: 0, max: w.length - 1 })
-              .chain((i) => fc.integer({ min: i + 1, max: w.length }).map((j) => w.slice(i, j))),
-          ),
-        fc.constantFrom("a", "e", "%", "_", "\\", "a%b", "kabali da", "#1", "#12", "zzz"),
-      ),
-    },
-    { requiredKeys: [] },
-  );
+const filterArb = () => filterOf(v);
 
 describe("catalogue list plans", () => {
   it("has enough rows for the plans to differ", () => {

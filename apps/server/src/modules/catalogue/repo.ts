@@ -295,6 +295,64 @@ async function runList(
   return { rows, complete };
 }
 
+/** A card row with the search text the list matches, as the in-memory search index keeps it. */
+export type IndexedNftRow = NftSummaryRow & { searchText: string };
+
+const INDEX_COLUMNS = `${LIST_COLUMNS}, n.search_text AS "searchText"`;
+const INDEX_JOINS = "LEFT JOIN films f ON f.id = n.film_id LEFT JOIN celebrities c ON c.id = n.celebrity_id";
+
+/**
+ * The oldest transaction still running (xid8, as text): every transaction before it has ended, so
+ * its changes are visible to any statement that starts after this one.
+ */
+export async function oldestRunningXid(database: Pick<Database, "query">): Promise<string> {
+  const rows = await database.query<{ xmin: string }>(
+    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin",
+    [],
+    { name: "catalogue_index_xmin" },
+  );
+  return (rows[0] as { xmin: string }).xmin;
+}
+
+/** Every NFT's card row with its search text (the search index's full load). */
+export async function allIndexRows(database: Pick<Database, "query">): Promise<IndexedNftRow[]> {
+  return database.query<IndexedNftRow>(`SELECT ${INDEX_COLUMNS} FROM nfts n ${INDEX_JOINS}`, []);
+}
+
+/**
+ * NFTs changed by transactions from `sinceXid` on (those committed by now): the current row of each,
+ * or `deleted` when it is gone.
+ */
+export async function changedIndexRows(
+  database: Pick<Database, "query">,
+  sinceXid: string,
+): Promise<{ rows: IndexedNftRow[]; deleted: string[] }> {
+  const found = await database.query<IndexedNftRow & { changedId: string }>(
+    `WITH ch AS (SELECT DISTINCT nft_id FROM catalogue_changes WHERE xid >= $1::xid8)
+     SELECT ch.nft_id AS "changedId", ${INDEX_COLUMNS} FROM ch LEFT JOIN nfts n ON n.id = ch.nft_id ${INDEX_JOINS}`,
+    [sinceXid],
+    { name: "catalogue_index_changes" },
+  );
+  const rows: IndexedNftRow[] = [];
+  const deleted: string[] = [];
+  for (const r of found) {
+    if (r.id === null) deleted.push(r.changedId);
+    else {
+      const { changedId: _, ...row } = r;
+      rows.push(row);
+    }
+  }
+  return { rows, deleted };
+}
+
+/** Forgets changes of transactions before `beforeXid` (every reader has read them). */
+export async function pruneCatalogueChanges(
+  database: Pick<Database, "query">,
+  beforeXid: string,
+): Promise<void> {
+  await database.query("DELETE FROM catalogue_changes WHERE xid < $1::xid8", [beforeXid]);
+}
+
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {
   let name = statementNames.get(text);

@@ -28,6 +28,7 @@ import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
+import type { SearchIndexSync } from "./index-sync.ts";
 
 export type StudioInputParsed = z.output<typeof studioInputSchema>;
 export type CelebrityInputParsed = z.output<typeof celebrityInputSchema>;
@@ -61,7 +62,8 @@ export function toSummary(r: repo.NftSummaryRow): NftSummary {
   };
 }
 
-function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCursor {
+/** The keyset cursor that continues after row `r`. */
+export function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCursor {
   switch (sort) {
     case "newest":
       return { sort, createdAtMicros: String(r.createdAtMicros), id: r.id };
@@ -184,6 +186,11 @@ export interface CatalogueServiceOptions {
   listCacheTtlMs?: number;
   /** Time source of the caches (tests move a test clock instead of waiting). */
   clock?: Clock;
+  /**
+   * The in-memory search index that answers NFT lists once loaded (docs/decisions/023); without it,
+   * or while it loads, lists are SQL queries (repo.listNfts).
+   */
+  searchIndex?: Pick<SearchIndexSync, "ready" | "list" | "catchUp">;
 }
 
 /** An NFT as the chain side sees it: what token metadata shows. */
@@ -198,6 +205,7 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   const aboutCache = new TtlCache<AboutResponse>(ttl, clock);
   // 500 pages of at most 100 NFTs, each kept as objects and as JSON: a few tens of MB at worst.
   const listCache = new PageCache<NftPage>(opts.listCacheTtlMs ?? 1_000, 500, clock);
+  const index = opts.searchIndex;
 
   async function listNfts(query: ListNftsParsed): Promise<NftListResponse> {
     return (await listNftsPage(query)).body;
@@ -228,20 +236,18 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
     // PostgreSQL text cannot hold NUL, so no NFT can match one: drop it rather than fail.
     const q = query.q?.trim();
-    const rows = await repo.listNfts(database, {
-      filter: {
-        tier: query.tier,
-        film: query.film,
-        celebrity: query.celebrity,
-        saleType: query.saleType,
-        minPriceCents: query.minPriceCents,
-        maxPriceCents: query.maxPriceCents,
-        q: q ? q : undefined,
-      },
-      sort: query.sort,
-      limit: query.limit,
-      after,
-    });
+    const filter: repo.NftFilter = {
+      tier: query.tier,
+      film: query.film,
+      celebrity: query.celebrity,
+      saleType: query.saleType,
+      minPriceCents: query.minPriceCents,
+      maxPriceCents: query.maxPriceCents,
+      q: q ? q : undefined,
+    };
+    const rows = index?.ready()
+      ? await index.list(filter, query.sort, query.limit, after)
+      : await repo.listNfts(database, { filter, sort: query.sort, limit: query.limit, after });
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {
@@ -413,6 +419,8 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       filmsCache.clear();
       aboutCache.clear();
       listCache.clear();
+      // The change log reaches the index anyway (notifications, poll); this only hurries it.
+      index?.catchUp().catch(() => {});
       for (const listener of invalidationListeners) listener();
     },
     /** Calls `fn` after every invalidate(); returns what stops it. */

@@ -1,0 +1,346 @@
+// The in-memory search index (docs/decisions/023-catalogue-search-index.md) must return exactly the
+// rows of the SQL list, page after page by cursor, for any combination of filters, price bounds,
+// search words and sort orders, while NFTs are inserted, repriced, renamed, sold and deleted and
+// films renamed, the changes reaching it through the change log.
+import type { NftSort } from "@diginoor/api/catalogue";
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { seedCatalogue } from "../seed/seed.ts";
+import type { NftCursor } from "../src/modules/catalogue/cursor.ts";
+import { createSearchIndexSync, type SearchIndexSync } from "../src/modules/catalogue/index-sync.ts";
+import { listNfts, type NftFilter, type NftSummaryRow } from "../src/modules/catalogue/repo.ts";
+import {
+  CatalogueSearchIndex,
+  compareCodePoints,
+  type IndexRow,
+} from "../src/modules/catalogue/search-index.ts";
+import { createPubSub, type PubSub } from "../src/platform/pubsub/pubsub.ts";
+import { cursorOf, filterArb, seedCatalogueCopies, sorts, type Vocabulary } from "./catalogue-copies.ts";
+import { createTestDatabase, type TestDatabase } from "./harness.ts";
+import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
+
+let t: TestDatabase;
+let database: Database;
+let v: Vocabulary;
+let pubsub: PubSub;
+let sync: SearchIndexSync;
+/** The same, walking the order before testing any candidate set (the path of large sets). */
+let walking: SearchIndexSync;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  database = t.database;
+  v = await seedCatalogueCopies(database, 8);
+  pubsub = createPubSub(database);
+  sync = createSearchIndexSync({ database, pubsub, catchUpOnRead: true, pollMs: 60_000 });
+  await sync.start();
+  walking = createSearchIndexSync({
+    database,
+    pubsub,
+    catchUpOnRead: true,
+    pollMs: 60_000,
+    directCandidates: 0,
+  });
+  await walking.start();
+}, 180_000);
+afterAll(async () => {
+  await sync?.stop();
+  await walking?.stop();
+  await pubsub?.close();
+  await t?.dispose();
+});
+
+type Lister = (
+  filter: NftFilter,
+  sort: NftSort,
+  limit: number,
+  after?: NftCursor,
+) => Promise<NftSummaryRow[]>;
+const fromSql: Lister = async (filter, sort, limit, after) => [
+  ...(await listNfts(database, { filter, sort, limit, after, plan: "index" })),
+];
+const listerOf =
+  (s: () => SearchIndexSync): Lister =>
+  async (filter, sort, limit, after) =>
+    (await s().list(filter, sort, limit, after)).map(({ searchText: _, ...row }) => row);
+const fromIndex = listerOf(() => sync);
+const fromWalkingIndex = listerOf(() => walking);
+
+/** Every page of a walk: the rows in order. */
+async function walk(list: Lister, filter: NftFilter, sort: NftSort, limit: number) {
+  const rows: NftSummaryRow[] = [];
+  let after: NftCursor | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const got = await list(filter, sort, limit, after);
+    const items = got.slice(0, limit);
+    rows.push(...items);
+    const last = items[items.length - 1];
+    if (got.length <= limit || !last) return rows;
+    after = cursorOf(last, sort);
+  }
+  throw new Error("pagination did not end");
+}
+
+/** A random change to the catalogue, of every kind that moves a row in or out of a list. */
+const changeArb = () =>
+  fc.oneof(
+    fc.record({
+      kind: fc.constant("insert" as const),
+      n: fc.nat(),
+      price: fc.nat({ max: 500_000 }),
+      title: fc.constantFrom("Kabali rain", "Ünïcode drop", "zzz new", "a", "𝒳 mark", "\uffff end"),
+    }),
+    fc.record({ kind: fc.constant("price" as const), n: fc.nat(), price: fc.nat({ max: 500_000 }) }),
+    fc.record({
+      kind: fc.constant("title" as const),
+      n: fc.nat(),
+      title: fc.constantFrom("Renamed rain", "Kabali Da", "ÄÖ first", "#12 lucky"),
+    }),
+    fc.record({ kind: fc.constant("sell" as const), n: fc.nat() }),
+    fc.record({ kind: fc.constant("delete" as const), n: fc.nat() }),
+    fc.record({
+      kind: fc.constant("film" as const),
+      n: fc.nat(),
+      name: fc.constantFrom("Kabali Returns", "Sivaji", "Rainfall"),
+    }),
+  );
+type Change = ReturnType<typeof changeArb> extends fc.Arbitrary<infer C> ? C : never;
+
+let inserted = 0;
+let compared = 0;
+async function applyChange(c: Change): Promise<void> {
+  const ids = (await database.query<{ id: string }>("SELECT id FROM nfts ORDER BY id", [])).map((r) => r.id);
+  const id = ids[c.n % ids.length] as string;
+  switch (c.kind) {
+    case "insert":
+      await database.query(
+        `INSERT INTO nfts (id, title, description, about, tier, category, film_id, celebrity_id, production_house_id,
+                           image_url, thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents,
+                           auction_duration_days, created_at)
+         SELECT $2, $3, description, about, tier, category, film_id, celebrity_id, production_house_id, image_url,
+                thumbnail_url, edition_size, editions_available, sale_type, $4, auction_duration_days, created_at
+         FROM nfts WHERE id = $1`,
+        [id, `ins${(inserted++).toString(36).padStart(6, "0")}`, c.title, c.price],
+      );
+      break;
+    case "price":
+      await database.query("UPDATE nfts SET price_usd_cents = $2 WHERE id = $1", [id, c.price]);
+      break;
+    case "title":
+      await database.query("UPDATE nfts SET title = $2 WHERE id = $1", [id, c.title]);
+      break;
+    case "sell":
+      await database.query(
+        "UPDATE nfts SET editions_available = greatest(0, editions_available - 1) WHERE id = $1",
+        [id],
+      );
+      break;
+    case "delete":
+      await database.query("DELETE FROM nfts WHERE id = $1", [id]);
+      break;
+    case "film":
+      await database.query(
+        "UPDATE films SET name = $2, slug = 'f' || id || '-' || $3 WHERE id = (SELECT film_id FROM nfts WHERE id = $1)",
+        [id, c.name, String(c.n % 100)],
+      );
+      break;
+  }
+}
+
+/** A card row for the index alone (no database). */
+function row(id: string, price: number, title = id): IndexRow {
+  return {
+    id,
+    title,
+    tier: "common",
+    filmSlug: "f",
+    filmName: "F",
+    celebritySlug: "c",
+    celebrityName: "C",
+    priceUsdCents: price,
+    saleType: "fixed",
+    auctionEndsAt: null,
+    thumbnailUrl: "/t.png",
+    editionsAvailable: 1,
+    editionSize: 1,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    sortTitle: title.toLowerCase(),
+    createdAtMicros: "1767225600000000",
+    searchText: title.toLowerCase(),
+  };
+}
+
+describe("catalogue search index", () => {
+  it("keeps its orders right when one catch-up inserts rows and moves others", () => {
+    const index = new CatalogueSearchIndex();
+    const rows = Array.from({ length: 40 }, (_, i) => row(`nft${String(i).padStart(3, "0")}`, (i * 37) % 11));
+    index.replaceAll(rows);
+    expect(index.list({}, "price_asc", 100).length).toBe(40);
+    // An insert first (it shifts positions), then price changes, in one batch; then a delete.
+    const changed = [row("new001", 5), row("nft007", 99), row("new002", 0), row("nft020", 3)];
+    index.apply(changed, []);
+    index.apply([], ["nft011"]);
+    const expected = [...rows.filter((r) => !["nft007", "nft020", "nft011"].includes(r.id)), ...changed]
+      .sort((a, b) => Number(a.priceUsdCents) - Number(b.priceUsdCents) || (a.id < b.id ? -1 : 1))
+      .map((r) => r.id);
+    expect(index.list({}, "price_asc", 100).map((r) => r.id)).toEqual(expected);
+    expect(index.list({}, "price_desc", 100).map((r) => r.id)).toEqual([...expected].reverse());
+  });
+
+  it('orders titles as COLLATE "C" does: by code point', async () => {
+    const samples = ["a", "B", "é", "z", "\uffff", "𝒳", "\ue000", "ab", "a b", ""];
+    const rows = await database.query<{ s: string }>(
+      `SELECT s FROM unnest($1::text[]) AS s ORDER BY s COLLATE "C"`,
+      [samples],
+    );
+    expect([...samples].sort(compareCodePoints)).toEqual(rows.map((r) => r.s));
+  });
+
+  it("walks every page with the rows of the SQL list, in the same order, while the catalogue changes", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(changeArb(), { maxLength: 4 }),
+        // Every filter, or one or two of them (which match more rows, so walks run longer).
+        fc.oneof(
+          filterArb(v),
+          filterArb(v).chain((f) => fc.subarray(Object.entries(f), { maxLength: 2 }).map(Object.fromEntries)),
+        ),
+        fc.constantFrom(...sorts),
+        fc.integer({ min: 3, max: 60 }),
+        async (changes, filter, sort, limit) => {
+          for (const c of changes) await applyChange(c);
+          const reference = await walk(fromSql, filter, sort, limit);
+          const indexed = await walk(fromIndex, filter, sort, limit);
+          expect(indexed).toEqual(reference);
+          expect(await walk(fromWalkingIndex, filter, sort, limit)).toEqual(reference);
+          compared += reference.length;
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // The runs compared pages, not only empty lists.
+    expect(compared).toBeGreaterThan(2000);
+  }, 240_000);
+
+  it("finds each page the same way from any cursor", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        filterArb(v),
+        fc.constantFrom(...sorts),
+        fc.integer({ min: 1, max: 30 }),
+        fc.nat(),
+        async (filter, sort, limit, pick) => {
+          const all = await fromSql({}, sort, 100_000);
+          const after = cursorOf(all[pick % all.length] as NftSummaryRow, sort);
+          expect(await fromIndex(filter, sort, limit, after)).toEqual(
+            await fromSql(filter, sort, limit, after),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 180_000);
+
+  it("accepts cursors no row has: beyond every key, and titles with unpaired surrogates", async () => {
+    const cursors: NftCursor[] = [
+      { sort: "newest", createdAtMicros: "99999999999999999", id: "zzzzzz" },
+      { sort: "newest", createdAtMicros: "-99999999999999999", id: "aaaaaa" },
+      { sort: "price_asc", priceUsdCents: 0, id: "-" },
+      { sort: "title", sortTitle: "k\ud800x", id: "a" },
+      { sort: "title", sortTitle: "kabali", id: "zzzzzzzzz" },
+    ];
+    for (const after of cursors) {
+      for (const filter of [{}, { q: "rain" }, { tier: "rare" as const }]) {
+        expect(await fromIndex(filter, after.sort, 10, after)).toEqual(
+          await fromSql(filter, after.sort, 10, after),
+        );
+      }
+    }
+  });
+});
+
+describe("catalogue search index on a PostgreSQL server shared by several processes", () => {
+  let server: ServerDatabase;
+  let serverPubsub: PubSub;
+  let follower: SearchIndexSync;
+  const clients: pg.Client[] = [];
+  /** Another process's connection: a plain client of its own. */
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: server.url });
+    await c.connect();
+    clients.push(c);
+    return c;
+  };
+  const priceIn = (s: SearchIndexSync, id: string) =>
+    s.index.list({}, "newest", 1_000_000).find((r) => r.id === id)?.priceUsdCents;
+
+  beforeAll(async () => {
+    server = await createServerDatabase();
+    await seedCatalogue(server.database.db);
+    serverPubsub = createPubSub(server.database);
+    // No poll (an hour): only notifications, or explicit catch-ups, move this index.
+    follower = createSearchIndexSync({ database: server.database, pubsub: serverPubsub, pollMs: 3_600_000 });
+    await follower.start();
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of clients) await c.end();
+    await follower?.stop();
+    await serverPubsub?.close();
+    await server?.dispose();
+  });
+
+  const ids = async () =>
+    (await server.database.query<{ id: string }>("SELECT id FROM nfts ORDER BY id LIMIT 3", [])).map(
+      (r) => r.id,
+    );
+
+  it("hears a change committed through another connection by NOTIFY, within a second", async () => {
+    const [id] = await ids();
+    const other = await connect();
+    const started = Date.now();
+    await other.query("UPDATE nfts SET price_usd_cents = 123457 WHERE id = $1", [id]);
+    while (Number(priceIn(follower, id as string)) !== 123457) {
+      if (Date.now() - started > 1000) throw new Error("the index did not hear the change within 1 s");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+
+  it("does not skip a transaction that began earlier and commits after a later one was read", async () => {
+    const [early, late] = await ids();
+    const a = await connect();
+    const b = await connect();
+    await a.query("BEGIN");
+    // The early transaction takes its id now, with its write...
+    await a.query("UPDATE nfts SET price_usd_cents = 222 WHERE id = $1", [early]);
+    // ...a later one commits, and the index reads it while the early one still runs.
+    await b.query("UPDATE nfts SET price_usd_cents = 333 WHERE id = $1", [late]);
+    await follower.catchUp();
+    expect(Number(priceIn(follower, late as string))).toBe(333);
+    expect(Number(priceIn(follower, early as string))).not.toBe(222);
+    await a.query("COMMIT");
+    await follower.catchUp();
+    expect(Number(priceIn(follower, early as string))).toBe(222);
+  });
+
+  it("a second process's index loads the same rows and follows the same changes", async () => {
+    const second = await openDatabase({ url: server.url, poolSize: 2 });
+    const secondPubsub = createPubSub(second);
+    const mirror = createSearchIndexSync({ database: second, pubsub: secondPubsub, catchUpOnRead: true });
+    try {
+      await mirror.start();
+      await server.database.query("DELETE FROM nfts WHERE id = (SELECT min(id) FROM nfts)", []);
+      await follower.catchUp();
+      for (const sort of sorts) {
+        expect(await mirror.list({ q: "a" }, sort, 1000)).toEqual(
+          follower.index.list({ q: "a" }, sort, 1000),
+        );
+      }
+    } finally {
+      await mirror.stop();
+      await secondPubsub.close();
+      await second.close();
+    }
+  });
+});
