@@ -242,6 +242,7 @@ export const contactMessageSchema = z.object({
   message: z.string(),
   createdAt: z.string(),
 });
+export type ContactMessage = z.infer<typeof contactMessageSchema>;
 export const auditEntrySchema = z.object({
   id: z.number().int(),
   actorId: z.string().nullable(),
