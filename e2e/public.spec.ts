@@ -9,6 +9,7 @@ import {
   VIEWPORTS,
   waitForData,
   watchPage,
+  withoutServerRendering,
 } from "./support/page.ts";
 
 /**
@@ -460,6 +461,8 @@ test.describe("states", () => {
       }
       await route.continue();
     });
+    // The server renders /collections with its data; here the API fails for the browser alone.
+    await withoutServerRendering(page, "/collections");
     await page.goto("/collections");
     const error = page.getByRole("alert").filter({ hasText: "We couldn't load the collections" });
     await expect(error).toBeVisible({ timeout: 20_000 });
@@ -513,4 +516,47 @@ test.describe("forms", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
     expectNoProblems(watch);
   });
+});
+
+test.describe("pages arrive rendered (decision 033)", () => {
+  // With JavaScript off, the server's HTML alone shows the page: what a phone paints before the app
+  // has loaded. Then, with JavaScript, the same page hydrates without a console error and works.
+  test.use({ javaScriptEnabled: false });
+
+  test("home, marketplace and an NFT page show their content before any script runs", async ({
+    page,
+    request,
+  }) => {
+    const list = await getJson<NftList>(request, "/api/v1/nfts?limit=1");
+    const nft = list.items[0] as NftSummaryLite;
+    await page.goto("/");
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Own a moment of Indian cinema" }),
+    ).toBeVisible();
+    await expect(page.locator(".home-hero-poster").first()).toBeVisible();
+    await page.goto("/marketplace");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.locator(".nft-card").first()).toBeVisible();
+    await page.goto(`/nftdetail/${nft.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: nft.title })).toBeVisible();
+    await expect(page.locator(".nft-media img")).toBeVisible();
+  });
+});
+
+test("a server-rendered page hydrates: no console error, and its buttons work", async ({ page, request }) => {
+  const list = await getJson<NftList>(request, "/api/v1/nfts?limit=1");
+  const nft = list.items[0] as NftSummaryLite;
+  const problems = watchPage(page);
+  await page.goto(`/nftdetail/${nft.id}`);
+  expect(await page.locator("#__diginoor_state").count()).toBe(1);
+  await settle(page);
+  // Hydrated: a link navigates inside the app, without loading a new document.
+  await page.evaluate(() => {
+    (window as unknown as { stillHere: boolean }).stillHere = true;
+  });
+  await page.getByRole("link", { name: "Marketplace", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/marketplace$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  expectNoProblems(problems);
 });

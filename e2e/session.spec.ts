@@ -3,7 +3,9 @@ import { expectNoProblems, waitForData, watchPage } from "./support/page.ts";
 
 /**
  * A signed-out visitor's pages ask who is signed in with GET /api/v1/session (200, user null) and
- * never with GET /api/v1/me (401 when signed out), so the console stays free of errors.
+ * never with GET /api/v1/me (401 when signed out), so the console stays free of errors. Public pages
+ * arrive rendered by the server, which asked in-process; a client-rendered page (the wallet) asks
+ * from the browser.
  */
 test("a visitor's session probe answers 200 and leaves no console error", async ({ page }) => {
   const watch = watchPage(page);
@@ -13,12 +15,14 @@ test("a visitor's session probe answers 200 and leaves no console error", async 
     if (pathname === "/api/v1/me" || pathname === "/api/v1/session")
       probes.push({ path: pathname, status: res.status() });
   });
-  const session = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/v1/session");
   await page.goto("/");
-  expect(await (await session).json()).toEqual({ user: null });
   await waitForData(page);
   await expect(page.getByRole("link", { name: /log ?in|sign ?in/i }).first()).toBeVisible();
   await page.goto("/marketplace");
+  await waitForData(page);
+  const session = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/v1/session");
+  await page.goto("/wallet");
+  expect(await (await session).json()).toEqual({ user: null });
   await waitForData(page);
   expect(probes.length).toBeGreaterThan(0);
   expect(

@@ -79,6 +79,7 @@ async function waitReady() {
   throw new Error("server not ready after 240 s");
 }
 
+const loadAtStart = os.loadavg()[0].toFixed(1);
 const categories = ["performance", "accessibility", "best-practices", "seo"];
 
 function summarise(lhr) {
@@ -163,13 +164,14 @@ try {
       `(CHAIN_DISABLED=1, seeded catalogue), npm \`lighthouse\` ${lighthouseVersion()} with ${chromiumPath}, default`,
       "mobile settings (simulated slow 4G and 4× CPU slowdown) and the desktop preset; median of",
       `${runs} run(s) by performance. Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpus.length} × ${cpus[0]?.model ?? "CPU"}`,
-      "(a machine shared with other work, so performance scores move by a few points between runs).",
+      `(a machine shared with other work, so performance scores move by a few points between runs; load average ${loadAtStart} when it started).`,
       "Goal (issue 8): mobile performance at least 90; accessibility, best practices and SEO 100.",
       "",
       ...table,
       "",
       failing.length ? "Audits below 90 in the runs above:" : "No audit below 90 in the runs above.",
       ...(failing.length ? ["", ...failing] : []),
+      "",
       "",
     ].join("\n");
     const file = path.join(root, "docs/benchmarks.md");

@@ -53,6 +53,9 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
     if (failure.includes("ERR_ABORTED") && url.pathname.startsWith("/api/")) return;
     // So are images of cards a new filter replaced before they finished loading.
     if (failure.includes("ERR_ABORTED") && req.resourceType() === "image") return;
+    // And a wallet's chain read (a JSON-RPC POST to the node) still in flight when the page navigates.
+    if (failure.includes("ERR_ABORTED") && req.method() === "POST" && req.postData()?.includes('"jsonrpc"'))
+      return;
     watch.problems.push(`request failed: ${req.method()} ${url.pathname}${url.search} (${failure})`);
   });
   page.on("response", (res) => {
@@ -129,4 +132,24 @@ export async function shotsAtBothWidths(page: Page, name: string) {
     await screenshot(page, name);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/**
+ * Serves `pathname` as the server does when it could not render the page (its data failed, or took
+ * longer than the renderer waits): index.html with an empty #root and no data, so the app renders
+ * and fetches in the browser, where `page.route` can answer its API calls.
+ */
+export async function withoutServerRendering(page: Page, pathname: string) {
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      if (route.request().resourceType() !== "document") return route.fallback();
+      const response = await route.fetch();
+      const html = await response.text();
+      const rendered =
+        /<div id="root">[\s\S]*?<script type="application\/json" id="__diginoor_state">[\s\S]*?<\/script>/;
+      expect(html, "the server rendered the page").toMatch(rendered);
+      await route.fulfill({ response, body: html.replace(rendered, '<div id="root"></div>') });
+    },
+  );
 }

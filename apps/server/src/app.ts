@@ -158,7 +158,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   // /sitemap.xml, /robots.txt, and each page's title and link-preview tags written into index.html.
   const renderPage = await registerSeo(app, ctx, {
-    indexHtmlPath: hasWeb ? indexHtml : undefined,
+    webDist: hasWeb ? webDist : undefined,
     isWebPage: isWebPagePath,
   });
 
@@ -170,11 +170,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       // (an unknown NFT or post is a 404 too). The page names the current hashed files, so it is
       // revalidated on every visit; it carries the page's own tags, so it is compressed per request
       // (a few kilobytes: cheap at a middling brotli quality).
-      const page = await renderPage(url.split("?")[0] ?? "/");
+      const page = await renderPage(req);
       reply
         .code(page.status)
         .type("text/html; charset=utf-8")
-        .header("cache-control", "no-cache")
+        .header("cache-control", "private, no-cache")
         .header("vary", "Accept-Encoding");
       const encoding = (["br", "gzip"] as const).find((e) =>
         acceptsEncoding(req.headers["accept-encoding"], e),

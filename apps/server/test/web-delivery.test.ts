@@ -70,7 +70,8 @@ describe("index.html", () => {
   it("is revalidated on every visit and negotiated the same way", async () => {
     const br = await get("/marketplace", "br;q=1, gzip;q=0.5");
     expect(br.statusCode).toBe(200);
-    expect(br.headers["cache-control"]).toBe("no-cache");
+    // Private: the page is rendered on the server for this visitor (signed-in or not).
+    expect(br.headers["cache-control"]).toBe("private, no-cache");
     expect(br.headers["content-encoding"]).toBe("br");
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     // The server writes the page's own title and tags into index.html (SEO): compare with the

@@ -5,14 +5,46 @@ import "@fontsource/playfair-display/latin-600.css";
 import "@fontsource/playfair-display/latin-700.css";
 import "./styles/global.css";
 import "./styles/shell.css";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
+import { hydrate } from "@tanstack/react-query";
+import { StrictMode, startTransition } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { createBrowserRouter, matchRoutes } from "react-router";
+import { App, makeQueryClient } from "./app/App.tsx";
+import { routes } from "./app/routes.tsx";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const queryClient = makeQueryClient();
+const serverState = document.getElementById("__diginoor_state");
+
+if (serverState && root.firstElementChild) {
+  // A page the server rendered (entry-server.tsx): the same data, the page's own route modules
+  // loaded before the first render, then a hydration in a transition, so React yields to the
+  // browser while it attaches instead of blocking the main thread for the whole page.
+  hydrate(queryClient, JSON.parse(serverState.textContent ?? "{}"));
+  // Let the browser paint the server's markup first: a fast connection delivers this script
+  // before the first frame, and the work below would otherwise hold the page's first paint.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const lazy = (matchRoutes(routes, window.location) ?? []).filter((m) => typeof m.route.lazy === "function");
+  await Promise.all(
+    lazy.map(async ({ route }) => {
+      const module = await (route.lazy as () => Promise<object>)();
+      Object.assign(route, { ...module, lazy: undefined });
+    }),
+  );
+  const viewport = document.documentElement.dataset.viewport === "desktop" ? "desktop" : "mobile";
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <App router={createBrowserRouter(routes)} queryClient={queryClient} viewport={viewport} />
+      </StrictMode>,
+    );
+  });
+} else {
+  createRoot(root).render(
+    <StrictMode>
+      <App router={createBrowserRouter(routes)} queryClient={queryClient} />
+    </StrictMode>,
+  );
+}

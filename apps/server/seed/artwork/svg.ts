@@ -88,7 +88,7 @@ export function wrapText(text: string, width: number, maxLines: number): string[
 const SERIF = "'Playfair Display', Georgia, 'DejaVu Serif', 'Times New Roman', serif";
 const SANS = "Inter, 'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif";
 
-/** Film grain and vignette shared by the compositions. */
+/** Background and vignette shared by the compositions. */
 function atmosphere(
   id: string,
   w: number,
@@ -113,19 +113,15 @@ function atmosphere(
       <stop offset="0" stop-color="${p.glow}" stop-opacity="0.9"/>
       <stop offset="0.4" stop-color="${p.glow}" stop-opacity="0.35"/>
       <stop offset="1" stop-color="${p.glow}" stop-opacity="0"/>
-    </radialGradient>
-    <filter id="${id}-grain" x="0" y="0" width="100%" height="100%">
-      <feTurbulence type="fractalNoise" baseFrequency="0.9" numOctaves="2" seed="${Math.floor(rnd() * 1000)}" result="n"/>
-      <feColorMatrix in="n" type="saturate" values="0"/>
-      <feComponentTransfer><feFuncA type="table" tableValues="0 0.07"/></feComponentTransfer>
-      <feComposite in2="SourceGraphic" operator="in"/>
-    </filter>`,
+    </radialGradient>`,
     body: `<rect width="${w}" height="${h}" fill="url(#${id}-bg)"/>`,
   };
 }
 
 function finish(id: string, w: number, h: number): string {
-  return `<rect width="${w}" height="${h}" fill="url(#${id}-vig)"/><rect width="${w}" height="${h}" fill="#fff" filter="url(#${id}-grain)"/>`;
+  // No grain filter: browsers rasterise an SVG <img> on the main thread, and a full-size
+  // feTurbulence cost a phone about a second on the NFT page (docs/benchmarks.md, Lighthouse).
+  return `<rect width="${w}" height="${h}" fill="url(#${id}-vig)"/>`;
 }
 
 /** One of several poster motifs, chosen and varied by the PRNG. */

@@ -21,9 +21,11 @@ export interface SecurityHeaderOptions {
 }
 
 /**
- * The Content-Security-Policy of the web app and API. The built app has no inline script or style
- * (Vite emits files; React sets styles through the DOM, which CSP does not restrict), so scripts
- * and styles come from this origin only.
+ * The Content-Security-Policy of the web app and API. The built app has no inline script (Vite
+ * emits files), so scripts come from this origin only, and so do style sheets. Style *attributes*
+ * are allowed: the pages the server renders (decision 033) carry React's `style={…}` as attributes
+ * (an aspect ratio, a skeleton's size). An attribute styles one element and cannot select others,
+ * so it cannot read the page the way an injected <style> sheet can; <style> elements stay refused.
  */
 export function contentSecurityPolicy(opts: SecurityHeaderOptions): string {
   const https = opts.publicUrl.startsWith("https:");
@@ -31,6 +33,8 @@ export function contentSecurityPolicy(opts: SecurityHeaderOptions): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
+    "style-src-elem 'self'",
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "media-src 'self' blob:",

@@ -1,13 +1,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
-import { createBrowserRouter, RouterProvider } from "react-router";
+import type { DataRouter } from "react-router";
+import { RouterProvider } from "react-router";
 import { ApiError } from "../lib/api.ts";
+import { ServerViewportContext } from "../lib/hooks.ts";
 import { ToastProvider } from "../ui/Toast.tsx";
-import { routes } from "./routes.tsx";
 
-const router = createBrowserRouter(routes);
-
-function makeQueryClient() {
+export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -21,13 +19,37 @@ function makeQueryClient() {
   });
 }
 
-export function App() {
-  const [queryClient] = useState(makeQueryClient);
+/** The providers around the pages; the server renderer wraps the same ones (entry-server.tsx). */
+export function Providers({
+  queryClient,
+  viewport = "mobile",
+  children,
+}: {
+  queryClient: QueryClient;
+  viewport?: "desktop" | "mobile";
+  children: React.ReactNode;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
+      <ServerViewportContext.Provider value={viewport}>
+        <ToastProvider>{children}</ToastProvider>
+      </ServerViewportContext.Provider>
     </QueryClientProvider>
+  );
+}
+
+export function App({
+  router,
+  queryClient,
+  viewport,
+}: {
+  router: DataRouter;
+  queryClient: QueryClient;
+  viewport?: "desktop" | "mobile";
+}) {
+  return (
+    <Providers queryClient={queryClient} viewport={viewport}>
+      <RouterProvider router={router} />
+    </Providers>
   );
 }

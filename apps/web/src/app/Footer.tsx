@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { NewsletterForm } from "../features/newsletter/components/NewsletterForm.tsx";
+import { LazyNewsletterForm } from "../features/newsletter/components/LazyNewsletterForm.tsx";
 import { Logo, SocialLinks } from "../ui/icons.tsx";
 
 const columns = [
@@ -45,7 +45,7 @@ export function Footer() {
             <p className="muted">
               Licensed collectibles of Indian cinema, made with the studios and stars you love.
             </p>
-            <NewsletterForm />
+            <LazyNewsletterForm />
           </div>
           {columns.map((col) => (
             <nav key={col.title} className="site-footer-col" aria-label={col.title}>

@@ -17,3 +17,32 @@ describe("route table", () => {
     expect(pagePaths(routes, "").sort()).toEqual([...webPagePaths].sort());
   });
 });
+
+describe("server-rendered pages (decision 033)", () => {
+  function withSsr(list: RouteObject[]): RouteObject[] {
+    return list.flatMap((r) => [
+      ...((r.handle as { ssr?: string } | undefined)?.ssr ? [r] : []),
+      ...withSsr(r.children ?? []),
+    ]);
+  }
+
+  it("name the module each route loads, so the server links that page's CSS and chunks", () => {
+    const marked = withSsr(routes);
+    expect(marked.length).toBeGreaterThanOrEqual(10);
+    for (const route of marked) {
+      const module = (route.handle as { ssr: string }).ssr;
+      expect(module).toMatch(/^src\/(app|features\/[\w-]+)\/routes\/\w+\.tsx$/);
+      const imported = String(route.lazy).match(/import\w*\(["']([^"']+)["']\)/)?.[1] ?? "";
+      // "./routes/X.tsx" as written, or "/src/app/routes/X.tsx" as the test runner rewrites it.
+      const resolved = imported.startsWith(".")
+        ? new URL(imported, "file:///src/app/").pathname.slice(1)
+        : imported.replace(/^\//, "");
+      expect(resolved).toBe(module);
+    }
+  });
+
+  it("include the three pages Lighthouse measures", () => {
+    const paths = withSsr(routes).map((r) => (r.index ? "/" : r.path));
+    expect(paths).toEqual(expect.arrayContaining(["/", "marketplace", "nftdetail/:id"]));
+  });
+});

@@ -30,6 +30,16 @@ export interface ApiFetchInit {
 }
 
 /**
+ * How requests reach the API: the browser's fetch on the same origin; the server-side renderer
+ * (entry-server.tsx) swaps in one that answers in-process with the visitor's own cookie.
+ */
+let transport: typeof fetch = (input, init) => fetch(input, init);
+
+export function setApiTransport(next: typeof fetch): void {
+  transport = next;
+}
+
+/**
  * Calls the Diginoor API on the same origin with the session cookie and JSON in and out.
  * Resolves with the parsed body (undefined for 204); throws ApiError otherwise.
  */
@@ -42,7 +52,7 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
   }
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await transport(path, {
       method: init.method ?? (body === undefined ? "GET" : "POST"),
       headers,
       body,
@@ -114,6 +124,21 @@ export function fieldErrorsOf(details: unknown): Record<string, string> {
     }
   }
   return out;
+}
+
+/** Field errors of a failed request (validation_failed details), or {} for other errors. */
+export function serverFieldErrors(err: unknown): Record<string, string> {
+  return err instanceof ApiError ? err.fieldErrors() : {};
+}
+
+/** A message people can act on: the server's own message for 4xx, a generic one otherwise. */
+export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) {
+    if (err.status === 429 && !err.message) return "Too many attempts. Please wait a moment and try again.";
+    if (err.status === 0) return "Network error, please check your connection and retry";
+    if (err.status >= 400 && err.status < 500 && err.message) return err.message;
+  }
+  return fallback;
 }
 
 // ─── typed calls of packages/api endpoints ──────────────────────────────────────────────────────

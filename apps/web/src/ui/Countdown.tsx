@@ -1,6 +1,10 @@
 import { useCountdown } from "../lib/hooks.ts";
 
-/** A live countdown to a real deadline; with no deadline, says the clock starts with the first bid. */
+/**
+ * A live countdown to a real deadline; with no deadline, says the clock starts with the first bid.
+ * A server-rendered page counted a moment earlier than its hydration: the figures (and the local
+ * time in the title) may differ by a second, which is expected, hence `suppressHydrationWarning`.
+ */
 export function Countdown({ endsAt, compact = false }: { endsAt: string | null; compact?: boolean }) {
   const parts = useCountdown(endsAt);
   if (!endsAt || !parts)
@@ -17,6 +21,7 @@ export function Countdown({ endsAt, compact = false }: { endsAt: string | null; 
       <time
         className="countdown tabular"
         dateTime={endsAt}
+        suppressHydrationWarning
         title={`Ends ${new Date(endsAt).toLocaleString()}`}
       >
         {units
@@ -30,7 +35,9 @@ export function Countdown({ endsAt, compact = false }: { endsAt: string | null; 
     <time className="countdown countdown-boxes tabular" dateTime={endsAt}>
       {units.map(([value, , label]) => (
         <span key={label} className="countdown-box">
-          <span className="countdown-value">{String(value).padStart(2, "0")}</span>
+          <span className="countdown-value" suppressHydrationWarning>
+            {String(value).padStart(2, "0")}
+          </span>
           <span className="countdown-label">{label}</span>
         </span>
       ))}

@@ -31,6 +31,8 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
           src={nft.thumbnailUrl}
           alt={`${nft.title}: ${nft.celebrity.name} in ${nft.film.name}`}
           loading={eager ? "eager" : "lazy"}
+          // Cards shown first can be the page's largest paint: fetched before the scripts.
+          fetchPriority={eager ? "high" : undefined}
           decoding="async"
           width={600}
           height={750}

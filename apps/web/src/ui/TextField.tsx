@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from "react";
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type TextareaHTMLAttributes,
+  useId,
+} from "react";
 
 interface FieldBits {
   label: string;
@@ -58,7 +64,9 @@ function Field({
   );
 }
 
-export type TextFieldProps = FieldBits & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string };
+/** `ref` reaches the input (react-hook-form focuses the first invalid field through it). */
+export type TextFieldProps = FieldBits &
+  Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string; ref?: Ref<HTMLInputElement> };
 
 /** A labelled input with hint and error text wired through aria-describedby / aria-invalid. */
 export function TextField({ label, hint, error, hideLabel, id, className, ...input }: TextFieldProps) {
@@ -71,7 +79,7 @@ export function TextField({ label, hint, error, hideLabel, id, className, ...inp
 }
 
 export type TextAreaFieldProps = FieldBits &
-  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> & { id?: string };
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> & { id?: string; ref?: Ref<HTMLTextAreaElement> };
 
 /** Multi-line variant of TextField. */
 export function TextAreaField({

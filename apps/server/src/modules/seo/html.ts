@@ -2,11 +2,17 @@
 // gets its <title>, description, canonical link and Open Graph / Twitter tags, every value escaped.
 import { escapeAttribute, escapeText } from "entities";
 import { type PageMeta, SITE_NAME } from "./service.ts";
+import type { RenderedPage } from "./ssr.ts";
 
 export interface IndexTemplate {
-  /** index.html with the page's title, description and tags written in. */
-  render(meta: PageMeta | undefined): string;
+  /**
+   * index.html with the page's title, description and tags written in, and, for a page the server
+   * rendered, its markup in #root, its data for the hydration, and its stylesheets and chunks.
+   */
+  render(meta: PageMeta | undefined, page?: RenderedPage): string;
 }
+
+const ROOT = '<div id="root"></div>';
 
 const TITLE = /<title>[\s\S]*?<\/title>\s*/i;
 const DESCRIPTION = /<meta\s+name=["']description["'][^>]*>\s*/i;
@@ -19,9 +25,15 @@ export function parseIndexTemplate(html: string): IndexTemplate {
   const stripped = html.slice(0, at).replace(TITLE, "").replace(DESCRIPTION, "");
   const after = html.slice(at).replace(TITLE, "").replace(DESCRIPTION, "");
   return {
-    render(meta) {
-      if (!meta) return html;
-      return `${stripped}${metaTags(meta)}${after}`;
+    render(meta, page) {
+      const head = meta ? `${stripped}${metaTags(meta)}` : html.slice(0, at);
+      const body = meta ? after : html.slice(at);
+      if (!page || !body.includes(ROOT)) return `${head}${body}`;
+      return `${head.replace(/<html([^>]*)>/i, `<html$1 data-viewport="${page.viewport}">`)}${page.headTags}${body.replace(
+        ROOT,
+        () =>
+          `<div id="root">${page.html}</div>\n    <script type="application/json" id="__diginoor_state">${page.stateJson}</script>`,
+      )}`;
     },
   };
 }

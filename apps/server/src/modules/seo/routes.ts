@@ -1,10 +1,12 @@
 import fs from "node:fs";
-import type { FastifyInstance } from "fastify";
+import path from "node:path";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { blogServiceFor } from "../blog/service.ts";
 import { LEGACY_FILM_PAGES } from "../catalogue/service.ts";
 import { parseIndexTemplate } from "./html.ts";
 import { createSeoService } from "./service.ts";
+import { loadPageRenderer } from "./ssr.ts";
 
 export interface WebPage {
   /** 200 for a page, 404 when it or its subject does not exist. */
@@ -14,13 +16,14 @@ export interface WebPage {
 
 /**
  * /sitemap.xml and /robots.txt; returns the renderer of the web app's pages (index.html with the
- * page's title, description, canonical URL and Open Graph tags), or undefined without a built app.
+ * page's title, description, canonical URL and Open Graph tags, and the page itself rendered on the
+ * server when the web build has its server entry), or undefined without a built app.
  */
 export async function registerSeo(
   app: FastifyInstance,
   ctx: AppContext,
-  opts: { indexHtmlPath?: string; isWebPage: (pathname: string) => boolean },
-): Promise<((pathname: string) => Promise<WebPage>) | undefined> {
+  opts: { webDist?: string; isWebPage: (pathname: string) => boolean },
+): Promise<((req: FastifyRequest) => Promise<WebPage>) | undefined> {
   const test = ctx.config.NODE_ENV === "test";
   const seo = createSeoService({
     publicUrl: ctx.config.PUBLIC_URL,
@@ -51,13 +54,22 @@ export async function registerSeo(
       .send(seo.robotsTxt()),
   );
 
-  if (!opts.indexHtmlPath || !fs.existsSync(opts.indexHtmlPath)) return undefined;
-  const template = parseIndexTemplate(fs.readFileSync(opts.indexHtmlPath, "utf8"));
-  return async (pathname) => {
+  const indexHtmlPath = opts.webDist && path.join(opts.webDist, "index.html");
+  if (!opts.webDist || !indexHtmlPath || !fs.existsSync(indexHtmlPath)) return undefined;
+  const template = parseIndexTemplate(fs.readFileSync(indexHtmlPath, "utf8"));
+  const renderer = await loadPageRenderer(app, {
+    webDist: opts.webDist,
+    publicUrl: ctx.config.PUBLIC_URL,
+    log: app.log,
+  });
+  return async (req) => {
+    const pathname = req.url.split("?")[0] ?? "/";
     try {
       const meta = await seo.pageMeta(pathname);
       if (meta === null) return { status: 404, html: template.render(undefined) };
-      return { status: meta || opts.isWebPage(pathname) ? 200 : 404, html: template.render(meta) };
+      const status = meta || opts.isWebPage(pathname) ? 200 : 404;
+      const page = status === 200 && renderer ? await renderer(req) : undefined;
+      return { status, html: template.render(meta, page) };
     } catch (err) {
       // The page itself still works (the app loads its data); only the preview tags are missing.
       app.log.error({ err, pathname }, "page meta could not be built");

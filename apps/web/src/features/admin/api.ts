@@ -7,23 +7,29 @@ import type {
   AuditEntry,
   Celebrity,
   ConsoleMe,
+  ContactMessage,
   HiddenToken,
   Studio,
   UploadPurpose,
   UploadResponse,
 } from "@diginoor/api/admin";
+import type { adminEndpoints as api } from "@diginoor/api/admin";
+import type { orderEndpoints } from "@diginoor/api/orders";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, apiFetch } from "../../lib/api.ts";
+import { ApiError, type ApiCallInput, apiFetch, callApi } from "../../lib/api.ts";
 
-export type { AdminFilm, AdminNft, AdminPost, AdminUser, AuditEntry, Celebrity, HiddenToken, Studio };
+export type {
+  AdminFilm,
+  AdminNft,
+  AdminPost,
+  AdminUser,
+  AuditEntry,
+  Celebrity,
+  ContactMessage,
+  HiddenToken,
+  Studio,
+};
 
-export interface ContactMessage {
-  id: number;
-  name: string;
-  email: string;
-  message: string;
-  createdAt: string;
-}
 interface Items<T> {
   items: T[];
 }
@@ -43,7 +49,7 @@ export const adminKeys = {
 export function useConsoleMe(enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.me,
-    queryFn: ({ signal }) => apiFetch<ConsoleMe>(`${base}/me`, { signal }),
+    queryFn: ({ signal }): Promise<ConsoleMe> => callApi<typeof api.me>("GET /api/v1/admin/me", { signal }),
     enabled,
     retry: false,
   });
@@ -79,8 +85,23 @@ export const save = <T>(what: string, id: string | number | null, body: unknown)
     body,
   });
 
-export const adminCall = <T>(path: string, method: "POST" | "PUT" | "DELETE", body?: unknown) =>
-  apiFetch<T>(`${base}${path}`, { method, body });
+/** The console's actions on one user, token or order, typed by their packages/api endpoints. */
+export const consoleActions = {
+  suspendUser: (id: string, suspend: boolean) =>
+    suspend
+      ? callApi<typeof api.suspendUser>("POST /api/v1/admin/users/{id}/suspend", { params: { id } })
+      : callApi<typeof api.unsuspendUser>("POST /api/v1/admin/users/{id}/unsuspend", { params: { id } }),
+  setUserRole: (id: string, body: ApiCallInput<typeof api.setUserRole>["body"]) =>
+    callApi<typeof api.setUserRole>("PUT /api/v1/admin/users/{id}/role", { params: { id }, body }),
+  hideToken: (tokenId: string, body: ApiCallInput<typeof api.hideToken>["body"]) =>
+    callApi<typeof api.hideToken>("PUT /api/v1/admin/hidden-tokens/{tokenId}", { params: { tokenId }, body }),
+  unhideToken: (tokenId: string) =>
+    callApi<typeof api.unhideToken>("DELETE /api/v1/admin/hidden-tokens/{tokenId}", { params: { tokenId } }),
+  retryFulfilment: (orderId: string) =>
+    callApi<typeof orderEndpoints.adminRetryFulfilment>("POST /api/v1/admin/orders/{orderId}/retry", {
+      params: { orderId },
+    }),
+};
 
 /** Uploads one image (multipart, field "file"); answers the URLs of its renditions by name. */
 export async function uploadImage(purpose: UploadPurpose, file: File): Promise<Record<string, string>> {

@@ -5,7 +5,7 @@ import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { ApiError } from "../../lib/api.ts";
 import { Button } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
-import { ErrorState } from "../../ui/ErrorState.tsx";
+import { type QueryLike, QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TextAreaField, TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
@@ -18,68 +18,69 @@ export interface Column<T> {
   primary?: boolean;
 }
 
-/** A table on wide screens; under 464 px each row is a card with its labels (admin.css). */
+/**
+ * A console list from its query (loading, error with Retry, empty, rows): a table on wide screens;
+ * under 464 px each row is a card with its labels (admin.css).
+ */
 export function AdminTable<T>({
   caption,
   columns,
-  rows,
+  query,
   rowKey,
-  loading,
-  error,
-  onRetry,
   empty,
 }: {
   caption: string;
   columns: Column<T>[];
-  rows: T[] | undefined;
+  query: QueryLike<{ items: T[] }>;
   rowKey: (row: T) => string | number;
-  loading?: boolean;
-  error?: unknown;
-  onRetry?: () => void;
   empty: string;
 }) {
-  if (error)
-    return <ErrorState title={`We couldn't load ${caption.toLowerCase()}`} error={error} onRetry={onRetry} />;
-  if (loading || !rows) {
-    return (
-      <div className="admin-table-skeleton" aria-busy="true">
-        <Skeleton height="2.5rem" />
-        <Skeleton height="2.5rem" />
-        <Skeleton height="2.5rem" />
-      </div>
-    );
-  }
-  if (rows.length === 0) return <EmptyState title={`No ${caption.toLowerCase()} yet`}>{empty}</EmptyState>;
   return (
-    <div className="admin-table-wrap">
-      <table className="admin-table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.label} scope="col">
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((c) => (
-                <td
-                  key={c.label}
-                  data-label={c.label}
-                  className={c.primary ? "admin-cell-primary" : undefined}
-                >
-                  {c.render(row)}
-                </td>
+    <QueryState
+      query={query}
+      loading={
+        <div className="admin-table-skeleton" aria-busy="true">
+          <Skeleton height="2.5rem" />
+          <Skeleton height="2.5rem" />
+          <Skeleton height="2.5rem" />
+        </div>
+      }
+      errorTitle={`We couldn't load ${caption.toLowerCase()}`}
+      isEmpty={(d) => d.items.length === 0}
+      empty={<EmptyState title={`No ${caption.toLowerCase()} yet`}>{empty}</EmptyState>}
+    >
+      {({ items: rows }) => (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <caption className="visually-hidden">{caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.label} scope="col">
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((c) => (
+                    <td
+                      key={c.label}
+                      data-label={c.label}
+                      className={c.primary ? "admin-cell-primary" : undefined}
+                    >
+                      {c.render(row)}
+                    </td>
+                  ))}
+                </tr>
               ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </tbody>
+          </table>
+        </div>
+      )}
+    </QueryState>
   );
 }
 

@@ -18,7 +18,7 @@ import {
   type ContactMessage,
   type HiddenToken,
   type Studio,
-  adminCall,
+  consoleActions,
   save,
   useAdminList,
   useAdminPage,
@@ -118,11 +118,8 @@ function CrudSection<T>({ config: c }: { config: CrudConfig<T> }) {
       <AdminTable
         caption={c.title}
         columns={columns}
-        rows={list.data?.items}
+        query={list}
         rowKey={c.idOf}
-        loading={list.isPending}
-        error={list.error}
-        onRetry={() => list.refetch()}
         empty={`Create the first ${c.noun} with "New ${c.noun}".`}
       />
     </section>
@@ -504,12 +501,12 @@ export function UsersSection() {
   const houses = useAdminList<Studio>("studios");
   const toast = useToast();
   const act = useAdminWrite(({ id, suspend }: { id: string; suspend: boolean }) =>
-    adminCall<AdminUser>(`/users/${id}/${suspend ? "suspend" : "unsuspend"}`, "POST"),
+    consoleActions.suspendUser(id, suspend),
   );
   const role = useAdminWrite(({ id, value }: { id: string; value: string }) => {
     const [r, house] = value.split(":");
-    return adminCall<AdminUser>(`/users/${id}/role`, "PUT", {
-      role: r,
+    return consoleActions.setUserRole(id, {
+      role: r as AdminUser["role"],
       productionHouseId: house ? Number(house) : null,
     });
   });
@@ -545,10 +542,7 @@ export function UsersSection() {
       </search>
       <AdminTable<AdminUser>
         caption="Users"
-        rows={users.data?.items}
-        loading={users.isPending}
-        error={users.error}
-        onRetry={() => users.refetch()}
+        query={users}
         rowKey={(u) => u.id}
         empty="No account matches this search."
         columns={[
@@ -606,13 +600,16 @@ export function UsersSection() {
 
 // ---- tokens hidden from our marketplace
 
+type HideReason = HiddenToken["reason"];
+
 export function TokensSection() {
   const list = useAdminList<HiddenToken>("hidden-tokens");
   const toast = useToast();
-  const hide = useAdminWrite(({ tokenId, reason, note }: { tokenId: string; reason: string; note: string }) =>
-    adminCall<HiddenToken>(`/hidden-tokens/${tokenId}`, "PUT", { reason, note }),
+  const hide = useAdminWrite(
+    ({ tokenId, reason, note }: { tokenId: string; reason: HideReason; note: string }) =>
+      consoleActions.hideToken(tokenId, { reason, note }),
   );
-  const unhide = useAdminWrite((tokenId: string) => adminCall<void>(`/hidden-tokens/${tokenId}`, "DELETE"));
+  const unhide = useAdminWrite(consoleActions.unhideToken);
   const [open, setOpen] = useState(false);
   return (
     <section aria-label="Hidden tokens">
@@ -653,7 +650,7 @@ export function TokensSection() {
           onSubmit={async (v) => {
             await hide.mutateAsync({
               tokenId: textOf(v.tokenId),
-              reason: String(v.reason),
+              reason: String(v.reason) as HideReason,
               note: textOf(v.note),
             });
             toast.success(`Token ${textOf(v.tokenId)} hidden`);
@@ -663,10 +660,7 @@ export function TokensSection() {
       ) : null}
       <AdminTable<HiddenToken>
         caption="Hidden tokens"
-        rows={list.data?.items}
-        loading={list.isPending}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        query={list}
         rowKey={(t) => t.tokenId}
         empty="Every token is shown on the marketplace."
         columns={[
@@ -704,10 +698,7 @@ export function InboxSection() {
       <SectionHead title="Inbox" />
       <AdminTable<ContactMessage>
         caption="Contact messages"
-        rows={inbox.data?.items}
-        loading={inbox.isPending}
-        error={inbox.error}
-        onRetry={() => inbox.refetch()}
+        query={inbox}
         rowKey={(m) => m.id}
         empty="Messages sent through the contact page arrive here."
         columns={[
@@ -747,10 +738,7 @@ export function AuditSection() {
       <SectionHead title="Audit log" />
       <AdminTable<AuditEntry>
         caption="Audit log"
-        rows={log.data?.items}
-        loading={log.isPending}
-        error={log.error}
-        onRetry={() => log.refetch()}
+        query={log}
         rowKey={(e) => e.id}
         empty="Every change made in the console is recorded here."
         columns={[
@@ -801,9 +789,7 @@ export function OrdersSection() {
   const [state, setState] = useState("");
   const orders = useAdminPage<AdminOrder>("orders", state ? `state=${state}` : "");
   const toast = useToast();
-  const retry = useAdminWrite((orderId: string) =>
-    adminCall<{ queued: boolean }>(`/orders/${orderId}/retry`, "POST"),
-  );
+  const retry = useAdminWrite((orderId: string) => consoleActions.retryFulfilment(orderId));
   const onRetry = async (orderId: string) => {
     try {
       const r = await retry.mutateAsync(orderId);
@@ -830,10 +816,7 @@ export function OrdersSection() {
       </div>
       <AdminTable<AdminOrder>
         caption="Orders"
-        rows={orders.data?.items}
-        loading={orders.isPending}
-        error={orders.error}
-        onRetry={() => orders.refetch()}
+        query={orders}
         rowKey={(o) => o.orderId}
         empty="No orders yet. Every purchase attempt, whatever its payment, is listed here."
         columns={[

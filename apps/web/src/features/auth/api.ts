@@ -1,9 +1,5 @@
-import type { User } from "@diginoor/api/auth";
 import type { authEndpoints as api } from "@diginoor/api/auth-endpoints";
-import { ApiError, callApi } from "../../lib/api.ts";
-
-/** The user as the accounts API returns it (GET /api/v1/me and the auth endpoints). */
-export type AccountUser = User;
+import { callApi } from "../../lib/api.ts";
 
 export type SignupInput = Parameters<typeof signUp>[0];
 
@@ -35,18 +31,3 @@ export const fetchProviders = (signal?: AbortSignal) =>
   callApi<typeof api.providers>("GET /api/v1/auth/providers", { signal });
 
 export const providersQueryKey = ["auth", "providers"] as const;
-
-/** Field errors of a failed request (validation_failed details), or {} for other errors. */
-export function serverFieldErrors(err: unknown): Record<string, string> {
-  return err instanceof ApiError ? err.fieldErrors() : {};
-}
-
-/** A message people can act on: the server's own message for 4xx, a generic one otherwise. */
-export function messageOf(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) {
-    if (err.status === 429 && !err.message) return "Too many attempts. Please wait a moment and try again.";
-    if (err.status === 0) return "Network error, please check your connection and retry";
-    if (err.status >= 400 && err.status < 500 && err.message) return err.message;
-  }
-  return fallback;
-}

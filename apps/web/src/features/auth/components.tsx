@@ -1,11 +1,11 @@
 import { authMessages } from "@diginoor/api/auth";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { type ChangeEvent, forwardRef, type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { fetchProviders, messageOf, providersQueryKey, resendVerification } from "./api.ts";
-import type { FieldErrors } from "./validation.ts";
+import { messageOf } from "../../lib/api.ts";
+import { fetchProviders, providersQueryKey, resendVerification } from "./api.ts";
+import "../../ui/form.css";
 import "./auth.css";
 
 /** The centred card every accounts page sits in; `onClose` shows the close icon to home. */
@@ -94,93 +94,6 @@ export function GoogleSignIn({
         {label}
       </a>
       <p className="auth-divider">or</p>
-    </>
-  );
-}
-
-type NoticeTone = "info" | "error" | "success" | "warning";
-
-/** An inline message inside a form (errors are announced with role="alert"). */
-export const Notice = forwardRef<HTMLDivElement, { tone?: NoticeTone; children: ReactNode }>(function Notice(
-  { tone = "info", children },
-  ref,
-) {
-  return (
-    <div
-      ref={ref}
-      tabIndex={-1}
-      className={`auth-notice auth-notice--${tone}`}
-      role={tone === "error" ? "alert" : "status"}
-    >
-      {children}
-    </div>
-  );
-});
-
-/** The email address field of the accounts forms. */
-export function EmailField({
-  label = "Email",
-  value,
-  onChange,
-  error,
-}: {
-  label?: string;
-  value: string;
-  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
-  error?: string;
-}) {
-  return (
-    <TextField
-      label={label}
-      name="email"
-      type="email"
-      autoComplete="email"
-      inputMode="email"
-      value={value}
-      onChange={onChange}
-      error={error}
-      required
-    />
-  );
-}
-
-type PasswordField = "password" | "confirmPassword";
-
-/** A new password and its confirmation (sign-up, password reset, the profile's password change). */
-export function PasswordFields({
-  passwordLabel = "New password",
-  values,
-  errors,
-  onChange,
-}: {
-  passwordLabel?: string;
-  values: Record<PasswordField, string>;
-  errors: FieldErrors;
-  onChange: (field: PasswordField, value: string) => void;
-}) {
-  return (
-    <>
-      <TextField
-        label={passwordLabel}
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        placeholder="min 9 characters"
-        value={values.password}
-        onChange={(e) => onChange("password", e.target.value)}
-        error={errors.password}
-        required
-      />
-      <TextField
-        label="Confirm Password"
-        name="confirmPassword"
-        type="password"
-        autoComplete="new-password"
-        value={values.confirmPassword}
-        onChange={(e) => onChange("confirmPassword", e.target.value)}
-        error={errors.confirmPassword}
-        required
-      />
     </>
   );
 }

@@ -4,7 +4,7 @@ import { formatInr, formatUsd } from "../../lib/format.ts";
 import { formatNative } from "../../lib/wallet/amounts.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
-import { ErrorState } from "../../ui/ErrorState.tsx";
+import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useMyOrders } from "../../lib/orders.ts";
 
@@ -36,52 +36,48 @@ function amountOf(o: OrderRow): string {
 /** The 'My orders' tab: every purchase attempt (wallet, card, rupees), newest first, each linking to its live page. */
 export function MyOrders() {
   const orders = useMyOrders();
-  if (orders.isPending) return <Skeleton height={200} />;
-  if (orders.error) {
-    return (
-      <ErrorState
-        title="We couldn't load your orders"
-        error={orders.error}
-        onRetry={() => orders.refetch()}
-      />
-    );
-  }
-  const items = orders.data?.items ?? [];
-  if (items.length === 0) {
-    return (
-      <EmptyState
-        title="No orders yet"
-        action={
-          <ButtonLink to="/collections" variant="secondary">
-            Explore collections
-          </ButtonLink>
-        }
-      >
-        NFTs you buy by wallet, card or in rupees are listed here with their progress.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="profile-list" aria-label="Your orders" data-testid="orders-list">
-      {items.map((o) => (
-        <li key={o.orderId} className="profile-row my-order">
-          <img src={o.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
-          <div className="profile-row__text">
-            <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
-              {o.nftTitle} · edition {o.edition}
-            </Link>
-            <span className="tabular">
-              {amountOf(o)} · {PROVIDER_LABELS[o.provider]} ·{" "}
-              {new Date(o.createdAt).toLocaleDateString(undefined, {
-                day: "numeric",
-                month: "short",
-                year: "numeric",
-              })}
-            </span>
-          </div>
-          <span className={`bid-state order-state--${o.state}`}>{STATE_LABELS[o.state]}</span>
-        </li>
-      ))}
-    </ul>
+    <QueryState
+      query={orders}
+      loading={<Skeleton height={200} />}
+      errorTitle="We couldn't load your orders"
+      isEmpty={(d) => d.items.length === 0}
+      empty={
+        <EmptyState
+          title="No orders yet"
+          action={
+            <ButtonLink to="/collections" variant="secondary">
+              Explore collections
+            </ButtonLink>
+          }
+        >
+          NFTs you buy by wallet, card or in rupees are listed here with their progress.
+        </EmptyState>
+      }
+    >
+      {({ items }) => (
+        <ul className="profile-list" aria-label="Your orders" data-testid="orders-list">
+          {items.map((o) => (
+            <li key={o.orderId} className="profile-row my-order">
+              <img src={o.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
+              <div className="profile-row__text">
+                <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
+                  {o.nftTitle} · edition {o.edition}
+                </Link>
+                <span className="tabular">
+                  {amountOf(o)} · {PROVIDER_LABELS[o.provider]} ·{" "}
+                  {new Date(o.createdAt).toLocaleDateString(undefined, {
+                    day: "numeric",
+                    month: "short",
+                    year: "numeric",
+                  })}
+                </span>
+              </div>
+              <span className={`bid-state order-state--${o.state}`}>{STATE_LABELS[o.state]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }

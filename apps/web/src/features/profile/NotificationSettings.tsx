@@ -6,6 +6,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { callApi } from "../../lib/api.ts";
+import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 
@@ -51,31 +52,33 @@ export function NotificationSettings() {
       <p className="profile-card__lead">
         Every notification shows under the bell. Choose which ones we also send to your email.
       </p>
-      {prefs.isPending ? (
-        <Skeleton height="8rem" />
-      ) : prefs.isError ? (
-        <p className="profile-card__lead">We couldn't load your notification settings.</p>
-      ) : (
-        <ul className="notify-prefs">
-          {prefs.data.items.map((item) => (
-            <li key={item.kind} className="notify-prefs__item">
-              <label className="notify-prefs__label">
-                <input
-                  type="checkbox"
-                  className="notify-prefs__switch"
-                  role="switch"
-                  aria-checked={item.email}
-                  name={item.kind}
-                  checked={item.email}
-                  disabled={save.isPending}
-                  onChange={(e) => save.mutate({ kind: item.kind, email: e.target.checked })}
-                />
-                <span>Email me when {emailKindLabels[item.kind]}</span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={prefs}
+        loading={<Skeleton height="8rem" />}
+        error={<p className="profile-card__lead">We couldn't load your notification settings.</p>}
+      >
+        {(data) => (
+          <ul className="notify-prefs">
+            {data.items.map((item) => (
+              <li key={item.kind} className="notify-prefs__item">
+                <label className="notify-prefs__label">
+                  <input
+                    type="checkbox"
+                    className="notify-prefs__switch"
+                    role="switch"
+                    aria-checked={item.email}
+                    name={item.kind}
+                    checked={item.email}
+                    disabled={save.isPending}
+                    onChange={(e) => save.mutate({ kind: item.kind, email: e.target.checked })}
+                  />
+                  <span>Email me when {emailKindLabels[item.kind]}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { sessionQueryKey } from "../../lib/session.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { messageOf } from "../auth/api.ts";
+import { messageOf } from "../../lib/api.ts";
 import { type ProfileImageKind, uploadProfileImage } from "./api.ts";
 import { checkImageFile } from "./image-check.ts";
 

@@ -1,6 +1,6 @@
+import type { User } from "@diginoor/api/auth";
 import type { profileEndpoints as api } from "@diginoor/api/auth-endpoints";
 import { ApiError, callApi } from "../../lib/api.ts";
-import type { AccountUser } from "../auth/api.ts";
 
 export const updateProfile = (body: { name?: string; phone?: string | null }) =>
   callApi<typeof api.updateMe>("PATCH /api/v1/me", { body });
@@ -20,7 +20,7 @@ export type ProfileImageKind = "avatar" | "cover";
  * POST /api/v1/me/avatar or /api/v1/me/cover as multipart/form-data with one field `file`.
  * (apiFetch speaks JSON only; this is its multipart sibling with the same error handling.)
  */
-export async function uploadProfileImage(kind: ProfileImageKind, file: File): Promise<AccountUser> {
+export async function uploadProfileImage(kind: ProfileImageKind, file: File): Promise<User> {
   const form = new FormData();
   form.append("file", file, file.name || `${kind}.png`);
   let response: Response;
@@ -35,7 +35,7 @@ export async function uploadProfileImage(kind: ProfileImageKind, file: File): Pr
     throw new ApiError(0, "network_error", "Network error, please retry");
   }
   const data = (await response.json().catch(() => undefined)) as
-    | { user?: AccountUser; error?: { code?: string; message?: string; details?: unknown } }
+    | { user?: User; error?: { code?: string; message?: string; details?: unknown } }
     | undefined;
   if (!response.ok || !data?.user) {
     const error = data?.error;

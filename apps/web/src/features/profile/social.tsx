@@ -10,6 +10,7 @@ import { useChainInfo } from "../../lib/wallet/chain.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { Countdown } from "../../ui/Countdown.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
+import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TokenCard } from "../../ui/TokenCard.tsx";
 import { useToast } from "../../ui/Toast.tsx";
@@ -139,30 +140,9 @@ export function ShowcaseTab({
     onSuccess: (s) => client.setQueryData(showcaseKey(handle, own), s),
     onError: (err) => toast.error(err instanceof Error ? err.message : "Something Went Wrong"),
   });
-  if (showcase.isPending) return <Skeleton height={200} />;
   const items = (showcase.data?.items ?? []).filter(
     (t) => !onSaleOnly || t.listing || (t.auction && !t.auction.settled),
   );
-  if (items.length === 0) {
-    return (
-      <EmptyState
-        title={
-          onSaleOnly ? "Nothing on sale" : own ? "Your showcase is empty" : "Nothing in this showcase yet"
-        }
-        action={
-          <ButtonLink to="/marketplace" variant="secondary">
-            Browse the marketplace
-          </ButtonLink>
-        }
-      >
-        {onSaleOnly
-          ? "NFTs they list or put up for auction will appear here."
-          : own
-            ? "NFTs you buy appear here, so fans can see your collection."
-            : "NFTs they collect will appear here."}
-      </EmptyState>
-    );
-  }
   const change = (i: number, patch: Partial<ShowcaseToken>, move = 0) => {
     const next = items.map((t, n) => (n === i ? { ...t, ...patch } : t));
     if (move) {
@@ -173,47 +153,78 @@ export function ShowcaseTab({
     arrange.mutate(next);
   };
   return (
-    <ul className="token-cards">
-      {items.map((t, i) => (
-        <li key={t.tokenId} className={t.hiddenFromShowcase ? "showcase-hidden" : undefined}>
-          <TokenCard token={t} symbol={symbol} to={`/${own ? "nftshowcase" : "nfttransfer"}/${t.tokenId}`} />
-          {t.pinned ? <span className="showcase-badge">Pinned</span> : null}
-          {own ? (
-            <fieldset className="showcase-tools">
-              <legend className="visually-hidden">Arrange token {t.tokenId}</legend>
-              <Button size="sm" variant="ghost" onClick={() => change(i, { pinned: !t.pinned })}>
-                {t.pinned ? "Unpin" : "Pin"}
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={() => change(i, { hiddenFromShowcase: !t.hiddenFromShowcase })}
-              >
-                {t.hiddenFromShowcase ? "Show" : "Hide"}
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label="Move earlier"
-                disabled={i === 0}
-                onClick={() => change(i, {}, -1)}
-              >
-                ↑
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label="Move later"
-                disabled={i === items.length - 1}
-                onClick={() => change(i, {}, 1)}
-              >
-                ↓
-              </Button>
-            </fieldset>
-          ) : null}
-        </li>
-      ))}
-    </ul>
+    <QueryState
+      query={showcase}
+      loading={<Skeleton height={200} />}
+      errorTitle="We couldn't load the showcase"
+      isEmpty={() => items.length === 0}
+      empty={
+        <EmptyState
+          title={
+            onSaleOnly ? "Nothing on sale" : own ? "Your showcase is empty" : "Nothing in this showcase yet"
+          }
+          action={
+            <ButtonLink to="/marketplace" variant="secondary">
+              Browse the marketplace
+            </ButtonLink>
+          }
+        >
+          {onSaleOnly
+            ? "NFTs they list or put up for auction will appear here."
+            : own
+              ? "NFTs you buy appear here, so fans can see your collection."
+              : "NFTs they collect will appear here."}
+        </EmptyState>
+      }
+    >
+      {() => (
+        <ul className="token-cards">
+          {items.map((t, i) => (
+            <li key={t.tokenId} className={t.hiddenFromShowcase ? "showcase-hidden" : undefined}>
+              <TokenCard
+                token={t}
+                symbol={symbol}
+                to={`/${own ? "nftshowcase" : "nfttransfer"}/${t.tokenId}`}
+              />
+              {t.pinned ? <span className="showcase-badge">Pinned</span> : null}
+              {own ? (
+                <fieldset className="showcase-tools">
+                  <legend className="visually-hidden">Arrange token {t.tokenId}</legend>
+                  <Button size="sm" variant="ghost" onClick={() => change(i, { pinned: !t.pinned })}>
+                    {t.pinned ? "Unpin" : "Pin"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => change(i, { hiddenFromShowcase: !t.hiddenFromShowcase })}
+                  >
+                    {t.hiddenFromShowcase ? "Show" : "Hide"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label="Move earlier"
+                    disabled={i === 0}
+                    onClick={() => change(i, {}, -1)}
+                  >
+                    ↑
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label="Move later"
+                    disabled={i === items.length - 1}
+                    onClick={() => change(i, {}, 1)}
+                  >
+                    ↓
+                  </Button>
+                </fieldset>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 
@@ -227,47 +238,52 @@ export function BidsTab() {
     queryFn: ({ signal }) => callApi<typeof api.myBids>("GET /api/v1/me/bids", { signal }),
     refetchInterval: 10_000,
   });
-  if (bids.isPending) return <Skeleton height={160} />;
-  const items = bids.data?.items ?? [];
-  if (items.length === 0) {
-    return (
-      <EmptyState
-        title="No bids yet"
-        action={
-          <ButtonLink to="/marketplace" variant="secondary">
-            Find an auction
-          </ButtonLink>
-        }
-      >
-        Bids you place in auctions will be listed here with their status.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="profile-list" data-testid="bids-list">
-      {items.map((b) => (
-        <li key={b.txHash} className="profile-row">
-          {b.nft ? (
-            <img src={b.nft.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
-          ) : null}
-          <div className="profile-row__text">
-            <Link to={b.link}>{b.nft?.title ?? `Token #${b.tokenId}`}</Link>
-            <span className="tabular">
-              {formatNative(b.amountWei, symbol)} · {new Date(b.at).toLocaleDateString()}
-            </span>
-            {b.endsAt ? <Countdown endsAt={b.endsAt} compact /> : null}
-          </div>
-          <span className={`bid-state bid-state--${b.state}`} data-testid="bid-state">
-            {STATE_LABEL[b.state]}
-          </span>
-          {b.state === "outbid" || b.state === "leading" ? (
-            <ButtonLink to={b.link} size="sm" variant={b.state === "outbid" ? "primary" : "secondary"}>
-              {b.state === "outbid" ? "Bid again" : "View auction"}
+    <QueryState
+      query={bids}
+      loading={<Skeleton height={160} />}
+      errorTitle="We couldn't load your bids"
+      isEmpty={(d) => d.items.length === 0}
+      empty={
+        <EmptyState
+          title="No bids yet"
+          action={
+            <ButtonLink to="/marketplace" variant="secondary">
+              Find an auction
             </ButtonLink>
-          ) : null}
-        </li>
-      ))}
-    </ul>
+          }
+        >
+          Bids you place in auctions will be listed here with their status.
+        </EmptyState>
+      }
+    >
+      {({ items }) => (
+        <ul className="profile-list" data-testid="bids-list">
+          {items.map((b) => (
+            <li key={b.txHash} className="profile-row">
+              {b.nft ? (
+                <img src={b.nft.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
+              ) : null}
+              <div className="profile-row__text">
+                <Link to={b.link}>{b.nft?.title ?? `Token #${b.tokenId}`}</Link>
+                <span className="tabular">
+                  {formatNative(b.amountWei, symbol)} · {new Date(b.at).toLocaleDateString()}
+                </span>
+                {b.endsAt ? <Countdown endsAt={b.endsAt} compact /> : null}
+              </div>
+              <span className={`bid-state bid-state--${b.state}`} data-testid="bid-state">
+                {STATE_LABEL[b.state]}
+              </span>
+              {b.state === "outbid" || b.state === "leading" ? (
+                <ButtonLink to={b.link} size="sm" variant={b.state === "outbid" ? "primary" : "secondary"}>
+                  {b.state === "outbid" ? "Bid again" : "View auction"}
+                </ButtonLink>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 
@@ -301,27 +317,33 @@ export function ActivityTab({ handle }: { handle: string }) {
           </button>
         ))}
       </fieldset>
-      {feed.isPending ? (
-        <Skeleton height={160} />
-      ) : (feed.data?.items.length ?? 0) === 0 ? (
-        <EmptyState title="No activity yet">
-          Likes, bids, auctions, sales and follows will be listed here.
-        </EmptyState>
-      ) : (
-        <ul className="profile-list">
-          {feed.data?.items.map((e) => (
-            <li key={`${e.kind}-${e.at}-${e.link}`} className="profile-row">
-              {e.imageUrl ? (
-                <img src={e.imageUrl} alt="" width={48} height={48} className="profile-row__img" />
-              ) : null}
-              <div className="profile-row__text">
-                <Link to={e.link}>{e.text}</Link>
-                <span>{new Date(e.at).toLocaleString()}</span>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={feed}
+        loading={<Skeleton height={160} />}
+        errorTitle="We couldn't load the activity"
+        isEmpty={(d) => d.items.length === 0}
+        empty={
+          <EmptyState title="No activity yet">
+            Likes, bids, auctions, sales and follows will be listed here.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="profile-list">
+            {data.items.map((e) => (
+              <li key={`${e.kind}-${e.at}-${e.link}`} className="profile-row">
+                {e.imageUrl ? (
+                  <img src={e.imageUrl} alt="" width={48} height={48} className="profile-row__img" />
+                ) : null}
+                <div className="profile-row__text">
+                  <Link to={e.link}>{e.text}</Link>
+                  <span>{new Date(e.at).toLocaleString()}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </div>
   );
 }

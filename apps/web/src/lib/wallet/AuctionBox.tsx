@@ -1,5 +1,6 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { Hash } from "viem";
+import { fieldProps, useAppForm } from "../form.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Countdown } from "../../ui/Countdown.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
@@ -153,9 +154,9 @@ function BidDialog({
 }) {
   const { symbol } = auction;
   const minimum = BigInt(auction.minimumBidWei);
-  const [value, setValue] = useState(() => roundUpNative(minimum));
-  const [error, setError] = useState<string | null>(null);
+  const form = useAppForm({ defaultValues: { bid: roundUpNative(minimum) } });
   const [progress, setProgress] = useState<string | null>(null);
+  const value = form.watch("bid");
 
   function tooLowMessage(): string {
     return auction.highestBidWei
@@ -163,20 +164,21 @@ function BidDialog({
       : `Please Enter Value Greater than the reserve price ${formatNative(auction.reserveWei, symbol, 6)}`;
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const wei = parseNative(value);
-    if (wei === null) return setError(`Enter an amount in ${symbol}, such as ${roundUpNative(minimum)}`);
-    if (wei < minimum) return setError(tooLowMessage());
-    setError(null);
+  function checkBid(text: string): true | string {
+    const wei = parseNative(text);
+    if (wei === null) return `Enter an amount in ${symbol}, such as ${roundUpNative(minimum)}`;
+    return wei < minimum ? tooLowMessage() : true;
+  }
+
+  const submit = form.handleSubmit(async ({ bid }) => {
     try {
-      await onBid(wei, setProgress);
+      await onBid(parseNative(bid) as bigint, setProgress);
     } catch (err) {
-      setError(walletErrorMessage(err, symbol));
+      form.setError("bid", { type: "wallet", message: walletErrorMessage(err, symbol) });
     } finally {
       setProgress(null);
     }
-  }
+  });
 
   return (
     <Dialog open={open} onClose={progress ? () => {} : onClose} title="Place a bid">
@@ -189,10 +191,8 @@ function BidDialog({
           label={`Your bid (${symbol})`}
           inputMode="decimal"
           autoComplete="off"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
           hint={`At least ${formatNative(minimum, symbol, 6)}. Outbid bids are refunded at once.`}
-          error={error}
+          {...fieldProps(form, "bid", { validate: checkBid })}
         />
         {parseNative(value) !== null ? (
           <p className="bid-preview">

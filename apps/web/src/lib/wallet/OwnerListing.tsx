@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { fieldProps, useAppForm } from "../form.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { TextField } from "../../ui/TextField.tsx";
@@ -17,28 +18,20 @@ export function OwnerListing({
   onRemove: () => Promise<void>;
   busy: boolean;
 }) {
-  const [price, setPrice] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const form = useAppForm({ defaultValues: { price: "" } });
   const [confirm, setConfirm] = useState(false);
+  const onSubmit = form.handleSubmit(({ price }) => {
+    void onChangePrice(parseNative(price) as bigint).then(() => form.reset());
+  });
   return (
     <div className="trade">
-      <form
-        className="trade-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const wei = parseNative(price);
-          if (wei === null) return setError("Enter a price greater than 0");
-          setError(null);
-          void onChangePrice(wei).then(() => setPrice(""));
-        }}
-        noValidate
-      >
+      <form className="trade-row" onSubmit={onSubmit} noValidate>
         <TextField
           label="New price"
           inputMode="decimal"
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-          error={error}
+          {...fieldProps(form, "price", {
+            validate: (price) => parseNative(price) !== null || "Enter a price greater than 0",
+          })}
         />
         <Button type="submit" variant="secondary" loading={busy}>
           Change price

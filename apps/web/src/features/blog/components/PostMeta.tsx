@@ -1,6 +1,12 @@
 import type { PostSummary } from "@diginoor/api/blog";
 
-const dateFormat = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "long", year: "numeric" });
+// One calendar for every reader and for the server that renders the page (decision 033): India's.
+const dateFormat = new Intl.DateTimeFormat("en-IN", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "Asia/Kolkata",
+});
 
 export function formatPostDate(iso: string): string {
   return dateFormat.format(new Date(iso));

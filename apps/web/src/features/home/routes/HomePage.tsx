@@ -5,9 +5,9 @@ import { tierLabel, tierOrder } from "../../../lib/format.ts";
 import { useDocumentTitle, useIsDesktop } from "../../../lib/hooks.ts";
 import { ButtonLink } from "../../../ui/Button.tsx";
 import { Carousel } from "../../../ui/Carousel.tsx";
-import { ErrorState } from "../../../ui/ErrorState.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
 import { NftCard, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
+import { QueryState } from "../../../ui/QueryState.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import "./home.css";
 
@@ -99,8 +99,10 @@ export function HomePage() {
                   alt={i === 0 ? `${c.name} poster` : ""}
                   width={300}
                   height={450}
-                  decoding={i === 0 ? "sync" : "async"}
-                  fetchPriority={i === 0 ? "high" : "low"}
+                  // All three are above the fold, and the rotated side posters cover more of a
+                  // narrow screen than the front one: any of them can be the largest paint.
+                  decoding="sync"
+                  fetchPriority="high"
                 />
               ))
             ) : (
@@ -120,32 +122,33 @@ export function HomePage() {
             All collections →
           </Link>
         </div>
-        {collections.isLoading ? (
-          <div className="poster-grid" data-loading="">
-            {[0, 1, 2, 3].map((i) => (
-              <Skeleton key={i} height="auto" style={{ aspectRatio: "2 / 3" }} radius="var(--radius-lg)" />
-            ))}
-          </div>
-        ) : collections.isError ? (
-          <ErrorState
-            title="We couldn't load the collections"
-            error={collections.error}
-            onRetry={() => collections.refetch()}
-            retrying={collections.isFetching}
-          />
-        ) : featured.length === 0 ? (
-          <EmptyState title="No collections yet">
-            New film collections are on their way. Check back soon.
-          </EmptyState>
-        ) : (
-          <ul className="poster-grid plain-list">
-            {featured.map((item) => (
-              <li key={item.slug}>
-                <FeaturedTile item={item} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryState
+          query={collections}
+          loading={
+            <div className="poster-grid" data-loading="">
+              {[0, 1, 2, 3].map((i) => (
+                <Skeleton key={i} height="auto" style={{ aspectRatio: "2 / 3" }} radius="var(--radius-lg)" />
+              ))}
+            </div>
+          }
+          errorTitle="We couldn't load the collections"
+          isEmpty={() => featured.length === 0}
+          empty={
+            <EmptyState title="No collections yet">
+              New film collections are on their way. Check back soon.
+            </EmptyState>
+          }
+        >
+          {() => (
+            <ul className="poster-grid plain-list">
+              {featured.map((item) => (
+                <li key={item.slug}>
+                  <FeaturedTile item={item} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </section>
 
       <section className="section container" aria-labelledby="guides-title">
@@ -201,32 +204,33 @@ export function HomePage() {
             See the marketplace →
           </Link>
         </div>
-        {collections.isLoading ? (
-          <NftGridSkeleton count={isDesktop ? 8 : 1} />
-        ) : collections.isError ? (
-          <ErrorState
-            title="We couldn't load the top sellers"
-            error={collections.error}
-            onRetry={() => collections.refetch()}
-            retrying={collections.isFetching}
-          />
-        ) : topSellers.length === 0 ? (
-          <EmptyState
-            title="No sales yet"
-            action={<ButtonLink to="/marketplace">Browse the marketplace</ButtonLink>}
-          >
-            Be the first collector: the marketplace has every NFT on sale.
-          </EmptyState>
-        ) : isDesktop ? (
-          <NftGrid items={topSellers} />
-        ) : (
-          <Carousel
-            items={topSellers}
-            label="Top sellers"
-            getKey={(n) => n.id}
-            renderItem={(nft) => <NftCard nft={nft} />}
-          />
-        )}
+        <QueryState
+          query={collections}
+          loading={<NftGridSkeleton count={isDesktop ? 8 : 1} />}
+          errorTitle="We couldn't load the top sellers"
+          isEmpty={() => topSellers.length === 0}
+          empty={
+            <EmptyState
+              title="No sales yet"
+              action={<ButtonLink to="/marketplace">Browse the marketplace</ButtonLink>}
+            >
+              Be the first collector: the marketplace has every NFT on sale.
+            </EmptyState>
+          }
+        >
+          {() =>
+            isDesktop ? (
+              <NftGrid items={topSellers} />
+            ) : (
+              <Carousel
+                items={topSellers}
+                label="Top sellers"
+                getKey={(n) => n.id}
+                renderItem={(nft) => <NftCard nft={nft} />}
+              />
+            )
+          }
+        </QueryState>
       </section>
     </>
   );

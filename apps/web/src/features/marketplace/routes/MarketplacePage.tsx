@@ -22,9 +22,10 @@ import { Button } from "../../../ui/Button.tsx";
 import { Carousel } from "../../../ui/Carousel.tsx";
 import { Dialog } from "../../../ui/Dialog.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
-import { ErrorState } from "../../../ui/ErrorState.tsx";
+import { QueryState } from "../../../ui/QueryState.tsx";
 import { FilterIcon, SearchIcon } from "../../../ui/icons.tsx";
-import { NftCard, NftCardSkeleton, NftGrid, NftGridSkeleton } from "../../../ui/NftCard.tsx";
+import { NftCard, NftCardSkeleton } from "../../../ui/NftCard.tsx";
+import { NftResults } from "../../../ui/NftResults.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { TokenCard } from "../../../ui/TokenCard.tsx";
 import { derivePriceRanges, parsePriceValue } from "../priceRanges.ts";
@@ -85,39 +86,32 @@ function FilterSelect({
 
 function TopAuctions() {
   const auctions = useNfts({ saleType: "auction", limit: "5" });
-  if (auctions.isLoading) {
-    return (
-      <div className="top-auctions-skeleton" data-loading="">
-        <NftCardSkeleton />
-      </div>
-    );
-  }
-  if (auctions.isError) {
-    return (
-      <ErrorState
-        title="We couldn't load the top auctions"
-        error={auctions.error}
-        onRetry={() => auctions.refetch()}
-        retrying={auctions.isFetching}
-      />
-    );
-  }
-  const items = auctions.data?.items ?? [];
-  if (items.length === 0) {
-    return (
-      <EmptyState title="No auctions running">
-        New auctions open regularly. Meanwhile, browse the buy-now NFTs below.
-      </EmptyState>
-    );
-  }
   return (
-    <Carousel
-      items={items}
-      label="Top auctions"
-      getKey={(n) => n.id}
-      desktopPerView={3}
-      renderItem={(nft, i) => <NftCard nft={nft} eager={i < 3} />}
-    />
+    <QueryState
+      query={auctions}
+      loading={
+        <div className="top-auctions-skeleton" data-loading="">
+          <NftCardSkeleton />
+        </div>
+      }
+      errorTitle="We couldn't load the top auctions"
+      isEmpty={(d) => d.items.length === 0}
+      empty={
+        <EmptyState title="No auctions running">
+          New auctions open regularly. Meanwhile, browse the buy-now NFTs below.
+        </EmptyState>
+      }
+    >
+      {(data) => (
+        <Carousel
+          items={data.items}
+          label="Top auctions"
+          getKey={(n) => n.id}
+          desktopPerView={3}
+          renderItem={(nft, i) => <NftCard nft={nft} eager={i < 3} />}
+        />
+      )}
+    </QueryState>
   );
 }
 
@@ -333,43 +327,18 @@ export function MarketplacePage() {
             </button>
           ) : null}
         </div>
-        {results.isLoading ? (
-          <NftGridSkeleton count={8} />
-        ) : results.isError ? (
-          <ErrorState
-            title="We couldn't load the NFTs"
-            error={results.error}
-            onRetry={() => results.refetch()}
-            retrying={results.isFetching}
-          />
-        ) : items.length === 0 ? (
-          <EmptyState
-            title="No NFTs match these filters"
-            action={<Button onClick={clearAll}>Clear filters</Button>}
-          >
-            Try a different search, a wider price range or another movie.
-          </EmptyState>
-        ) : (
-          <>
-            <NftGrid items={items} />
-            {results.hasNextPage ? (
-              <div className="load-more">
-                <Button
-                  variant="secondary"
-                  onClick={() => results.fetchNextPage()}
-                  loading={results.isFetchingNextPage}
-                >
-                  Load more
-                </Button>
-              </div>
-            ) : null}
-            {results.isFetchNextPageError ? (
-              <p className="field-error load-more" role="alert">
-                Couldn't load more. Please retry.
-              </p>
-            ) : null}
-          </>
-        )}
+        <NftResults
+          query={results}
+          items={items}
+          empty={
+            <EmptyState
+              title="No NFTs match these filters"
+              action={<Button onClick={clearAll}>Clear filters</Button>}
+            >
+              Try a different search, a wider price range or another movie.
+            </EmptyState>
+          }
+        />
       </section>
     </>
   );
@@ -383,28 +352,27 @@ function CollectorsMarket() {
     refetchInterval: 15_000,
   });
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
-  if (market.isPending) return <Skeleton height={200} />;
-  if (market.isError)
-    return (
-      <ErrorState
-        title="We couldn't load the collectors' market"
-        error={market.error}
-        onRetry={() => market.refetch()}
-      />
-    );
-  if (market.data.items.length === 0)
-    return (
-      <EmptyState title="Nothing from collectors yet">
-        When collectors put their NFTs on sale or up for auction, they appear here.
-      </EmptyState>
-    );
   return (
-    <ul className="token-cards">
-      {market.data.items.map((t) => (
-        <li key={t.tokenId}>
-          <TokenCard token={t} symbol={symbol} to={`/nfttransfer/${t.tokenId}`} />
-        </li>
-      ))}
-    </ul>
+    <QueryState
+      query={market}
+      loading={<Skeleton height={200} />}
+      errorTitle="We couldn't load the collectors' market"
+      isEmpty={(d) => d.items.length === 0}
+      empty={
+        <EmptyState title="Nothing from collectors yet">
+          When collectors put their NFTs on sale or up for auction, they appear here.
+        </EmptyState>
+      }
+    >
+      {(data) => (
+        <ul className="token-cards">
+          {data.items.map((t) => (
+            <li key={t.tokenId}>
+              <TokenCard token={t} symbol={symbol} to={`/nfttransfer/${t.tokenId}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }

@@ -1,71 +1,60 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
-import { ApiError } from "../../../lib/api.ts";
-import { Button } from "../../../ui/Button.tsx";
+import { useEffect } from "react";
+import { applyServerErrors, fieldProps, useAppForm } from "../../../lib/form.ts";
 import { useToast } from "../../../ui/Toast.tsx";
 import { subscribeToNewsletter } from "../api/subscribe.ts";
+import { NewsletterFields } from "./NewsletterFields.tsx";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Footer newsletter sign-up: validates the address, posts it, and says how it went. */
-export function NewsletterForm() {
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
+/** Checked here without zod: the server validates with its schema and its messages are shown too. */
+function checkEmail(email: string): true | string {
+  const value = email.trim();
+  if (!value) return "Enter your email address";
+  if (!EMAIL.test(value) || value.length > 254) return "Enter a valid email address, like name@example.com";
+  return true;
+}
+
+/**
+ * Footer newsletter sign-up: validates the address, posts it, and says how it went. What was typed
+ * into the footer's stand-in before this code loaded is carried over (`draft`), and so are its focus
+ * and a submit (`focus`, `submit`).
+ */
+export function NewsletterForm({
+  draft = "",
+  focus = false,
+  submit = false,
+}: {
+  draft?: string;
+  focus?: boolean;
+  submit?: boolean;
+}) {
+  const form = useAppForm({ defaultValues: { email: draft } });
   const toast = useToast();
-  const id = useId();
   const mutation = useMutation({
     mutationFn: subscribeToNewsletter,
     onSuccess: () => {
-      setEmail("");
-      setError(null);
+      form.reset({ email: "" });
       toast.success("You're in! Watch your inbox for new drops.");
     },
     onError: (err) => {
-      const fieldError = err instanceof ApiError ? err.fieldErrors().email : undefined;
-      if (fieldError) setError(`Email ${fieldError}`);
+      applyServerErrors(form, err, { label: (_, message) => `Email ${message}` });
       toast.error(err instanceof Error ? err.message : "Couldn't subscribe, please retry");
     },
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const value = email.trim();
-    if (!value) return setError("Enter your email address");
-    if (!EMAIL.test(value) || value.length > 254)
-      return setError("Enter a valid email address, like name@example.com");
-    setError(null);
-    mutation.mutate({ email: value });
-  }
+  const onSubmit = form.handleSubmit(({ email }) => mutation.mutate({ email: email.trim() }));
+  const { error, ...field } = fieldProps(form, "email", { clearOnChange: true, validate: checkEmail });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for what the stand-in was asked
+  useEffect(() => {
+    if (focus) form.setFocus("email");
+    if (submit) void onSubmit();
+  }, []);
 
   return (
     <form className="newsletter" onSubmit={onSubmit} noValidate aria-label="Newsletter">
-      <label htmlFor={`${id}-email`} className="newsletter-label">
-        Get the next drop first
-      </label>
-      <div className="newsletter-row">
-        <input
-          id={`${id}-email`}
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder="Your email address"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            if (error) setError(null);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        <Button type="submit" loading={mutation.isPending}>
-          I'm in
-        </Button>
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="field-error newsletter-error">
-          {error}
-        </p>
-      ) : null}
+      <NewsletterFields input={field} error={error} busy={mutation.isPending} />
     </form>
   );
 }

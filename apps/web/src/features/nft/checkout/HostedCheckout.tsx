@@ -17,7 +17,7 @@ type Reason = "wallet_required" | "phone_required" | "phone_invalid" | undefined
  * net banking) and 'Buy crypto' (the configured on-ramp). Prices in USD and INR come from the server.
  */
 export function HostedCheckout({ nft }: { nft: NftDetail }) {
-  const options = useCheckoutOptions();
+  const options = useCheckoutOptions({ fresh: true });
   const o = options.data;
   if (!o || (!o.card && !o.rupees && !o.onrampUrl)) return null;
   const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);

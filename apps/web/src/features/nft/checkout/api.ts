@@ -56,12 +56,15 @@ export function useNftAuction(nftId: string) {
 }
 
 /** What this server offers at checkout (card, rupees, 'Buy crypto'), and the USD→INR rate. */
-export function useCheckoutOptions() {
+export function useCheckoutOptions({ fresh = false }: { fresh?: boolean } = {}) {
   return useQuery({
     queryKey: ["checkout-options"],
     queryFn: ({ signal }) =>
       callApi<typeof orders.checkoutOptions>("GET /api/v1/checkout/options", { signal }),
     staleTime: 5 * 60_000,
+    // The checkout reads the providers and the rupee rate again when it opens: the page's copy may
+    // have come with the server-rendered page minutes ago.
+    refetchOnMount: fresh ? "always" : true,
   });
 }
 

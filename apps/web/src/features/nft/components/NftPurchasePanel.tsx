@@ -12,8 +12,10 @@ import { useCurrentUser } from "../../../lib/session.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Dialog } from "../../../ui/Dialog.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
+import { ClientOnly } from "../../../ui/ClientOnly.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { EmptyState } from "../../../ui/EmptyState.tsx";
+import { QueryState } from "../../../ui/QueryState.tsx";
 
 // Wallet code (wagmi, viem, connectors) loads only when a buyer opens the checkout or an auction shows.
 const WalletCheckout = lazy(() => import("../checkout/WalletCheckout.tsx"));
@@ -51,9 +53,11 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
             {formatUsd(nft.priceUsdCents)}
           </strong>
         </p>
-        <Suspense fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
-          <PrimaryAuction nft={nft} />
-        </Suspense>
+        <ClientOnly fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
+          <Suspense fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
+            <PrimaryAuction nft={nft} />
+          </Suspense>
+        </ClientOnly>
         <p className="nft-panel-note">
           Bids are paid in crypto from your linked wallet; an outbid bid is refunded at once. A bid in the
           last 15 minutes extends the auction by 15 minutes.
@@ -125,46 +129,52 @@ export function NftHistory({ nft }: { nft: NftDetail }) {
   return (
     <section className="nft-section" aria-labelledby="nft-history-title">
       <h2 id="nft-history-title">{auction ? "Bid history" : "Sale history"}</h2>
-      {activity.isPending ? (
-        <Skeleton height={120} />
-      ) : items.length === 0 ? (
-        <EmptyState title={auction ? "No bids yet" : "No sales yet"}>
-          {auction ? "Be the first to bid." : "Be the first collector."}
-        </EmptyState>
-      ) : (
-        <table className="history-table">
-          <thead>
-            <tr>
-              <th scope="col">{auction ? "Event" : "Sale"}</th>
-              <th scope="col">{auction ? "Bidder / buyer" : "Buyer"}</th>
-              <th scope="col">Value</th>
-              <th scope="col">Transaction</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((i) => (
-              <tr key={`${i.txHash}-${i.kind}-${i.tokenId}`}>
-                <td>
-                  {i.kind === "bid"
-                    ? "Bid"
-                    : i.saleKind === "primary"
-                      ? "Purchase"
-                      : i.saleKind === "auction"
-                        ? "Auction won"
-                        : "Resale"}
-                </td>
-                <td>
-                  <code>{short(i.kind === "bid" ? i.from : i.to)}</code>
-                </td>
-                <td className="tabular">{i.amountWei ? formatNative(i.amountWei, symbol) : "—"}</td>
-                <td>
-                  <code title={i.txHash}>{short(i.txHash)}</code>
-                </td>
+      <QueryState
+        query={activity}
+        loading={<Skeleton height={120} />}
+        errorTitle={auction ? "We couldn't load the bid history" : "We couldn't load the sale history"}
+        isEmpty={() => items.length === 0}
+        empty={
+          <EmptyState title={auction ? "No bids yet" : "No sales yet"}>
+            {auction ? "Be the first to bid." : "Be the first collector."}
+          </EmptyState>
+        }
+      >
+        {() => (
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">{auction ? "Event" : "Sale"}</th>
+                <th scope="col">{auction ? "Bidder / buyer" : "Buyer"}</th>
+                <th scope="col">Value</th>
+                <th scope="col">Transaction</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={`${i.txHash}-${i.kind}-${i.tokenId}`}>
+                  <td>
+                    {i.kind === "bid"
+                      ? "Bid"
+                      : i.saleKind === "primary"
+                        ? "Purchase"
+                        : i.saleKind === "auction"
+                          ? "Auction won"
+                          : "Resale"}
+                  </td>
+                  <td>
+                    <code>{short(i.kind === "bid" ? i.from : i.to)}</code>
+                  </td>
+                  <td className="tabular">{i.amountWei ? formatNative(i.amountWei, symbol) : "—"}</td>
+                  <td>
+                    <code title={i.txHash}>{short(i.txHash)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
     </section>
   );
 }

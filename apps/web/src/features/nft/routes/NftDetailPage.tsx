@@ -7,7 +7,7 @@ import { editionsText, royaltyText, tierLabel } from "../../../lib/format.ts";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { shareLink } from "../../../lib/share.ts";
-import { ErrorState } from "../../../ui/ErrorState.tsx";
+import { containerFrame, QueryState } from "../../../ui/QueryState.tsx";
 import { ChevronIcon, ShareIcon } from "../../../ui/icons.tsx";
 import { LikeButton } from "../../../ui/LikeButton.tsx";
 import { NftGrid } from "../../../ui/NftCard.tsx";
@@ -83,9 +83,7 @@ function Media({ nft }: { nft: NftDetail }) {
 export function NftDetailPage() {
   const { id = "" } = useParams();
   const query = useNft(id);
-  const { user, isLoading: sessionLoading } = useCurrentUser();
-  const nft = query.data;
-  useDocumentTitle(nft?.title);
+  useDocumentTitle(query.data?.title);
 
   if (query.isError && query.error instanceof ApiError && query.error.status === 404) {
     return (
@@ -95,20 +93,21 @@ export function NftDetailPage() {
       />
     );
   }
-  if (query.isLoading) return <DetailSkeleton />;
-  if (query.isError || !nft) {
-    return (
-      <div className="container section">
-        <ErrorState
-          title="We couldn't load this NFT"
-          error={query.error}
-          onRetry={() => query.refetch()}
-          retrying={query.isFetching}
-        />
-      </div>
-    );
-  }
+  return (
+    <QueryState
+      query={query}
+      loading={<DetailSkeleton />}
+      errorTitle="We couldn't load this NFT"
+      errorFrame={containerFrame}
+    >
+      {(nft) => <NftDetailView id={id} nft={nft} />}
+    </QueryState>
+  );
+}
 
+/** The page of a loaded NFT; `id` is the one in the address. */
+function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
+  const { user, isLoading: sessionLoading } = useCurrentUser();
   // The API lists the properties (category, movie, celebrity, production house, rarity, …);
   // editions and chain are already shown under Details.
   const properties =

@@ -1,0 +1,5 @@
+import { NotFoundContent } from "../../ui/NotFound.tsx";
+
+export function NotFoundPage() {
+  return <NotFoundContent />;
+}

@@ -1,5 +1,0 @@
-import { NotFoundContent } from "../../../ui/NotFound.tsx";
-
-export function NotFoundPage() {
-  return <NotFoundContent />;
-}
