@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signUpAndSignIn } from "./support/accounts.ts";
 import { expectNoProblems, waitForData, watchPage } from "./support/page.ts";
 
 /**
@@ -29,5 +30,49 @@ test("a visitor's session probe answers 200 and leaves no console error", async 
     probes.every((p) => p.path === "/api/v1/session" && p.status === 200),
     JSON.stringify(probes),
   ).toBe(true);
+  expectNoProblems(watch);
+});
+
+/**
+ * Signing out while the notification bell's event stream is still connecting: the stream closes
+ * before the sign-out request, so it never reaches the server without a session (a 401 and a
+ * console error). Here the stream's request is held back until the server has ended the session,
+ * and the sign-out's answer is held back until the stream's request has been answered or cancelled.
+ */
+test("signing out while the live event stream connects leaves no 401 and no console error", async ({
+  page,
+}) => {
+  await signUpAndSignIn(page.request, "signout-stream", "Stream Fan");
+  const watch = watchPage(page);
+  let releaseStream!: () => void;
+  const streamReleased = new Promise<void>((resolve) => {
+    releaseStream = resolve;
+  });
+  let streamSettled!: () => void;
+  const streamDone = new Promise<void>((resolve) => {
+    streamSettled = resolve;
+  });
+  const isStream = (url: string) => new URL(url).pathname === "/api/v1/events";
+  page.on("response", (res) => isStream(res.url()) && streamSettled());
+  page.on("requestfailed", (req) => isStream(req.url()) && streamSettled());
+  let held = 0;
+  await page.route("**/api/v1/events", async (route) => {
+    held++;
+    await streamReleased;
+    await route.continue().catch(() => undefined); // cancelled by the page meanwhile
+  });
+  await page.route("**/api/v1/auth/logout", async (route) => {
+    const response = await route.fetch(); // the server ends the session; the page has no answer yet
+    releaseStream();
+    await streamDone;
+    await route.fulfill({ response });
+  });
+  await page.goto("/profile");
+  await expect(page.getByRole("heading", { name: "Stream Fan", level: 1 })).toBeVisible();
+  await expect.poll(() => held).toBeGreaterThan(0);
+  await page.locator(".user-menu-button").click();
+  await page.locator(".user-menu-list").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Login", exact: true }).first()).toBeVisible();
   expectNoProblems(watch);
 });

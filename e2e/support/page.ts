@@ -53,6 +53,13 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
     if (failure.includes("ERR_ABORTED") && url.pathname.startsWith("/api/")) return;
     // So are images of cards a new filter replaced before they finished loading.
     if (failure.includes("ERR_ABORTED") && req.resourceType() === "image") return;
+    // And the page's own scripts and styles still loading (a lazy chunk) when the test navigates away.
+    if (
+      failure.includes("ERR_ABORTED") &&
+      url.pathname.startsWith("/assets/") &&
+      (req.resourceType() === "script" || req.resourceType() === "stylesheet")
+    )
+      return;
     // And a wallet's chain read (a JSON-RPC POST to the node) still in flight when the page navigates.
     if (failure.includes("ERR_ABORTED") && req.method() === "POST" && req.postData()?.includes('"jsonrpc"'))
       return;

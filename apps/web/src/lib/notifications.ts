@@ -6,6 +6,18 @@ import { callApi } from "./api.ts";
 
 export const notificationsKey = ["notifications"] as const;
 
+/** The event streams this page has open (one per mounted bell). */
+const openStreams = new Set<EventSource>();
+
+/**
+ * Closes the page's event streams now. Signing out calls it before its request: a stream still
+ * connecting would otherwise reach the server after the session ended and be answered 401.
+ */
+export function closeLiveEvents(): void {
+  for (const source of openStreams) source.close();
+  openStreams.clear();
+}
+
 /** The signed-in user's notifications, kept live by the user's event stream (Server-Sent Events). */
 export function useNotifications(signedIn: boolean) {
   const queryClient = useQueryClient();
@@ -18,6 +30,7 @@ export function useNotifications(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn || typeof EventSource === "undefined") return;
     const source = new EventSource("/api/v1/events");
+    openStreams.add(source);
     const onNotification = (event: MessageEvent<string>) => {
       const data = JSON.parse(event.data) as Extract<LiveEvent, { type: "notification" }>;
       queryClient.setQueryData<NotificationList>(notificationsKey, (old) =>
@@ -31,6 +44,7 @@ export function useNotifications(signedIn: boolean) {
     return () => {
       source.removeEventListener("notification", onNotification);
       source.close();
+      openStreams.delete(source);
     };
   }, [signedIn, queryClient]);
   return query;

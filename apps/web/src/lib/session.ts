@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import type { User } from "@diginoor/api/auth";
 import type { authEndpoints, profileEndpoints } from "@diginoor/api/auth-endpoints";
 import { callApi } from "./api.ts";
+import { closeLiveEvents } from "./notifications.ts";
 
 /** The signed-in user (packages/api's User). */
 export type SessionUser = User;
@@ -34,7 +35,11 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => callApi<typeof authEndpoints.logout>("POST /api/v1/auth/logout", {}),
+    mutationFn: () => {
+      // The live event stream goes first, so none is still connecting when the session ends.
+      closeLiveEvents();
+      return callApi<typeof authEndpoints.logout>("POST /api/v1/auth/logout", {});
+    },
     onSettled: async () => {
       queryClient.setQueryData(sessionQueryKey, null);
       await queryClient.resetQueries({ queryKey: sessionQueryKey });
