@@ -95,7 +95,8 @@ export async function serveParent(config: Config, database: Database) {
 export async function forkServer(script: string, env: Record<string, string>) {
   const child = fork(fileURLToPath(script), [], {
     env: { ...process.env, BENCH_ROLE: "server", ...env },
-    execArgv: ["--import", "tsx"],
+    // BENCH_SERVER_NODE_FLAGS adds Node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+    execArgv: ["--import", "tsx", ...(process.env.BENCH_SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean)],
     stdio: "inherit",
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // rows of the SQL list, page after page by cursor, for any combination of filters, price bounds,
 // search words and sort orders, while NFTs are inserted, repriced, renamed, sold and deleted and
 // films renamed, the changes reaching it through the change log.
-import type { NftSort } from "@diginoor/api/catalogue";
+import { listNftsQuerySchema, type NftSort } from "@diginoor/api/catalogue";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { seedCatalogue } from "../seed/seed.ts";
 import type { NftCursor } from "../src/modules/catalogue/cursor.ts";
 import { createSearchIndexSync, type SearchIndexSync } from "../src/modules/catalogue/index-sync.ts";
 import { listNfts, type NftFilter, type NftSummaryRow } from "../src/modules/catalogue/repo.ts";
+import { createCatalogueService } from "../src/modules/catalogue/service.ts";
 import {
   CatalogueSearchIndex,
   compareCodePoints,
@@ -64,7 +65,7 @@ const fromSql: Lister = async (filter, sort, limit, after) => [
 const listerOf =
   (s: () => SearchIndexSync): Lister =>
   async (filter, sort, limit, after) =>
-    (await s().list(filter, sort, limit, after)).map(({ searchText: _, ...row }) => row);
+    (await s().list(filter, sort, limit, after)).map(({ searchText: _, card: __, ...row }) => row);
 const fromIndex = listerOf(() => sync);
 const fromWalkingIndex = listerOf(() => walking);
 
@@ -187,6 +188,36 @@ describe("catalogue search index", () => {
       .map((r) => r.id);
     expect(index.list({}, "price_asc", 100).map((r) => r.id)).toEqual(expected);
     expect(index.list({}, "price_desc", 100).map((r) => r.id)).toEqual([...expected].reverse());
+  });
+
+  it("sends a page's JSON built from each row's card text, equal to the SQL list's, and new after a change", async () => {
+    const fromIndexService = createCatalogueService(database, { listCacheTtlMs: 0, searchIndex: sync });
+    const fromSqlService = createCatalogueService(database, { listCacheTtlMs: 0 });
+    const query = listNftsQuerySchema.parse({ sort: "price_desc", limit: "7" });
+    const page = await fromIndexService.listNftsPage(query);
+    const reference = await fromSqlService.listNfts(query);
+    expect(JSON.parse(page.json.toString())).toEqual(reference);
+    expect(page.json.toString()).toBe(JSON.stringify(reference));
+    expect(page.body).toEqual(reference);
+    // The next page by cursor, from the same rows' cached card texts.
+    const next = listNftsQuerySchema.parse({ sort: "price_desc", limit: "7", cursor: reference.nextCursor });
+    expect((await fromIndexService.listNftsPage(next)).json.toString()).toBe(
+      JSON.stringify(await fromSqlService.listNfts(next)),
+    );
+    // A change to what a card shows (editions left, title) reaches the text of the next page sent.
+    const first = reference.items[0];
+    if (!first) throw new Error("no NFTs");
+    await database.query(
+      "UPDATE nfts SET editions_available = editions_available - 1, title = $2 WHERE id = $1",
+      [first.id, `${first.title} (renamed)`],
+    );
+    const after = JSON.parse((await fromIndexService.listNftsPage(query)).json.toString());
+    expect(after.items[0]).toMatchObject({
+      id: first.id,
+      title: `${first.title} (renamed)`,
+      editionsAvailable: first.editionsAvailable - 1,
+    });
+    expect(after).toEqual(await fromSqlService.listNfts(query));
   });
 
   it('orders titles as COLLATE "C" does: by code point', async () => {

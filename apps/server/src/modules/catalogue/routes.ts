@@ -10,9 +10,8 @@ export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): 
     permission: "public",
     handler: async ({ query, reply }) => {
       const page = await service.listNftsPage(query);
-      // The cached page carries its JSON text: send it instead of serialising the body again.
-      reply.type("application/json; charset=utf-8").serializer(() => page.json);
-      return page.body;
+      // The page is its UTF-8 JSON (each card serialised once per row, decision 023): sent as it is.
+      return reply.type("application/json; charset=utf-8").send(page.json);
     },
   });
   route(app, api.getNft, { permission: "public", handler: ({ params }) => service.getNft(params.id) });

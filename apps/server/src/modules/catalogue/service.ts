@@ -132,10 +132,14 @@ class PageCache<T> {
   }
 }
 
+/** A list page as the route sends it (UTF-8 JSON), and as a body for callers in the process. */
 export interface NftPage {
-  body: NftListResponse;
-  json: string;
+  json: Buffer;
+  readonly body: NftListResponse;
 }
+
+const PAGE_START = Buffer.from('{"items":[');
+const COMMA = Buffer.from(",");
 
 export interface SaleTerms {
   id: string;
@@ -227,13 +231,16 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       query.limit,
       query.cursor,
     ]);
-    return listCache.get(key, async () => {
-      const body = await loadNftPage(query, after);
-      return { body, json: JSON.stringify(body) };
-    });
+    return listCache.get(key, () => loadNftPage(query, after));
   }
 
-  async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftListResponse> {
+  /**
+   * Index rows keep their card as UTF-8 JSON (`card`), so a page is their bytes joined: no card
+   * objects built, serialised and encoded per request, and little for the garbage collector (under
+   * browsing that rarely repeats a query, most requests build a page). The body is built only when
+   * asked for (server-rendered pages).
+   */
+  async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftPage> {
     // PostgreSQL text cannot hold NUL, so no NFT can match one: drop it rather than fail.
     const q = query.q?.trim();
     const filter: repo.NftFilter = {
@@ -250,9 +257,21 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       : await repo.listNfts(database, { filter, sort: query.sort, limit: query.limit, after });
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
+    const nextCursor = rows.length > query.limit && last ? encodeCursor(cursorAfter(last, query.sort)) : null;
+    const parts: Buffer[] = [PAGE_START];
+    for (const r of page as (repo.NftSummaryRow & { card?: Buffer })[]) {
+      if (parts.length > 1) parts.push(COMMA);
+      r.card ??= Buffer.from(JSON.stringify(toSummary(r)));
+      parts.push(r.card);
+    }
+    parts.push(Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`));
+    let body: NftListResponse | undefined;
     return {
-      items: page.map(toSummary),
-      nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAfter(last, query.sort)) : null,
+      json: Buffer.concat(parts),
+      get body() {
+        body ??= { items: page.map(toSummary), nextCursor };
+        return body;
+      },
     };
   }
 
