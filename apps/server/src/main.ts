@@ -25,6 +25,8 @@ async function main() {
     }
     const blog = await seedBlog(ctx.db, { mediaDir: config.paths.media });
     if (blog.seeded) console.log(`Seeded the blog: ${blog.posts} posts`);
+    // The list index loaded before the seed; it reads the seeded NFTs now rather than at its next poll.
+    if (seed.seeded) await ctx.services.catalogue.catchUpIndex();
   }
   const app = await buildApp(ctx);
 

@@ -442,6 +442,13 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       index?.catchUp().catch(() => {});
       for (const listener of invalidationListeners) listener();
     },
+    /**
+     * Brings the list index up to date with what has committed by now (after the start-up seed, so
+     * the first visitor does not wait for the next poll to see the catalogue).
+     */
+    async catchUpIndex(): Promise<void> {
+      await index?.catchUp();
+    },
     /** Calls `fn` after every invalidate(); returns what stops it. */
     onInvalidate(fn: () => void): () => void {
       invalidationListeners.add(fn);
