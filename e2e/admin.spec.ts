@@ -1,7 +1,7 @@
 import { type Page, expect, test } from "@playwright/test";
 import { XMLParser } from "fast-xml-parser";
 import sharp from "sharp";
-import { signInAsAdmin, signUpAndSignIn } from "./support/accounts.ts";
+import { E2E_ADMIN_EMAIL, signInAsAdmin, signUpAndSignIn } from "./support/accounts.ts";
 import {
   type Allowed,
   VIEWPORTS,
@@ -262,4 +262,57 @@ test("the console at 390 px and 1440 px: no sideways scrolling, tables as cards 
     if (viewport.width < 464) await expect(header).not.toBeInViewport();
     else await expect(header).toBeVisible();
   }
+});
+
+test("the console's searches and filters reach the API: user search, order state, older audit entries", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const watch = watchPage(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInAsAdmin(page.request);
+  const answered = (path: string, query: string) =>
+    page.waitForResponse((res) => {
+      const url = new URL(res.url());
+      return url.pathname === path && url.search.includes(query) && res.status() === 200;
+    });
+
+  // Users: the search box asks GET /api/v1/admin/users?q=… and shows the account it matches.
+  await page.goto("/admin/users");
+  await waitForData(page);
+  await page.getByLabel("Search by name or email").fill("e2e-admin@");
+  const searched = answered("/api/v1/admin/users", "q=e2e-admin%40");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const users = (await (await searched).json()) as { items: { email: string }[] };
+  expect(users.items.map((u) => u.email)).toEqual([E2E_ADMIN_EMAIL]);
+  await expect(page.locator(".admin-table")).toContainText(E2E_ADMIN_EMAIL);
+
+  // Orders: the state filter asks GET /api/v1/admin/orders?state=…
+  await page.goto("/admin/orders");
+  await waitForData(page);
+  const filtered = answered("/api/v1/admin/orders", "state=fulfilled");
+  await page.getByLabel("State").selectOption("fulfilled");
+  const orders = (await (await filtered).json()) as { items: { state: string }[] };
+  expect(orders.items.every((o) => o.state === "fulfilled")).toBe(true);
+
+  // Audit log: more than a page of entries (50), so "Older entries" asks for the next page.
+  const studios = (await (await page.request.get("/api/v1/admin/studios")).json()) as {
+    items: { id: number; description: string }[];
+  };
+  const studio = studios.items[0];
+  if (!studio) throw new Error("no studio");
+  for (let i = 0; i < 51; i++) {
+    const res = await page.request.patch(`/api/v1/admin/studios/${studio.id}`, {
+      data: { description: studio.description },
+    });
+    expect(res.status()).toBe(200);
+  }
+  await page.goto("/admin/audit");
+  await waitForData(page);
+  const older = answered("/api/v1/admin/audit-log", "before=");
+  await page.getByRole("button", { name: "Older entries" }).click();
+  const page2 = (await (await older).json()) as { items: { id: number }[] };
+  expect(page2.items.length).toBeGreaterThan(0);
+  await expect(page.getByRole("button", { name: "Newest" })).toBeVisible();
+  expectNoProblems(watch);
 });

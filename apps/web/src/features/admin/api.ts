@@ -15,8 +15,16 @@ import type {
 } from "@diginoor/api/admin";
 import type { adminEndpoints as api } from "@diginoor/api/admin";
 import type { orderEndpoints } from "@diginoor/api/orders";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, type ApiCallInput, apiFetch, callApi } from "../../lib/api.ts";
+import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  type ApiAnswer,
+  ApiError,
+  type ApiCallInput,
+  type ApiRoute,
+  apiFetch,
+  apiUrl,
+  callApi,
+} from "../../lib/api.ts";
 
 export type {
   AdminFilm,
@@ -30,19 +38,68 @@ export type {
   Studio,
 };
 
-interface Items<T> {
-  items: T[];
-}
-interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-const base = "/api/v1/admin";
+const uploadRoute: ApiRoute<typeof api.upload> = "POST /api/v1/admin/images";
 export const adminKeys = {
   all: ["admin"] as const,
   me: ["admin", "me"] as const,
-  list: (what: string, q = "") => ["admin", what, q] as const,
+  list: (what: string, q: unknown = "") => ["admin", what, q] as const,
+};
+
+/** The console's collections (listed, created and edited in a CrudSection), by their path. */
+export interface ConsoleCollections {
+  studios: typeof api.studios;
+  celebrities: typeof api.celebrities;
+  films: typeof api.films;
+  nfts: typeof api.nfts;
+  posts: typeof api.posts;
+}
+export type CollectionName = keyof ConsoleCollections;
+/** A row of collection `K`, as its list endpoint answers it. */
+export type ItemOf<K extends CollectionName> =
+  ApiAnswer<ConsoleCollections[K]["list"]> extends { items: (infer Item)[] } ? Item : never;
+
+/** The console's lists and pages, each typed by its packages/api endpoint. */
+interface ConsoleLists {
+  studios: typeof api.studios.list;
+  celebrities: typeof api.celebrities.list;
+  films: typeof api.films.list;
+  nfts: typeof api.nfts.list;
+  posts: typeof api.posts.list;
+  "hidden-tokens": typeof api.hiddenTokens;
+}
+interface ConsolePages {
+  users: typeof api.listUsers;
+  "contact-messages": typeof api.contactMessages;
+  "audit-log": typeof api.auditLog;
+  orders: typeof orderEndpoints.adminListOrders;
+}
+
+// Each route is spelled as its endpoint declares it: the type check fails if one drifts.
+const listRoutes: { [K in keyof ConsoleLists]: ApiRoute<ConsoleLists[K]> } = {
+  studios: "GET /api/v1/admin/studios",
+  celebrities: "GET /api/v1/admin/celebrities",
+  films: "GET /api/v1/admin/films",
+  nfts: "GET /api/v1/admin/nfts",
+  posts: "GET /api/v1/admin/posts",
+  "hidden-tokens": "GET /api/v1/admin/hidden-tokens",
+};
+const pageRoutes: { [K in keyof ConsolePages]: ApiRoute<ConsolePages[K]> } = {
+  users: "GET /api/v1/admin/users",
+  "contact-messages": "GET /api/v1/admin/contact-messages",
+  "audit-log": "GET /api/v1/admin/audit-log",
+  orders: "GET /api/v1/admin/orders",
+};
+const writeRoutes: {
+  [K in CollectionName]: {
+    create: ApiRoute<ConsoleCollections[K]["create"]>;
+    update: ApiRoute<ConsoleCollections[K]["update"]>;
+  };
+} = {
+  studios: { create: "POST /api/v1/admin/studios", update: "PATCH /api/v1/admin/studios/{id}" },
+  celebrities: { create: "POST /api/v1/admin/celebrities", update: "PATCH /api/v1/admin/celebrities/{id}" },
+  films: { create: "POST /api/v1/admin/films", update: "PATCH /api/v1/admin/films/{id}" },
+  nfts: { create: "POST /api/v1/admin/nfts", update: "PATCH /api/v1/admin/nfts/{id}" },
+  posts: { create: "POST /api/v1/admin/posts", update: "PATCH /api/v1/admin/posts/{slug}" },
 };
 
 /** The console's own session probe: 401 signed out, 403 for accounts that are not staff. */
@@ -55,18 +112,32 @@ export function useConsoleMe(enabled: boolean) {
   });
 }
 
-export function useAdminList<T>(what: string, enabled = true) {
+/** A whole console list (`GET /api/v1/admin/<what>`), typed by its endpoint. */
+export function useAdminList<K extends keyof ConsoleLists>(what: K, enabled = true) {
   return useQuery({
     queryKey: adminKeys.list(what),
-    queryFn: ({ signal }) => apiFetch<Items<T>>(`${base}/${what}`, { signal }),
+    queryFn: ({ signal }) => apiFetch<ApiAnswer<ConsoleLists[K]>>(apiUrl(listRoutes[what]), { signal }),
     enabled,
   });
 }
 
-export function useAdminPage<T>(what: string, query = "") {
+/**
+ * A collection's rows for its CrudSection. The same list as useAdminList; the cast only says what
+ * TypeScript cannot follow through a generic key (ConsoleLists[K] is ConsoleCollections[K]["list"]).
+ */
+export function useCollectionList<K extends CollectionName>(what: K) {
+  return useAdminList(what) as UseQueryResult<{ items: ItemOf<K>[] }>;
+}
+
+/** A page of a console list with its query (search, state, cursor), typed by its endpoint. */
+export function useAdminPage<K extends keyof ConsolePages>(
+  what: K,
+  query?: ApiCallInput<ConsolePages[K]>["query"],
+) {
   return useQuery({
-    queryKey: adminKeys.list(what, query),
-    queryFn: ({ signal }) => apiFetch<Page<T>>(`${base}/${what}${query ? `?${query}` : ""}`, { signal }),
+    queryKey: adminKeys.list(what, query ?? {}),
+    queryFn: ({ signal }) =>
+      apiFetch<ApiAnswer<ConsolePages[K]>>(apiUrl(pageRoutes[what], undefined, query), { signal }),
   });
 }
 
@@ -79,11 +150,19 @@ export function useAdminWrite<I, O>(run: (input: I) => Promise<O>) {
   });
 }
 
-export const save = <T>(what: string, id: string | number | null, body: unknown) =>
-  apiFetch<T>(id === null ? `${base}/${what}` : `${base}/${what}/${encodeURIComponent(String(id))}`, {
+/** Creates (`id` null) or changes a row of collection `what`; answers the row as saved. */
+export function save<K extends CollectionName>(
+  what: K,
+  id: string | number | null,
+  body: unknown,
+): Promise<ItemOf<K>> {
+  const routes = writeRoutes[what];
+  const route: string = id === null ? routes.create : routes.update;
+  return apiFetch<ItemOf<K>>(apiUrl(route, { id, slug: id }), {
     method: id === null ? "POST" : "PATCH",
     body,
   });
+}
 
 /** The console's actions on one user, token or order, typed by their packages/api endpoints. */
 export const consoleActions = {
@@ -109,7 +188,7 @@ export async function uploadImage(purpose: UploadPurpose, file: File): Promise<R
   form.append("file", file);
   let res: Response;
   try {
-    res = await fetch(`${base}/images?purpose=${purpose}`, {
+    res = await fetch(apiUrl(uploadRoute, undefined, { purpose }), {
       method: "POST",
       body: form,
       credentials: "same-origin",

@@ -1,7 +1,7 @@
 // The console's sections: catalogue editors (studios, celebrities, films, NFTs, posts), users,
 // hidden tokens, the inbox, the newsletter export and the audit log.
 import { tierLabels, tiers } from "@diginoor/api/catalogue";
-import type { AdminOrder } from "@diginoor/api/orders";
+import type { AdminOrder, OrderState } from "@diginoor/api/orders";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../ui/Button.tsx";
@@ -9,18 +9,16 @@ import { EmptyState } from "../../ui/EmptyState.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import {
-  type AdminFilm,
-  type AdminNft,
-  type AdminPost,
   type AdminUser,
   type AuditEntry,
-  type Celebrity,
   type ContactMessage,
   type HiddenToken,
-  type Studio,
   consoleActions,
+  type CollectionName,
+  type ItemOf,
   save,
   useAdminList,
+  useCollectionList,
   useAdminPage,
   useAdminWrite,
 } from "./api.ts";
@@ -41,9 +39,9 @@ const dateTime = (iso: string) =>
   new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short" });
 const usd = (cents: number) => `$${dollarsOf(cents)}`;
 
-interface CrudConfig<T> {
-  /** API collection name (/api/v1/admin/<what>). */
-  what: string;
+interface CrudConfig<K extends CollectionName, T = ItemOf<K>> {
+  /** API collection name (/api/v1/admin/<what>); its endpoints type the rows. */
+  what: K;
   title: string;
   noun: string;
   columns: Column<T>[];
@@ -57,12 +55,13 @@ interface CrudConfig<T> {
 }
 
 /** A list with a create/edit form above it; every save is audited and shown on the public pages at once. */
-function CrudSection<T>({ config: c }: { config: CrudConfig<T> }) {
-  const list = useAdminList<T>(c.what);
+function CrudSection<K extends CollectionName>({ config: c }: { config: CrudConfig<K> }) {
+  type T = ItemOf<K>;
+  const list = useCollectionList(c.what);
   const toast = useToast();
   const [editing, setEditing] = useState<{ row: T | null } | null>(null);
   const write = useAdminWrite(({ id, body }: { id: string | number | null; body: unknown }) =>
-    save<T>(c.what, id, body),
+    save(c.what, id, body),
   );
   const close = () => {
     setEditing(null);
@@ -132,7 +131,7 @@ const slugHint = "Lower-case letters and digits joined by dashes; it becomes the
 
 export function StudiosSection({ isAdmin }: { isAdmin: boolean }) {
   return (
-    <CrudSection<Studio>
+    <CrudSection<"studios">
       config={{
         what: "studios",
         title: "Studios",
@@ -170,7 +169,7 @@ export function StudiosSection({ isAdmin }: { isAdmin: boolean }) {
 
 export function CelebritiesSection({ isAdmin }: { isAdmin: boolean }) {
   return (
-    <CrudSection<Celebrity>
+    <CrudSection<"celebrities">
       config={{
         what: "celebrities",
         title: "Celebrities",
@@ -197,10 +196,10 @@ export function CelebritiesSection({ isAdmin }: { isAdmin: boolean }) {
 // ---- films
 
 export function FilmsSection({ isAdmin }: { isAdmin: boolean }) {
-  const houses = useAdminList<Studio>("studios");
+  const houses = useAdminList("studios");
   const houseName = (id: number | null) => houses.data?.items.find((h) => h.id === id)?.name ?? "—";
   return (
-    <CrudSection<AdminFilm>
+    <CrudSection<"films">
       config={{
         what: "films",
         title: "Films",
@@ -289,12 +288,12 @@ export function FilmsSection({ isAdmin }: { isAdmin: boolean }) {
 // ---- NFTs
 
 export function NftsSection() {
-  const films = useAdminList<AdminFilm>("films");
-  const stars = useAdminList<Celebrity>("celebrities");
+  const films = useAdminList("films");
+  const stars = useAdminList("celebrities");
   const filmName = (id: number) => films.data?.items.find((f) => f.id === id)?.name ?? "—";
   const isAuction = (v: Values) => v.saleType === "auction";
   return (
-    <CrudSection<AdminNft>
+    <CrudSection<"nfts">
       config={{
         what: "nfts",
         title: "NFTs",
@@ -439,7 +438,7 @@ export function NftsSection() {
 
 export function PostsSection() {
   return (
-    <CrudSection<AdminPost>
+    <CrudSection<"posts">
       config={{
         what: "posts",
         title: "Posts",
@@ -497,8 +496,8 @@ export function PostsSection() {
 export function UsersSection() {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
-  const users = useAdminPage<AdminUser>("users", search ? `q=${encodeURIComponent(search)}` : "");
-  const houses = useAdminList<Studio>("studios");
+  const users = useAdminPage("users", search ? { q: search } : undefined);
+  const houses = useAdminList("studios");
   const toast = useToast();
   const act = useAdminWrite(({ id, suspend }: { id: string; suspend: boolean }) =>
     consoleActions.suspendUser(id, suspend),
@@ -603,7 +602,7 @@ export function UsersSection() {
 type HideReason = HiddenToken["reason"];
 
 export function TokensSection() {
-  const list = useAdminList<HiddenToken>("hidden-tokens");
+  const list = useAdminList("hidden-tokens");
   const toast = useToast();
   const hide = useAdminWrite(
     ({ tokenId, reason, note }: { tokenId: string; reason: HideReason; note: string }) =>
@@ -692,7 +691,7 @@ export function TokensSection() {
 // ---- inbox, newsletter, audit log, orders
 
 export function InboxSection() {
-  const inbox = useAdminPage<ContactMessage>("contact-messages");
+  const inbox = useAdminPage("contact-messages");
   return (
     <section aria-label="Inbox">
       <SectionHead title="Inbox" />
@@ -732,7 +731,7 @@ export function NewsletterSection() {
 
 export function AuditSection() {
   const [before, setBefore] = useState<string | null>(null);
-  const log = useAdminPage<AuditEntry>("audit-log", before ? `before=${before}` : "");
+  const log = useAdminPage("audit-log", before ? { before } : undefined);
   return (
     <section aria-label="Audit log">
       <SectionHead title="Audit log" />
@@ -786,8 +785,8 @@ const stateLabel = (s: string) => s.replace("_", " ");
 
 /** Every user's orders (newest 100), filterable by state, each with its state history. */
 export function OrdersSection() {
-  const [state, setState] = useState("");
-  const orders = useAdminPage<AdminOrder>("orders", state ? `state=${state}` : "");
+  const [state, setState] = useState<OrderState | "">("");
+  const orders = useAdminPage("orders", state ? { state } : undefined);
   const toast = useToast();
   const retry = useAdminWrite((orderId: string) => consoleActions.retryFulfilment(orderId));
   const onRetry = async (orderId: string) => {
@@ -804,7 +803,7 @@ export function OrdersSection() {
       <div className="admin-filters">
         <label>
           State{" "}
-          <select value={state} onChange={(e) => setState(e.target.value)}>
+          <select value={state} onChange={(e) => setState(e.target.value as OrderState | "")}>
             <option value="">All states</option>
             {orderStates.map((s) => (
               <option key={s} value={s}>
