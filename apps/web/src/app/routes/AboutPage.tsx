@@ -7,6 +7,7 @@ import { ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
+import { TierPicker } from "../../ui/TierPicker.tsx";
 import { TierCardArt } from "../../features/about/components/TierCardArt.tsx";
 import "./about.css";
 
@@ -68,20 +69,12 @@ export function AboutPage() {
               Every collectible belongs to one of four tiers, shown with the same colour everywhere on
               Diginoor and always written in words.
             </p>
-            <fieldset className="tier-switch">
-              <legend className="visually-hidden">Choose a tier</legend>
-              {tierOrder.map((t) => (
-                <button
-                  key={t}
-                  type="button"
-                  className={`chip-button tier-${t}`}
-                  aria-pressed={tier === t}
-                  onClick={() => setTier(t)}
-                >
-                  {tierLabel[t]}
-                </button>
-              ))}
-            </fieldset>
+            <TierPicker
+              className="tier-switch"
+              legend="Choose a tier"
+              value={tier}
+              onChange={(t) => t && setTier(t)}
+            />
             <p className="tier-switch-copy" aria-live="polite">
               <strong>{tierLabel[tier]}.</strong> {tierCopy[tier]}
             </p>

@@ -11,6 +11,7 @@ import { NftCard, NftGrid, NftGridSkeleton } from "../../ui/NftCard.tsx";
 import { NftResults } from "../../ui/NftResults.tsx";
 import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
+import { TierPicker } from "../../ui/TierPicker.tsx";
 import "./collections.css";
 
 function FeaturedSlide({ item }: { item: CollectionCard }) {
@@ -90,23 +91,13 @@ function ExploreGrid({ exclude }: { exclude: ReadonlySet<string> }) {
 
   return (
     <>
-      <fieldset className="tier-filter">
-        <legend className="visually-hidden">Filter by rarity</legend>
-        <button type="button" className="chip-button" aria-pressed={!tier} onClick={() => setTier(undefined)}>
-          All
-        </button>
-        {tierOrder.map((t) => (
-          <button
-            key={t}
-            type="button"
-            className={`chip-button tier-${t}`}
-            aria-pressed={tier === t}
-            onClick={() => setTier(t)}
-          >
-            {tierLabel[t]}
-          </button>
-        ))}
-      </fieldset>
+      <TierPicker
+        className="tier-filter"
+        legend="Filter by rarity"
+        allLabel="All"
+        value={tier}
+        onChange={setTier}
+      />
       <NftResults
         query={nfts}
         items={items}

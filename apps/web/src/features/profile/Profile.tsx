@@ -222,21 +222,6 @@ function WalletIcon() {
   );
 }
 
-function _ShareIcon() {
-  return (
-    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 3v12M7 8l5-5 5 5M5 13v6a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
-
 /** The wallet that receives the user's purchases, or a link to connect one. */
 function ReceivingWallet() {
   const wallets = useLinkedWallets(true);
