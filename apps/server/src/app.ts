@@ -19,6 +19,7 @@ import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
+import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
 import fastifyCookie from "@fastify/cookie";
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerWalletRoutes(app, ctx.services.wallets);
   registerQuoteRoutes(app, ctx.services.quotes);
   await registerOrders(app, ctx);
+  await registerLottery(app, ctx);
   await registerNotifications(app, ctx);
   await registerSocial(app, ctx);
   registerIndexerWorker(app, ctx);

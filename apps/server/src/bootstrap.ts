@@ -18,6 +18,7 @@ import { createWalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
+import { createLotteryService } from "./modules/lottery/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -123,6 +124,22 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     unsubscribeKey: unsubscribeKey(config),
   });
+  const lotteryLog = pino({ level: config.LOG_LEVEL, name: "lottery" });
+  const lottery = createLotteryService({
+    database,
+    clock,
+    pubsub: platform.pubsub,
+    chain,
+    catalogue,
+    regions:
+      config.LOTTERY_REGIONS === "all" ||
+      (config.LOTTERY_REGIONS === undefined && config.NODE_ENV !== "production")
+        ? { all: true }
+        : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
+    drawBlocks: config.LOTTERY_DRAW_BLOCKS,
+    revealTimeoutMs: config.LOTTERY_REVEAL_TIMEOUT_SECONDS * 1000,
+    log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
+  });
   return {
     config,
     database,
@@ -139,6 +156,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       quotes,
       tokens,
       notifications,
+      lottery,
       social: createSocialService({
         database,
         clock,

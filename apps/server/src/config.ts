@@ -239,6 +239,41 @@ export const envSchema = z
      * mid-mint) before the reconciler queues the fulfilment again. The contract mints an order once.
      */
     ORDER_FULFILMENT_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+    /**
+     * Where lotteries are allowed (issue 24 point 7): ISO 3166 country (IN) or subdivision (IN-MH)
+     * codes separated by commas, or `all`. Unset: every region outside production (the pages say so),
+     * none in production.
+     */
+    LOTTERY_REGIONS: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined || text.trim() === "") return undefined;
+        if (text.trim().toLowerCase() === "all") return "all" as const;
+        const codes = text
+          .split(",")
+          .map((c) => c.trim().toUpperCase())
+          .filter(Boolean);
+        for (const c of codes) {
+          if (!/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(c)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${c}" is not an ISO 3166 country or subdivision code`,
+            });
+            return z.NEVER;
+          }
+        }
+        return codes;
+      }),
+    /** The lottery draw uses the first block numbered at least (the chain's block at closing + N). */
+    LOTTERY_DRAW_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
+    /** Seconds after closing within which a lottery's seed must be revealed; after that it is refunded. */
+    LOTTERY_REVEAL_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 86_400)
+      .default(24 * 3600),
     /** Milliseconds between polls of the chain head once caught up. */
     INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Blocks near the head whose hashes and undo images are kept to roll back a reorganisation. */

@@ -7,6 +7,7 @@ import type { Mailer } from "./modules/mail/mailer.ts";
 import type { QuotesService } from "./modules/quotes/service.ts";
 import type { TokenReads } from "./modules/indexer/service.ts";
 import type { OrdersService } from "./modules/orders/service.ts";
+import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
@@ -23,6 +24,8 @@ export interface Services {
   tokens: TokenReads;
   orders: OrdersService;
   notifications: NotificationsService;
+  /** Lotteries: tickets, closing and the verifiable draw (decision 160). */
+  lottery: LotteryService;
   /** Likes, follows, public profiles and showcases. */
   social: SocialService;
 }

@@ -8,6 +8,7 @@ const columns = [
     links: [
       { to: "/marketplace", label: "Explore" },
       { to: "/collections", label: "Collections" },
+      { to: "/lottery", label: "Lottery" },
       { to: "/blog/what-is-an-nft", label: "All about NFTs" },
       { to: "/blog", label: "Blog" },
     ],

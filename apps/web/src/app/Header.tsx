@@ -10,6 +10,7 @@ import { Skeleton } from "../ui/Skeleton.tsx";
 export const mainNav = [
   { to: "/collections", label: "Collections" },
   { to: "/marketplace", label: "Marketplace" },
+  { to: "/lottery", label: "Lottery" },
   { to: "/how it works", label: "How it works" },
   { to: "/blog", label: "Blog" },
   { to: "/about", label: "About" },

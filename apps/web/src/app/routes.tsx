@@ -114,6 +114,28 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: "lottery",
+        lazy: async () => ({ Component: (await import("./routes/LotteryPage.tsx")).LotteryListPage }),
+      },
+      {
+        path: "lottery/:id",
+        lazy: async () => ({ Component: (await import("./routes/LotteryPage.tsx")).LotteryDetailPage }),
+      },
+      {
+        path: "lottery/:id/verify",
+        lazy: async () => ({ Component: (await import("./routes/LotteryPage.tsx")).LotteryVerifyPage }),
+      },
+      ...["lottery_purchased/:id", "lottery_confirmation/:id"].map((path) => ({
+        path,
+        lazy: async () => ({
+          Component: (await import("./routes/LotteryPage.tsx")).LotteryConfirmationPage,
+        }),
+      })),
+      {
+        path: "lottery_pop",
+        lazy: async () => ({ Component: (await import("./routes/LotteryPage.tsx")).LotteryPopRedirect }),
+      },
+      {
         path: "blog",
         handle: ssr("src/app/routes/BlogPage.tsx"),
         lazy: async () => ({ Component: (await import("./routes/BlogPage.tsx")).BlogPage }),

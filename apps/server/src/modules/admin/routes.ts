@@ -5,6 +5,7 @@ import { adminEndpoints } from "@diginoor/api/admin";
 import { IMAGE_MAX_BYTES } from "@diginoor/api/auth";
 import fastifyMultipart from "@fastify/multipart";
 import { orderEndpoints } from "@diginoor/api/orders";
+import { lotteryEndpoints } from "@diginoor/api/lottery";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { AuthUser } from "../../http/access.ts";
@@ -47,6 +48,21 @@ function registerRoutes(app: FastifyInstance, service: ReturnType<typeof createA
   const admin = "admin" as const;
 
   route(app, e.me, { permission: staff, handler: ({ user }) => service.me(actorOf(user)) });
+  route(app, lotteryEndpoints.admin.list, {
+    permission: staff,
+    handler: ({ user }) => service.listLotteries(actorOf(user)),
+  });
+  route(app, lotteryEndpoints.admin.create, {
+    permission: staff,
+    handler: async ({ user, body, reply }) => {
+      reply.code(201);
+      return service.createLottery(actorOf(user), body);
+    },
+  });
+  route(app, lotteryEndpoints.admin.update, {
+    permission: staff,
+    handler: ({ user, params, body }) => service.updateLottery(actorOf(user), params.id, body),
+  });
   route(app, orderEndpoints.adminRetryFulfilment, {
     permission: admin,
     handler: ({ user, params }) => service.retryOrderFulfilment(actorOf(user), params.orderId),

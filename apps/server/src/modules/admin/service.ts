@@ -16,6 +16,7 @@ import type {
   Studio,
   UploadPurpose,
 } from "@diginoor/api/admin";
+import type { Lottery, LotteryInput, LotteryPatch } from "@diginoor/api/lottery";
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
@@ -300,6 +301,33 @@ export function createAdminService(ctx: AdminDeps) {
           before: { state: result.state },
           after: { queued: result.queued },
         };
+      });
+    },
+
+    // ---- lotteries: administrators, or a studio account for its own production house (decision 160)
+
+    listLotteries(actor: Actor) {
+      return ctx.services.lottery.adminList({ id: actor.id, houseId: houseScope(actor) });
+    },
+    createLottery(actor: Actor, input: LotteryInput): Promise<Lottery> {
+      const houseId = houseScope(actor);
+      return audited(actor, "lottery.create", "lottery", { catalogue: false }, async (tx) => {
+        if (houseId !== undefined && input.prize.kind === "nft") {
+          const nft = await nftsAdmin.get(tx.db, input.prize.nftId).catch(() => undefined);
+          if (nft && nft.productionHouseId !== houseId) throw notYours("NFT");
+        }
+        // The secret seed never enters the audit log: the lottery's public view does.
+        return created(await ctx.services.lottery.create(tx, { id: actor.id, houseId }, input));
+      });
+    },
+    updateLottery(actor: Actor, id: string, patch: LotteryPatch): Promise<Lottery> {
+      const houseId = houseScope(actor);
+      return audited(actor, "lottery.update", "lottery", { catalogue: false }, async (tx) => {
+        if (houseId !== undefined && patch.prize?.kind === "nft") {
+          const nft = await nftsAdmin.get(tx.db, patch.prize.nftId).catch(() => undefined);
+          if (nft && nft.productionHouseId !== houseId) throw notYours("NFT");
+        }
+        return changed(await ctx.services.lottery.update(tx, { id: actor.id, houseId }, id, patch));
       });
     },
 

@@ -52,16 +52,40 @@ export async function sendUserStream(
     pick?: (event: LiveEvent) => { name: string; data: unknown } | undefined;
   },
 ) {
-  const open = streamsOf(app);
   const pick = o.pick ?? ((e: LiveEvent) => ({ name: e.type, data: e }));
+  return sendChannelStream(app, {
+    ...o,
+    channel: userChannel(o.userId),
+    pick: (message) => {
+      const event = liveEventSchema.safeParse(message);
+      return event.success ? pick(event.data) : undefined;
+    },
+  });
+}
+
+/**
+ * Answers with a Server-Sent Events stream of one pub/sub channel (any process may publish to it):
+ * each message `pick` keeps is sent as `event: <name>` / `data: <JSON>`, with a comment every
+ * `heartbeatMs`. Public channels (a lottery's live counts) use it directly.
+ */
+export async function sendChannelStream(
+  app: FastifyInstance,
+  o: {
+    pubsub: PubSub;
+    channel: string;
+    heartbeatMs: number;
+    req: FastifyRequest;
+    reply: FastifyReply;
+    pick: (message: unknown) => { name: string; data: unknown } | undefined;
+  },
+) {
+  const open = streamsOf(app);
   const stream = new PassThrough();
   const write = (text: string) => {
     if (!stream.writableEnded) stream.write(text);
   };
-  const unsubscribe = await o.pubsub.subscribe(userChannel(o.userId), (message) => {
-    const event = liveEventSchema.safeParse(message);
-    if (!event.success) return;
-    const out = pick(event.data);
+  const unsubscribe = await o.pubsub.subscribe(o.channel, (message) => {
+    const out = o.pick(message);
     if (out) write(`event: ${out.name}\ndata: ${JSON.stringify(out.data)}\n\n`);
   });
   const heartbeat = setInterval(() => write(": heartbeat\n\n"), o.heartbeatMs);

@@ -30,6 +30,7 @@ export async function registerSeo(
     catalogue: ctx.services.catalogue,
     tokens: ctx.services.tokens,
     social: ctx.services.social,
+    lotteries: ctx.services.lottery,
     blog: blogServiceFor(ctx, app.log),
     filmPages: LEGACY_FILM_PAGES,
     sitemapTtlMs: test ? 0 : 10 * 60_000,

@@ -37,6 +37,12 @@ const STATIC_PAGES: { path: string; title: string; description?: string }[] = [
     description: "Every Diginoor NFT on sale: filter by rarity, film, star and price, and buy or bid.",
   },
   {
+    path: "/lottery",
+    title: "Lottery",
+    description:
+      "Buy tickets for a chance to win a licensed Indian cinema NFT or a prize pool, watch the count live, and verify every draw yourself.",
+  },
+  {
     path: "/blog",
     title: "Blog",
     description:
@@ -111,6 +117,19 @@ export interface SeoServiceOptions {
       viewerId: null,
     ): Promise<{ name: string; handle: string; avatarUrl: string | null; followers: number }>;
     holderName(address: string): Promise<string | undefined>;
+  };
+  /** Lotteries (/lottery/:id pages and their sitemap entries). */
+  lotteries?: {
+    get(id: string): Promise<{
+      id: string;
+      name: string;
+      imageUrl: string | null;
+      prizeNft: { imageUrl: string } | null;
+      ticketPriceCents: number;
+      minTickets: number;
+      closesAt: string;
+    }>;
+    list(): Promise<{ items: { id: string; closesAt: string }[] }>;
   };
   /** How long a built sitemap is served (default 10 minutes; 0 = always build). */
   sitemapTtlMs?: number;
@@ -199,6 +218,27 @@ export function createSeoService(opts: SeoServiceOptions) {
       };
     }
 
+    const lottery =
+      /^\/lottery\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\/verify)?$/.exec(lower);
+    if (lottery && opts.lotteries) {
+      const l = await orNotFound(() => opts.lotteries!.get(lottery[1] ?? ""));
+      if (!l) return null;
+      const image = rasterOf(l.imageUrl, l.prizeNft?.imageUrl);
+      const verify = !!lottery[2];
+      return {
+        title: pageTitle(verify ? `Verify the draw: ${l.name}` : l.name),
+        description: shorten(
+          verify
+            ? `Every input of the ${l.name} draw, and how to recompute the winning ticket yourself.`
+            : `${l.name}: tickets at $${(l.ticketPriceCents / 100).toFixed(2)}, activates at ${l.minTickets} tickets, closes ${new Date(l.closesAt).toUTCString()}. A draw anyone can verify.`,
+        ),
+        url: abs(`/lottery/${l.id}${verify ? "/verify" : ""}`),
+        image: image ? abs(image) : undefined,
+        imageAlt: l.name,
+        type: "website",
+      };
+    }
+
     const profile = /^\/u\/([a-z0-9][a-z0-9-]{0,40})$/.exec(lower);
     if (profile && opts.social) {
       const p = await orNotFound(() => opts.social!.profile(profile[1] ?? "", null));
@@ -270,6 +310,7 @@ export function createSeoService(opts: SeoServiceOptions) {
     urls.push({ loc: abs("/collections") });
     const films = await opts.catalogue.listFilms();
     for (const f of films.items) urls.push({ loc: abs(filmPath(f.slug)) });
+    for (const l of (await opts.lotteries?.list())?.items ?? []) urls.push({ loc: abs(`/lottery/${l.id}`) });
     for (const p of await opts.blog.allPosts(5000)) {
       urls.push({ loc: abs(`/blog/${p.slug}`), lastmod: p.publishedAt });
     }

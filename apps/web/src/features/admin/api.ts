@@ -14,6 +14,7 @@ import type {
   UploadResponse,
 } from "@diginoor/api/admin";
 import type { adminEndpoints as api } from "@diginoor/api/admin";
+import type { lotteryEndpoints } from "@diginoor/api/lottery";
 import type { orderEndpoints } from "@diginoor/api/orders";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -52,6 +53,7 @@ export interface ConsoleCollections {
   films: typeof api.films;
   nfts: typeof api.nfts;
   posts: typeof api.posts;
+  lotteries: typeof lotteryEndpoints.admin;
 }
 export type CollectionName = keyof ConsoleCollections;
 /** A row of collection `K`, as its list endpoint answers it. */
@@ -65,6 +67,7 @@ interface ConsoleLists {
   films: typeof api.films.list;
   nfts: typeof api.nfts.list;
   posts: typeof api.posts.list;
+  lotteries: typeof lotteryEndpoints.admin.list;
   "hidden-tokens": typeof api.hiddenTokens;
 }
 interface ConsolePages {
@@ -81,6 +84,7 @@ const listRoutes: { [K in keyof ConsoleLists]: ApiRoute<ConsoleLists[K]> } = {
   films: "GET /api/v1/admin/films",
   nfts: "GET /api/v1/admin/nfts",
   posts: "GET /api/v1/admin/posts",
+  lotteries: "GET /api/v1/admin/lotteries",
   "hidden-tokens": "GET /api/v1/admin/hidden-tokens",
 };
 const pageRoutes: { [K in keyof ConsolePages]: ApiRoute<ConsolePages[K]> } = {
@@ -100,6 +104,7 @@ const writeRoutes: {
   films: { create: "POST /api/v1/admin/films", update: "PATCH /api/v1/admin/films/{id}" },
   nfts: { create: "POST /api/v1/admin/nfts", update: "PATCH /api/v1/admin/nfts/{id}" },
   posts: { create: "POST /api/v1/admin/posts", update: "PATCH /api/v1/admin/posts/{slug}" },
+  lotteries: { create: "POST /api/v1/admin/lotteries", update: "PATCH /api/v1/admin/lotteries/{id}" },
 };
 
 /** The console's own session probe: 401 signed out, 403 for accounts that are not staff. */

@@ -28,6 +28,7 @@ import {
   EntityForm,
   type FieldSpec,
   SectionHead,
+  type FieldValue,
   type Values,
   centsOf,
   dollarsOf,
@@ -486,6 +487,129 @@ export function PostsSection() {
           coverImageUrl: textOf(v.coverImageUrl) || null,
           featured: v.featured === true,
         }),
+      }}
+    />
+  );
+}
+
+// ---- lotteries (decision 160): editable until they open; the seed's hash is public from creation
+
+/** A datetime-local value (the browser's local time) from an ISO time, and back. */
+const localInput = (iso: string) => {
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const isoOf = (v: FieldValue | undefined) => (v ? new Date(String(v)).toISOString() : "");
+
+export function LotteriesSection() {
+  const nfts = useAdminList("nfts");
+  const isNftPrize = (v: Values) => v.prizeKind === "nft";
+  return (
+    <CrudSection<"lotteries">
+      config={{
+        what: "lotteries",
+        title: "Lotteries",
+        noun: "lottery",
+        idOf: (l) => l.id,
+        columns: [
+          { label: "Lottery", primary: true, render: (l) => <Link to={`/lottery/${l.id}`}>{l.name}</Link> },
+          { label: "State", render: (l) => l.state.replace("_", " ") },
+          { label: "Tickets", render: (l) => `${l.ticketsSold} of ${l.minTickets} · ${l.players} players` },
+          { label: "Ticket", render: (l) => usd(l.ticketPriceCents) },
+          { label: "Closes", render: (l) => dateTime(l.closesAt) },
+        ],
+        fields: [
+          { name: "name", label: "Name", required: true },
+          {
+            name: "price",
+            label: "Ticket price (USD)",
+            kind: "money",
+            required: true,
+            hint: "Rupee payments are converted at the stored rate.",
+          },
+          { name: "minTickets", label: "Minimum tickets to activate", kind: "number", required: true },
+          {
+            name: "maxTicketsPerUser",
+            label: "Tickets per player (cap)",
+            kind: "number",
+            hint: "Empty: no cap.",
+          },
+          { name: "opensAt", label: "Opens", kind: "datetime", required: true },
+          { name: "closesAt", label: "Closes", kind: "datetime", required: true },
+          {
+            name: "prizeKind",
+            label: "Prize",
+            kind: "select",
+            required: true,
+            options: [
+              { value: "nft", label: "One edition of a catalogue NFT" },
+              { value: "pool", label: "A prize pool" },
+            ],
+          },
+          {
+            name: "prizeNftId",
+            label: "Prize NFT",
+            kind: "select",
+            required: true,
+            when: isNftPrize,
+            options: (nfts.data?.items ?? []).map((n) => ({ value: n.id, label: n.title })),
+          },
+          {
+            name: "prizePool",
+            label: "Prize pool (USD)",
+            kind: "money",
+            required: true,
+            when: (v) => !isNftPrize(v),
+          },
+          { name: "media", label: "Image", kind: "image", purpose: "nft", fills: { image: "image" } },
+          { name: "image", label: "Image URL" },
+          { name: "rules", label: "Rules", kind: "textarea" },
+        ],
+        empty: {
+          name: "",
+          price: "",
+          minTickets: "100",
+          maxTicketsPerUser: "",
+          opensAt: "",
+          closesAt: "",
+          prizeKind: "nft",
+          prizeNftId: "",
+          prizePool: "",
+          image: "",
+          rules: "",
+        },
+        toValues: (l) => ({
+          name: l.name,
+          price: dollarsOf(l.ticketPriceCents),
+          minTickets: String(l.minTickets),
+          maxTicketsPerUser: l.maxTicketsPerUser === null ? "" : String(l.maxTicketsPerUser),
+          opensAt: localInput(l.opensAt),
+          closesAt: localInput(l.closesAt),
+          prizeKind: l.prize.kind,
+          prizeNftId: l.prize.kind === "nft" ? l.prize.nftId : "",
+          prizePool: l.prize.kind === "pool" ? dollarsOf(l.prize.amountCents) : "",
+          media: l.imageUrl ?? "",
+          image: l.imageUrl ?? "",
+          rules: l.rules,
+        }),
+        toBody: (v, isNew) => {
+          const image = textOf(v.image);
+          const cap = intOf(v.maxTicketsPerUser);
+          return {
+            name: textOf(v.name),
+            ticketPriceCents: centsOf(v.price),
+            minTickets: intOf(v.minTickets),
+            opensAt: isoOf(v.opensAt),
+            closesAt: isoOf(v.closesAt),
+            ...(cap === null ? (isNew ? {} : { maxTicketsPerUser: null }) : { maxTicketsPerUser: cap }),
+            prize:
+              v.prizeKind === "nft"
+                ? { kind: "nft", nftId: textOf(v.prizeNftId) }
+                : { kind: "pool", amountCents: centsOf(v.prizePool) },
+            ...(image ? { image } : isNew ? {} : { image: null }),
+            rules: String(v.rules ?? ""),
+          };
+        },
       }}
     />
   );

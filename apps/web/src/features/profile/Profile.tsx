@@ -5,6 +5,7 @@ import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { MyOrders } from "./MyOrders.tsx";
+import { MyTickets } from "./MyTickets.tsx";
 import { MyTokens } from "./MyTokens.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import type { User } from "../../lib/account.tsx";
@@ -47,6 +48,12 @@ const ALL_TABS = [
     body: "NFTs you buy by wallet, card or in rupees are listed here with their progress.",
   },
   {
+    id: "tickets",
+    label: "Tickets",
+    title: "No tickets yet",
+    body: "Your lottery tickets, their numbers and each draw's result.",
+  },
+  {
     id: "activity",
     label: "Activity",
     title: "No activity yet",
@@ -54,7 +61,7 @@ const ALL_TABS = [
   },
 ] as const;
 type TabId = (typeof ALL_TABS)[number]["id"];
-const PUBLIC_TABS = ALL_TABS.filter((t) => t.id !== "bids" && t.id !== "orders");
+const PUBLIC_TABS = ALL_TABS.filter((t) => t.id !== "bids" && t.id !== "orders" && t.id !== "tickets");
 
 /** The profile pages' frame, around their content or a loading / error / signed-out state. */
 export const profileFrame = (state: ReactNode) => (
@@ -108,7 +115,12 @@ export function MyProfile({ user }: { user: User }) {
 /** Tabs with the WAI-ARIA pattern: arrow keys, Home and End move between tabs. */
 function ProfileTabs({ handle, own }: { handle: string; own: boolean }) {
   const TABS = own ? ALL_TABS : PUBLIC_TABS;
-  const [active, setActive] = useState<TabId>(own ? "bids" : "showcase");
+  // A link to /profile#tickets (the ticket confirmation's "My tickets") opens that tab.
+  const [active, setActive] = useState<TabId>(() => {
+    const hash = typeof window === "undefined" ? "" : window.location.hash.slice(1);
+    const linked = TABS.find((t) => t.id === hash);
+    return linked ? linked.id : own ? "bids" : "showcase";
+  });
   const tabRefs = useRef(new Map<TabId, HTMLButtonElement>());
   const base = useId();
 
@@ -176,6 +188,8 @@ function ProfileTabs({ handle, own }: { handle: string; own: boolean }) {
             <BidsTab />
           ) : tab.id === "orders" ? (
             <MyOrders />
+          ) : tab.id === "tickets" ? (
+            <MyTickets />
           ) : (
             <ActivityTab handle={handle} />
           )}

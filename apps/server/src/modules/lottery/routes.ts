@@ -1,0 +1,78 @@
+import { lotteryEndpoints as api, lotteryLiveEventSchema } from "@diginoor/api/lottery";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { route } from "../../http/route.ts";
+import { defineJob } from "../../platform/jobs/jobs.ts";
+import { sendChannelStream, trackUserStreams } from "../events/service.ts";
+import { type LotteryService, lotteryChannel } from "./service.ts";
+
+/**
+ * Every minute (and at start): closes lotteries past their closing time and draws closed ones whose
+ * block exists. Each step is a guarded move, so a crash between them resumes and never repeats.
+ */
+export function lotteryTickJob(lottery: Pick<LotteryService, "tick">, log: (o: object) => void = () => {}) {
+  return defineJob({
+    name: "lottery.tick",
+    payload: z.object({}),
+    retry: { limit: 2, delaySeconds: 10, backoff: false },
+    expireInSeconds: 300,
+    schedule: { cron: "* * * * *", payload: {} },
+    handler: async () => {
+      const counts = await lottery.tick();
+      if (counts.closed || counts.drawn || counts.notActivated) log(counts);
+    },
+  });
+}
+
+/** Lotteries: public reads, the ticket list, my tickets; the close-and-draw job. */
+export async function registerLottery(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const lottery = ctx.services.lottery;
+  route(app, api.list, { permission: "public", handler: () => lottery.list() });
+  route(app, api.winners, { permission: "public", handler: () => lottery.winners() });
+  route(app, api.get, { permission: "public", handler: ({ params }) => lottery.get(params.id) });
+  route(app, api.ticketsCsv, {
+    permission: "public",
+    handler: async ({ params, reply }) => {
+      const csv = await lottery.ticketsCsv(params.id);
+      // The exact bytes whose sha256 is the draw's ticketListHash: never re-encoded or compressed.
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("cache-control", "public, max-age=3600, immutable")
+        .header("content-disposition", `inline; filename="lottery-${params.id}-tickets.csv"`)
+        .send(csv);
+    },
+  });
+  trackUserStreams(app);
+  route(app, api.events, {
+    permission: "public",
+    handler: async ({ params, req, reply }) => {
+      await lottery.get(params.id); // 404 for a lottery that does not exist
+      return sendChannelStream(app, {
+        pubsub: ctx.pubsub,
+        channel: lotteryChannel(params.id),
+        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        req,
+        reply,
+        pick: (message) => {
+          const e = lotteryLiveEventSchema.safeParse(message);
+          return e.success ? { name: e.data.type, data: e.data } : undefined;
+        },
+      });
+    },
+  });
+  route(app, api.myTickets, {
+    permission: "signed-in",
+    handler: ({ user }) => lottery.myTickets((user as { id: string }).id),
+  });
+
+  const tick = lotteryTickJob(lottery, (o) => app.log.info(o, "lotteries"));
+  ctx.jobs.register(tick);
+  if (!ctx.config.WORKERS) return;
+  app.addHook("onReady", async () => {
+    // A process that stopped at a closing time: close and draw now, not in a minute.
+    await ctx.jobs
+      .enqueue(tick, {}, { singletonKey: "startup" })
+      .catch((err) => app.log.warn({ err }, "lottery: could not enqueue the closing job"));
+  });
+}
