@@ -25,7 +25,7 @@ export interface Services {
   /** Orders, in units: lifecycle, wallet and hosted checkout, card fulfilment, primary auctions. */
   orders: OrdersUnits;
   notifications: NotificationsService;
-  /** Lotteries: tickets, closing and the verifiable draw (decision 160). */
+  /** Lotteries: tickets, closing and the verifiable draw (decision 161). */
   lottery: LotteryService;
   /** Likes, follows, public profiles and showcases. */
   social: SocialService;

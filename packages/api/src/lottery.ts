@@ -1,4 +1,4 @@
-// Lotteries (issue 24, decision 160): a commit-reveal draw anyone can recompute from this API alone.
+// Lotteries (issue 24, decision 161): a commit-reveal draw anyone can recompute from this API alone.
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
 

@@ -1,4 +1,4 @@
--- Lotteries (issue 24, docs/decisions/160-lotteries-commit-reveal-draw.md): a commit-reveal draw that
+-- Lotteries (issue 24, docs/decisions/161-lotteries-commit-reveal-draw.md): a commit-reveal draw that
 -- anyone can recompute from the public API. The seed is secret until the draw; its sha256 is public
 -- from creation. Counts are derived from paid ticket orders in the transaction that pays them.
 CREATE TABLE lotteries (

@@ -304,7 +304,7 @@ export function createAdminService(ctx: AdminDeps) {
       });
     },
 
-    // ---- lotteries: administrators, or a studio account for its own production house (decision 160)
+    // ---- lotteries: administrators, or a studio account for its own production house (decision 161)
 
     listLotteries(actor: Actor) {
       return ctx.services.lottery.adminList({ id: actor.id, houseId: houseScope(actor) });

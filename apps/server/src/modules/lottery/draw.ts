@@ -1,4 +1,4 @@
-// The lottery's commit-reveal draw (decision 160): pure functions, shared by the server (which draws)
+// The lottery's commit-reveal draw (decision 161): pure functions, shared by the server (which draws)
 // and `npm run lottery:verify` (which recomputes everything from the public API). No database here.
 import { createHash } from "node:crypto";
 

@@ -1,4 +1,4 @@
-// Lotteries (issue 24, decision 160). A lottery commits to a secret seed when it is created (its
+// Lotteries (issue 24, decision 161). A lottery commits to a secret seed when it is created (its
 // sha256 is public before any ticket is sold); paid ticket orders get the next contiguous range of
 // ticket numbers in the transaction that pays them, which also keeps tickets sold and players; at the
 // closing time a job publishes tickets.csv and its hash and notes the chain's latest block c; the

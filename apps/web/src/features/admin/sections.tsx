@@ -492,7 +492,7 @@ export function PostsSection() {
   );
 }
 
-// ---- lotteries (decision 160): editable until they open; the seed's hash is public from creation
+// ---- lotteries (decision 161): editable until they open; the seed's hash is public from creation
 
 /** A datetime-local value (the browser's local time) from an ISO time, and back. */
 const localInput = (iso: string) => {
