@@ -16,7 +16,10 @@ describe("passkey wallets", () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: ORIGIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" }, { chain: true });
+    t = await createTestApp(
+      { PUBLIC_URL: ORIGIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" },
+      { chain: true },
+    );
   }, 180_000);
   afterAll(async () => {
     await t?.close();

@@ -175,7 +175,7 @@ export const bundlerRequestSchema = z
 /** The bundler's JSON-RPC answer, passed on as it came. */
 export const bundlerResponseSchema = z.object({
   jsonrpc: z.literal("2.0"),
-  id: z.union([z.number(), z.string(), z.null()]),
+  id: z.union([z.number(), z.string()]),
   result: z.unknown().optional(),
   error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
 });

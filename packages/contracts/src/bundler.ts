@@ -121,7 +121,7 @@ export async function startBundler(opts: StartBundlerOptions): Promise<BundlerIn
     });
   });
   const url = `http://127.0.0.1:${port}/rpc`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   while (!exited && Date.now() < deadline) {
     const eps = await supportedEntryPoints(url);
     if (eps?.some((e) => e.toLowerCase() === ENTRYPOINT_ADDRESS.toLowerCase())) {

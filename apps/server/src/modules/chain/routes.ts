@@ -56,7 +56,7 @@ export async function registerChain(app: FastifyInstance, ctx: AppContext): Prom
       const answer = (await res.json().catch(() => undefined)) as
         | {
             jsonrpc: "2.0";
-            id: number | string | null;
+            id: number | string;
             result?: unknown;
             error?: { code: number; message: string; data?: unknown };
           }
