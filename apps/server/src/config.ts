@@ -308,6 +308,8 @@ export const envSchema = z
         pglite: path.join(dataDir, "pglite"),
         /** Uploaded and seeded images, served at /media/. */
         media: path.join(dataDir, "media"),
+        /** Pictures made from others and kept: image renditions and link-preview cards (safe to delete). */
+        cache: path.join(dataDir, "cache"),
         /** The local anvil's saved state (development chain). */
         anvilState: path.join(dataDir, "anvil-state.json"),
         /** Random keys made on first start when SESSION_SECRET is unset (development, staging). */
