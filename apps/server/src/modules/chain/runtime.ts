@@ -3,16 +3,20 @@ import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { deployAll } from "@diginoor/contracts/deploy";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
-import { type Address, createPublicClient, type Hex, http, type LocalAccount, type PublicClient } from "viem";
+import { type Address, createPublicClient, type Hex, type LocalAccount, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { type ChainDeployment, latestDeployment, recordDeployment } from "./deployments.ts";
+import { rpcTransport } from "../../lib/rpc-transport.ts";
 
 /** The chain the server talks to, with our contracts' addresses. */
 export interface ChainRuntime {
   chainId: number;
+  /** The first RPC endpoint (the local anvil's, or CHAIN_RPC_URL's first). */
   rpcUrl: string;
+  /** Every RPC endpoint CHAIN_RPC_URL names (requests fall back from one to the next). */
+  rpcUrls: string[];
   /** True when the server started its own anvil. */
   local: boolean;
   deployment: ChainDeployment;
@@ -46,7 +50,8 @@ export async function startChain(
 ): Promise<ChainRuntime | undefined> {
   if (config.CHAIN_DISABLED) return undefined;
   const local = !config.CHAIN_RPC_URL;
-  let rpcUrl = config.CHAIN_RPC_URL ?? "";
+  let rpcUrls = config.CHAIN_RPC_URL ?? [];
+  let rpcUrl = rpcUrls[0] ?? "";
   let stop = async () => {};
   if (local) {
     const statePath = config.paths.anvilState;
@@ -56,10 +61,11 @@ export async function startChain(
       () => startAnvil({ chainId: LOCAL_CHAIN_ID, statePath }),
     );
     rpcUrl = anvil.rpcUrl;
+    rpcUrls = [rpcUrl];
     stop = anvil.stop;
     log(`Local chain (anvil) at ${rpcUrl}, chain id ${anvil.chainId}`);
   }
-  const publicClient = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
+  const publicClient = createPublicClient({ transport: rpcTransport(rpcUrls) }) as PublicClient;
   try {
     const chainId = await publicClient.getChainId();
     if (config.CHAIN_ID && config.CHAIN_ID !== chainId) {
@@ -105,7 +111,7 @@ export async function startChain(
       k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
     const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
     const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
-    return { chainId, rpcUrl, local, deployment, publicClient, signer, minter, stop };
+    return { chainId, rpcUrl, rpcUrls, local, deployment, publicClient, signer, minter, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -13,7 +13,7 @@ import {
 } from "@diginoor/api/orders";
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { type Address, createWalletClient, getAddress, type Hash, http } from "viem";
+import { type Address, createWalletClient, getAddress, type Hash } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
@@ -31,6 +31,7 @@ import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
 import { sandboxProvider } from "./providers/sandbox.ts";
 import type { HostedProviderName, PaymentEvent } from "./providers/types.ts";
 import * as repo from "./repo.ts";
+import { rpcTransport } from "../../lib/rpc-transport.ts";
 import {
   newEventId,
   newSessionId,
@@ -152,7 +153,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   ): Promise<Hash> {
     const minter = chain.minter;
     if (!minter) return Promise.reject(new Error("no minter key is configured"));
-    minterWallet ??= createWalletClient({ account: minter, transport: http(chain.rpcUrl) });
+    minterWallet ??= createWalletClient({ account: minter, transport: rpcTransport(chain.rpcUrls) });
     const wallet = minterWallet;
     const sent = minterQueue.then(() => wallet.writeContract({ ...request, account: minter } as never));
     minterQueue = sent.catch(() => {});
