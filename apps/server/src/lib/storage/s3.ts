@@ -42,6 +42,10 @@ export function s3Storage(opts: S3StorageOptions): Storage & { client: S3Client;
     forcePathStyle: opts.forcePathStyle,
     credentials: opts.credentials,
     maxAttempts: 3,
+    // Checksums only where S3 requires them: S3-compatible services (and older ones) do not all
+    // understand the SDK's default trailing checksums, and their signatures then fail to match.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
     requestHandler: { requestTimeout: opts.timeoutMs ?? 10_000, connectionTimeout: opts.timeoutMs ?? 10_000 },
   });
   const objectKey = (key: string) => {
