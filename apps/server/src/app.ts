@@ -27,6 +27,8 @@ import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
+import { registerMediaRenditions } from "./modules/media/routes.ts";
+import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
 import { platformEndpoints } from "@diginoor/api/platform";
 import { installAccessControl } from "./http/access.ts";
@@ -138,6 +140,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerIndexerWorker(app, ctx);
   await registerEvents(app, ctx);
 
+  const mediaDir = config.paths.media;
+  fs.mkdirSync(mediaDir, { recursive: true });
+  // Raster renditions of the media pictures (before the static route, which would claim /media/_r/).
+  const renditions = createRenditions({ mediaDir, cacheDir: path.join(config.paths.cache, "renditions") });
+  registerMediaRenditions(app, renditions);
   registerMedia(app, ctx.storage);
 
   const webDist =
@@ -172,6 +179,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const renderPage = await registerSeo(app, ctx, {
     webDist: hasWeb ? webDist : undefined,
     isWebPage: isWebPagePath,
+    renditions,
   });
 
   app.setNotFoundHandler(async (req, reply) => {
