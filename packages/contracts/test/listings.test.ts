@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
+import { saleSplit } from "../src/proceeds.js";
 import {
   advance,
   approveMarketplace,
@@ -185,6 +186,20 @@ describe("buy", () => {
     const r = await mp(f, buyer, "buy", [tokenId, 10_000n], 10_000n);
     const sale = eventOf(r, "Sale");
     expect([sale.royaltyAmount, sale.platformFee, sale.sellerProceeds]).toEqual([1500n, 1000n, 7500n]);
+  });
+
+  it("pays the seller what saleSplit (the sell dialogs' 'You receive') says, at awkward prices", async () => {
+    const royaltyBps = (await readCol<{ royaltyBps: number }>(f, "tokenInfo", [tokenId])).royaltyBps;
+    const feeBps = await readMp<number>(f, "feeBps");
+    let owner = seller;
+    let next = buyer;
+    for (const price of [1n, 9_999n, 12_345_678_901_234_567n, ETH / 3n, 7n * ETH + 1n]) {
+      await approveMarketplace(f, owner);
+      await mp(f, owner, "list", [tokenId, price]);
+      const sale = eventOf(await mp(f, next, "buy", [tokenId, price], price), "Sale");
+      expect(sale).toMatchObject(saleSplit(price, feeBps, royaltyBps));
+      [owner, next] = [next, owner];
+    }
   });
 
   it("a seller cannot buy their own listing", async () => {

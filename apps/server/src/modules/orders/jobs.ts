@@ -4,7 +4,7 @@ import { defineJob } from "../../platform/jobs/jobs.ts";
 import { mailContact } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
-import { formatInr, formatUsd } from "./sandbox.ts";
+import { formatInr, formatUsd } from "@diginoor/api/money";
 import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
 
 const empty = z.object({});
