@@ -1,5 +1,6 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Token, tokenEndpoints } from "@diginoor/api/chain";
+import { renditionSrcSet } from "@diginoor/api/media";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import { saleSplit } from "@diginoor/contracts/proceeds";
@@ -88,7 +89,16 @@ function TokenView({ token, nft }: { token: Token; nft: NftDetail | undefined })
   return (
     <div className="container token-layout">
       <div className={`token-media tier-${nft?.tier ?? "common"}`}>
-        {nft ? <img src={nft.imageUrl} alt={nft.title} width={640} height={800} /> : null}
+        {nft ? (
+          <img
+            {...(renditionSrcSet(nft.imageUrl) ?? { src: nft.imageUrl })}
+            sizes="(min-width: 768px) 45vw, 100vw"
+            alt={nft.title}
+            width={640}
+            height={800}
+            fetchPriority="high"
+          />
+        ) : null}
       </div>
       <div className="token-info">
         {nft ? <TierBadge tier={nft.tier} /> : null}
