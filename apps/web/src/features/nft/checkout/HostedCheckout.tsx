@@ -1,11 +1,19 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CheckoutOptions } from "@diginoor/api/orders";
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatInr, formatUsd } from "../../../lib/format.ts";
+import { useCurrentUser } from "../../../lib/session.ts";
+import {
+  fetchLinkedWallets,
+  useChainInfo,
+  useLinkedWallets,
+  walletsQueryKey,
+} from "../../../lib/wallet/chain.ts";
+import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/passkey.ts";
 import { Price } from "../../../ui/Price.tsx";
-import { useLinkedWallets } from "../../../lib/wallet/chain.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { checkoutApi, useCheckoutOptions } from "./api.ts";
@@ -47,6 +55,7 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
           note={`UPI, cards or net banking, with Cashfree. Charged in rupees: ${formatInr(paise)}.`}
         />
       ) : null}
+      <PasskeyWalletNote />
       <p className="checkout-note">
         You pay on the provider's page; the NFT is minted to the wallet that receives your purchases.
         {o.rupees ? (
@@ -73,18 +82,25 @@ function HostedButton({
   note?: string;
 }) {
   const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; reason: Reason; orderId?: string } | null>(null);
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
+  const ensurePasskeyWallet = useEnsurePasskeyWallet();
 
   async function pay() {
     setBusy(true);
+    setError(null);
     try {
+      // A fan without a wallet gets the passkey wallet here: no extension, no seed phrase (decision 160).
+      await ensurePasskeyWallet(setStatus);
+      setStatus("Opening the payment page…");
       const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
       if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
       window.location.assign(o.checkoutUrl);
     } catch (err) {
       setBusy(false);
+      setStatus(null);
       const details =
         err instanceof ApiError
           ? (err.details as { reason?: Reason; orderId?: string } | undefined)
@@ -119,6 +135,11 @@ function HostedButton({
           {note}
         </p>
       ) : null}
+      {status ? (
+        <p className="checkout-note" role="status">
+          {status}
+        </p>
+      ) : null}
       {error ? (
         <p className="form-error" role="alert">
           {error.message}
@@ -137,6 +158,40 @@ function HostedButton({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Resolves once the signed-in fan has a wallet: when they have none and the server offers passkey wallets,
+ * it makes one (the browser asks for the fingerprint, face or screen lock) and links it.
+ */
+function useEnsurePasskeyWallet() {
+  const queryClient = useQueryClient();
+  const chain = useChainInfo().data;
+  const { user } = useCurrentUser();
+  return async (status: (s: string) => void) => {
+    const wallets = await queryClient.fetchQuery({ queryKey: walletsQueryKey, queryFn: fetchLinkedWallets });
+    if (wallets.items.length > 0 || !chain?.accountFactory) return;
+    if (!passkeysSupported()) {
+      throw new Error("This browser cannot make a passkey: link a wallet app on the Wallet page instead");
+    }
+    status("Creating your wallet: confirm with your fingerprint, face or screen lock…");
+    await createPasskeyWallet(user?.email ?? "fan");
+    await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
+  };
+}
+
+/** What a fan without a wallet will get, said before they pay. */
+function PasskeyWalletNote() {
+  const chain = useChainInfo().data;
+  const { user } = useCurrentUser();
+  const wallets = useLinkedWallets(!!user);
+  if (!user || !chain?.accountFactory || !wallets.data || wallets.data.items.length > 0) return null;
+  return (
+    <p className="checkout-note">
+      No wallet yet? Paying makes you one with a passkey on this device (fingerprint, face or screen lock):
+      the NFT is yours, with no app and no seed phrase.
+    </p>
   );
 }
 
