@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
-import { deployAll } from "@diginoor/contracts/deploy";
+import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { type Address, createPublicClient, type Hex, http, type LocalAccount, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -83,9 +83,13 @@ export async function startChain(
       deployment = undefined;
     }
     if (!deployment) {
-      if (!local && !config.DEPLOYER_PRIVATE_KEY) {
+      if (!local && !(config.DEPLOYER_PRIVATE_KEY && DEV_CHAIN_IDS.includes(chainId))) {
+        // Outside a development chain the roles need four different addresses (a multisig admin among
+        // them): the deploy script takes them; the server never deploys there with its own keys.
         throw new Error(
-          "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY",
+          DEV_CHAIN_IDS.includes(chainId)
+            ? "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY"
+            : `No contracts recorded for chain ${chainId}: run \`npm run deploy -w packages/contracts -- --rpc <url>\` (${PRODUCTION_ROLES_HINT}) and set CHAIN_DEPLOYMENT to the JSON it prints`,
         );
       }
       const addressOf = (key: string | undefined) =>

@@ -1,6 +1,6 @@
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
-import { signPurchaseVoucher, toOrderId } from "@diginoor/contracts/voucher";
+import { signPurchaseVoucher, toOrderId, voucherOrderId } from "@diginoor/contracts/voucher";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import {
   type AdminOrderList,
@@ -91,6 +91,14 @@ export const EXPIRY_GRACE_MS = 10 * 60 * 1000;
 const TERMS_TTL_MS = 60_000;
 
 const notFound = () => new AppError(404, "not_found", m.notFound);
+
+/**
+ * The on-chain order id of an order: wallet (voucher) orders use the voucher range (2^64 + number), card
+ * orders the number itself, so a voucher can never take a card order's id (docs/decisions/109).
+ */
+const onChainOrderId = (o: Pick<repo.OrderRow, "number" | "provider">) =>
+  o.provider === "wallet" ? voucherOrderId(BigInt(o.number)) : toOrderId(BigInt(o.number));
+const tokenIdOf = (o: Pick<repo.OrderRow, "number" | "provider">) => BigInt(onChainOrderId(o)).toString();
 
 /**
  * Orders (decision 140): one per purchase attempt, whatever the provider. A wallet order reserves an
@@ -184,6 +192,38 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     return terms;
   }
 
+  /**
+   * Makes sure the catalogue item's primary terms on the collectible (payee and floor price, which the voucher
+   * signer cannot set) let a voucher at `priceWei` pay its production house: when the payee differs or the
+   * floor is above the price (the native token rose), the minter key sets the payee and a floor of 90% of
+   * the price. The floor is never raised here, so vouchers in flight stay redeemable (docs/decisions/109).
+   */
+  async function ensurePrimaryTerms(chain: ChainRuntime, nftId: string, priceWei: bigint) {
+    const nft = await deps.catalogue.purchaseTerms(nftId);
+    if (!nft.payoutAddress) return; // reserveEdition refuses it with its own message
+    const payee = getAddress(nft.payoutAddress);
+    const [current, floor] = await chain.publicClient.readContract({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "primaryTerms",
+      args: [nft.catalogueNumber],
+    });
+    if (current === payee && floor <= priceWei) return;
+    if (!chain.minter) {
+      throw new AppError(503, "unavailable", "Crypto payments are unavailable: no minter key is configured");
+    }
+    const hash = await minterWrite(chain, {
+      chain: null,
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "setPrimaryTerms",
+      args: [nft.catalogueNumber, payee, (priceWei * 9n) / 10n],
+    });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`setPrimaryTerms ${hash} reverted`);
+    log("info", "primary terms set", { nftId, payee, floorWei: ((priceWei * 9n) / 10n).toString() });
+  }
+
   /** The voucher of a wallet order, exactly as signed at creation (ECDSA signatures here are deterministic). */
   async function walletPayment(o: repo.OrderRow, catalogueNumber: bigint) {
     const chain = requireChain();
@@ -198,9 +238,8 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       edition: o.edition,
       priceWei: BigInt(o.price_wei ?? "0"),
       buyer: getAddress(o.buyer_address ?? ""),
-      productionHouse: getAddress(o.payout_address ?? ""),
       platformFeeBps: o.platform_fee_bps ?? 0,
-      orderId: toOrderId(BigInt(o.number)),
+      orderId: onChainOrderId(o),
       expiry: BigInt(o.voucher_expiry ?? Math.floor(o.reserved_until.getTime() / 1000)),
     };
     const signature = await signPurchaseVoucher({
@@ -252,7 +291,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       priceWei: o.price_wei,
       symbol: o.chain_id === null ? null : nativeSymbolOf(o.chain_id),
       chainId: o.chain_id,
-      tokenId: BigInt(toOrderId(BigInt(o.number))).toString(),
+      tokenId: tokenIdOf(o),
       txHash: o.tx_hash,
       confirmations: confirming ? await confirmationsOf(o.tx_hash) : null,
       requiredConfirmations: typeof deps.confirmations === "number" ? deps.confirmations : null,
@@ -328,11 +367,22 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     ];
     const counts = { fulfilled: 0, expired: 0 };
     if (open.length === 0) return counts;
-    const tokenIdOf = (o: repo.OrderRow) => BigInt(o.number).toString();
     const mints = await deps.tokens.mints(open.map(tokenIdOf));
     for (const o of open) {
       const mint = mints.get(tokenIdOf(o));
-      if (mint) {
+      if (mint && getAddress(mint.to) !== getAddress(o.buyer_address ?? mint.to)) {
+        // Someone else's mint took this order's token id: never fulfilled, the buyer needs a refund.
+        if (
+          await move(
+            o,
+            repo.OPEN_STATES,
+            "failed",
+            `token ${tokenIdOf(o)} was minted to ${mint.to} in ${mint.txHash}, not to the buyer: needs a refund`,
+          )
+        ) {
+          log("error", "an order's token id was minted to someone else", { orderId: o.id, to: mint.to });
+        }
+      } else if (mint) {
         if (
           await move(o, repo.OPEN_STATES, "fulfilled", `minted to ${mint.to} in ${mint.txHash}`, {
             txHash: mint.txHash,
@@ -439,7 +489,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     }
     if (o.state !== "minting") return o.state;
     const pc = chain.publicClient;
-    const onChainId = toOrderId(BigInt(o.number));
+    const onChainId = onChainOrderId(o);
     const minted = await pc.readContract({
       address: chain.deployment.collectible,
       abi: diginoorCollectibleAbi,
@@ -792,6 +842,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       const wallet = await deps.wallets.receivingWallet(userId);
       if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
       const { primaryFeeBps } = await marketTerms();
+      await ensurePrimaryTerms(chain, body.nftId, BigInt(quote.priceWei));
       const reservedUntil = new Date(quote.expiresAt);
       const skewMs = (await chainNow()) - clock.now();
       const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));
@@ -905,7 +956,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
         usdCents: Number(o.usd_cents),
         /** Rupee orders: what was paid, in paise (the mail shows it rather than dollars). */
         inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
-        tokenId: BigInt(o.number).toString(),
+        tokenId: tokenIdOf(o),
         wallet: o.buyer_address ?? "",
       };
     },
@@ -990,19 +1041,22 @@ export function createOrdersService(deps: OrdersServiceDeps) {
       if (nft.saleType !== "auction") throw AppError.notFound("Auction");
       const row = await repo.latestPrimaryAuction(q, chain.chainId, nft.id);
       if (!row) throw AppError.notFound("Auction");
-      const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id) : undefined;
+      const nowSec = Math.floor((await chainNow()) / 1000);
+      // The true end and state around a marketplace pause (the indexer applies Paused/Unpaused).
+      const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id, nowSec) : undefined;
       const { minIncrementBps } = await marketTerms();
       const high = onChain?.highestBidWei ?? null;
       const reserve = onChain?.reserveWei ?? BigInt(row.reserve_wei);
       const increment = high === null ? 0n : (high * BigInt(minIncrementBps)) / 10_000n;
-      const nowSec = Math.floor((await chainNow()) / 1000);
       const status = !onChain
         ? "opening"
         : onChain.settled
           ? "settled"
-          : onChain.endsAt !== null && nowSec >= onChain.endsAt
-            ? "ended"
-            : "open";
+          : onChain.paused
+            ? "paused"
+            : onChain.endsAt !== null && nowSec >= onChain.endsAt
+              ? "ended"
+              : "open";
       return {
         nftId: nft.id,
         edition: row.edition,
