@@ -8,21 +8,33 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { localStorage } from "./lib/storage/local.ts";
 import { limitHashing } from "./modules/accounts/password.ts";
-import { createCatalogueService } from "./modules/catalogue/service.ts";
+import { type CatalogueService, createCatalogueService } from "./modules/catalogue/service.ts";
 import { createSearchIndexSync } from "./modules/catalogue/index-sync.ts";
 import { type ChainRuntime, startChain } from "./modules/chain/runtime.ts";
 import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
-import { createQuotesService } from "./modules/quotes/service.ts";
-import { createWalletsService } from "./modules/wallets/service.ts";
-import { confirmationDepth, createTokenReads } from "./modules/indexer/service.ts";
+import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
+import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
-import { createOrdersService, sandboxSecret } from "./modules/orders/service.ts";
+import {
+  createCardFulfilment,
+  createHostedCheckout,
+  createOrderLifecycle,
+  createPrimaryAuctions,
+  createWalletCheckout,
+  type OrdersUnits,
+  sandboxSecret,
+} from "./modules/orders/service.ts";
+import { checkoutContact } from "./modules/accounts/service.ts";
+import { createMarketView, createMinter } from "./modules/chain/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import { hiddenTokensReader } from "./modules/admin/service.ts";
 import type { Clock } from "./platform/clock.ts";
+import type { Jobs } from "./platform/jobs/jobs.ts";
+import type { PubSub } from "./platform/pubsub/pubsub.ts";
 import { createPlatform } from "./platform/index.ts";
 
 export interface BootstrapOptions {
@@ -109,7 +121,6 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     hidden: hiddenTokensReader(database.db),
   });
-  const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
   const symbol = chain ? nativeSymbolOf(chain.chainId) : "ETH";
   const notifications = createNotificationsService({
     database,
@@ -122,6 +133,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     jobs: platform.jobs,
     publicUrl: config.PUBLIC_URL,
     unsubscribeKey: unsubscribeKey(config),
+  });
+  const orders = buildOrders(config, {
+    database,
+    clock,
+    pubsub: platform.pubsub,
+    jobs: platform.jobs,
+    chain,
+    catalogue,
+    quotes,
+    wallets,
+    tokens,
   });
   return {
     config,
@@ -149,24 +171,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         chainId: chain?.chainId,
         symbol,
       }),
-      orders: createOrdersService({
-        database,
-        clock,
-        pubsub: platform.pubsub,
-        catalogue,
-        quotes,
-        wallets,
-        tokens,
-        chain,
-        confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
-        jobs: platform.jobs,
-        publicUrl: config.PUBLIC_URL,
-        fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
-        sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
-        providers: paymentProvidersFromConfig(config),
-        cashfreeMode: config.CASHFREE_ENV,
-        log: (level, msg, extra) => ordersLog[level](extra ?? {}, msg),
-      }),
+      orders,
     },
     appliedMigrations,
     async close() {
@@ -175,5 +180,84 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       if (ownChain) await chain?.stop();
       if (ownDatabase) await database.close();
     },
+  };
+}
+
+/** The orders module's units, each given exactly what it uses. */
+function buildOrders(
+  config: Config,
+  d: {
+    database: Database;
+    clock: Clock;
+    pubsub: PubSub;
+    jobs: Jobs;
+    chain: ChainRuntime | undefined;
+    catalogue: CatalogueService;
+    quotes: QuotesService;
+    wallets: WalletsService;
+    tokens: TokenReads;
+  },
+): OrdersUnits {
+  const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
+  const log = (level: "info" | "warn" | "error", msg: string, extra?: object) =>
+    ordersLog[level](extra ?? {}, msg);
+  const { database, clock, chain, catalogue, jobs } = d;
+  const minter = createMinter(chain);
+  const market = createMarketView(chain, clock);
+  const lifecycle = createOrderLifecycle({
+    database,
+    clock,
+    pubsub: d.pubsub,
+    catalogue,
+    tokens: d.tokens,
+    chain,
+    confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
+    jobs,
+    publicUrl: config.PUBLIC_URL,
+    fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
+    log,
+  });
+  return {
+    lifecycle,
+    walletCheckout: createWalletCheckout({
+      database,
+      clock,
+      quotes: d.quotes,
+      wallets: d.wallets,
+      chain,
+      minter,
+      catalogue,
+      market,
+      lifecycle,
+      log,
+    }),
+    hostedCheckout: createHostedCheckout({
+      database,
+      clock,
+      catalogue,
+      quotes: d.quotes,
+      wallets: d.wallets,
+      contactOf: (userId) => checkoutContact(database.db, userId),
+      chain,
+      lifecycle,
+      jobs,
+      publicUrl: config.PUBLIC_URL,
+      sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+      providers: paymentProvidersFromConfig(config),
+      cashfreeMode: config.CASHFREE_ENV,
+      log,
+    }),
+    fulfilment: createCardFulfilment({ database, clock, catalogue, chain, minter, lifecycle, jobs, log }),
+    auctions: createPrimaryAuctions({
+      database,
+      clock,
+      catalogue,
+      quotes: d.quotes,
+      tokens: d.tokens,
+      chain,
+      minter,
+      market,
+      log,
+    }),
   };
 }

@@ -6,7 +6,7 @@ import type { ChainRuntime } from "./modules/chain/runtime.ts";
 import type { Mailer } from "./modules/mail/mailer.ts";
 import type { QuotesService } from "./modules/quotes/service.ts";
 import type { TokenReads } from "./modules/indexer/service.ts";
-import type { OrdersService } from "./modules/orders/service.ts";
+import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
@@ -21,7 +21,8 @@ export interface Services {
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;
-  orders: OrdersService;
+  /** Orders, in units: lifecycle, wallet and hosted checkout, card fulfilment, primary auctions. */
+  orders: OrdersUnits;
   notifications: NotificationsService;
   /** Likes, follows, public profiles and showcases. */
   social: SocialService;

@@ -329,7 +329,7 @@ describe("Cashfree rupee checkout", () => {
 
   it("reconciles a lost webhook through GET /pg/orders/:id; a failing Cashfree changes nothing", async () => {
     const o = (await rupeeOrder(alice.cookie)).body;
-    const service = t.ctx.services.orders;
+    const service = t.ctx.services.orders.hostedCheckout;
     clock.advance(4 * 60 * 1000);
     mode = "hang";
     expect((await service.reconcilePayments()).failed).toBeGreaterThanOrEqual(1);

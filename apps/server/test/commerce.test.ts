@@ -150,6 +150,18 @@ describe("commerce on the chain, over HTTP", () => {
     // Somebody else cannot see it, nor report a transaction for it.
     expect((await api("GET", `/api/v1/orders/${o.orderId}`, bob.cookie)).status).toBe(404);
 
+    // Reading the order signs nothing: without the signer key it still returns the voucher as signed.
+    const chain = t.ctx.chain!;
+    const signer = chain.signer;
+    chain.signer = undefined;
+    try {
+      const read = await api<Order>("GET", `/api/v1/orders/${o.orderId}`, alice.cookie);
+      expect(read.status).toBe(200);
+      expect(read.body.payment).toEqual(o.payment);
+    } finally {
+      chain.signer = signer;
+    }
+
     // Bob cannot redeem Alice's voucher: it names her wallet.
     const stolen = { ...o, payment: { ...o.payment! } };
     expect(await revertName(pay(bob.wallet, stolen))).toBe("NotVoucherBuyer");
@@ -263,7 +275,7 @@ describe("commerce on the chain, over HTTP", () => {
 
     // The quote (and so the voucher) expires; after the grace period the edition is released.
     clock.advance(new Date(held.body.reservedUntil).getTime() - clock.now() + EXPIRY_GRACE_MS + 1000);
-    expect(await t.ctx.services.orders.reconcileOrders()).toMatchObject({ expired: 1 });
+    expect(await t.ctx.services.orders.lifecycle.reconcileOrders()).toMatchObject({ expired: 1 });
     const expired = (await api<Order>("GET", `/api/v1/orders/${held.body.orderId}`, bob.cookie)).body;
     expect(expired.state).toBe("expired");
     expect(expired.payment).toBeNull();
@@ -354,9 +366,15 @@ describe("commerce on the chain, over HTTP", () => {
 
   it("runs a primary auction: two bidders, an outbid, time passes, anyone settles, the winner owns it", async () => {
     expect((await api("GET", "/api/v1/nfts/coinFlip/auction")).status).toBe(404);
-    expect(await t.ctx.services.orders.openPrimaryAuctions()).toMatchObject({ opened: 1, failed: 0 });
+    expect(await t.ctx.services.orders.auctions.openPrimaryAuctions()).toMatchObject({
+      opened: 1,
+      failed: 0,
+    });
     // Opening twice does nothing more.
-    expect(await t.ctx.services.orders.openPrimaryAuctions()).toMatchObject({ opened: 0, failed: 0 });
+    expect(await t.ctx.services.orders.auctions.openPrimaryAuctions()).toMatchObject({
+      opened: 0,
+      failed: 0,
+    });
     expect(await editionsOf("coinFlip")).toBe(0);
     const open = await until(
       "auction open",
@@ -605,7 +623,12 @@ describe("commerce on the chain, over HTTP", () => {
     const at = async (timestamp: number, functionName: "pause" | "unpause") => {
       await rpc.request({ method: "evm_setNextBlockTimestamp" as never, params: [timestamp] as never });
       const r = await rpc.waitForTransactionReceipt({
-        hash: await admin.writeContract({ chain: null, address: marketplace, abi: diginoorMarketplaceAbi, functionName }),
+        hash: await admin.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName,
+        }),
       });
       expect(r.status).toBe("success");
     };

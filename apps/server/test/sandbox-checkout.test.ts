@@ -278,7 +278,7 @@ describe("sandbox card checkout", () => {
     expect(left.headers.location).toBe(`${PUBLIC_URL}/nftdetail/bossEntry`);
     expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     clock.advance(31 * 60 * 1000);
-    await t.ctx.services.orders.reconcileOrders();
+    await t.ctx.services.orders.lifecycle.reconcileOrders();
     expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("expired");
     expect(await editions()).toBe(before);
   });

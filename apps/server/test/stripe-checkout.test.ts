@@ -277,7 +277,7 @@ describe("Stripe checkout", () => {
     const session = [...sessions.values()].find(
       (s) => (s.metadata as { orderId: string }).orderId === o.orderId,
     )!;
-    const orders = t.ctx.services.orders;
+    const orders = t.ctx.services.orders.hostedCheckout;
     // Too young to ask about.
     expect((await orders.reconcilePayments()).asked).toBe(0);
     clock.advance(4 * 60 * 1000);

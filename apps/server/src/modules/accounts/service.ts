@@ -173,6 +173,16 @@ export async function mailContact(
   };
 }
 
+/** What a payment provider's checkout is told about the buyer: email, and the phone on file. */
+export async function checkoutContact(
+  db: Db,
+  userId: string,
+): Promise<{ email: string; phone: string | null } | undefined> {
+  const user = await repo.findUserById(db, userId);
+  if (!user) return undefined;
+  return { email: user.email, phone: user.phone ?? null };
+}
+
 export async function signUp(
   ctx: AccountsDeps,
   input: { name: string; email: string; phone?: string | null; password: string },

@@ -293,7 +293,7 @@ export function createAdminService(ctx: AdminDeps) {
     /** Queues a paid card order's mint again (its fulfilment failed); audited. Administrators only. */
     retryOrderFulfilment(actor: Actor, orderId: string) {
       return audited(actor, "order.retry_fulfilment", "order", { catalogue: false }, async (tx) => {
-        const result = await ctx.services.orders.retryFulfilment(orderId, tx);
+        const result = await ctx.services.orders.fulfilment.retryFulfilment(orderId, tx);
         return {
           result,
           subjectId: orderId,

@@ -608,6 +608,12 @@ export async function purchaseTerms(
   return rows[0];
 }
 
+/** What a purchase needs of several NFTs, in one query (lists of orders). */
+export async function purchaseTermsMany(q: Query, ids: string[]): Promise<PurchaseTermsRow[]> {
+  if (ids.length === 0) return [];
+  return q<PurchaseTermsRow>(`${PURCHASE_TERMS} WHERE n.id = ANY($1::text[])`, [ids]);
+}
+
 /** Auction NFTs with an edition left to put up for auction. */
 export async function auctionNftsWithEditions(q: Query): Promise<PurchaseTermsRow[]> {
   return q<PurchaseTermsRow>(

@@ -468,6 +468,11 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       if (!row) throw AppError.notFound("NFT");
       return toPurchaseTerms(row);
     },
+    /** Purchase terms of several NFTs in one query, by id (unknown ids are left out). */
+    async purchaseTermsOf(ids: string[]): Promise<Map<string, PurchaseTerms>> {
+      const rows = await repo.purchaseTermsMany((t, p) => database.query(t, p), [...new Set(ids)]);
+      return new Map(rows.map((r) => [r.id, toPurchaseTerms(r)]));
+    },
     /** Auction NFTs that still have an edition to put up for auction. */
     async auctionNftsWithEditions(): Promise<PurchaseTerms[]> {
       return (await repo.auctionNftsWithEditions((t, p) => database.query(t, p))).map(toPurchaseTerms);

@@ -5,7 +5,10 @@ import { mailContact } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "./sandbox.ts";
-import { fulfilOrder, type OrdersService, orderMail } from "./service.ts";
+import type { PrimaryAuctions } from "./auctions.ts";
+import type { CardFulfilment } from "./fulfilment.ts";
+import type { HostedCheckout } from "./hosted-checkout.ts";
+import { fulfilOrder, type OrderLifecycle, orderMail } from "./lifecycle.ts";
 
 const empty = z.object({});
 
@@ -14,7 +17,10 @@ const empty = z.object({});
  * fulfils orders whose mint the indexer has applied (if a chain-events message was
  * missed), releases the editions of orders not paid in time, and re-enqueues stuck fulfilments.
  */
-export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders" | "reconcilePayments">) {
+export function reconcileOrdersJob(orders: {
+  lifecycle: Pick<OrderLifecycle, "reconcileOrders">;
+  hostedCheckout: Pick<HostedCheckout, "reconcilePayments">;
+}) {
   return defineJob({
     name: "orders.reconcile",
     payload: empty,
@@ -23,8 +29,8 @@ export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders"
     schedule: { cron: "* * * * *", payload: {} },
     handler: async () => {
       // First the providers (a lost webhook), then the chain and the clock (mints, expiries).
-      await orders.reconcilePayments();
-      await orders.reconcileOrders();
+      await orders.hostedCheckout.reconcilePayments();
+      await orders.lifecycle.reconcileOrders();
     },
   });
 }
@@ -34,7 +40,7 @@ export function reconcileOrdersJob(orders: Pick<OrdersService, "reconcileOrders"
  * whose previous auction was settled, and resumes openings a crash interrupted.
  */
 export function openAuctionsJob(
-  orders: Pick<OrdersService, "openPrimaryAuctions">,
+  auctions: Pick<PrimaryAuctions, "openPrimaryAuctions">,
   log: (counts: object) => void = () => {},
 ) {
   return defineJob({
@@ -44,7 +50,7 @@ export function openAuctionsJob(
     expireInSeconds: 600,
     schedule: { cron: "*/5 * * * *", payload: {} },
     handler: async () => {
-      const counts = await orders.openPrimaryAuctions();
+      const counts = await auctions.openPrimaryAuctions();
       if (counts.opened || counts.failed) log(counts);
     },
   });
@@ -54,16 +60,16 @@ export function openAuctionsJob(
  * Mints a paid card order (decision 141). Retried with backoff; after the last attempt it stays in
  * pg-boss's `failed` state and the order in `minting`, where the reconciler enqueues it again.
  */
-export function fulfilOrderJob(orders: Pick<OrdersService, "fulfilCardOrder">) {
+export function fulfilOrderJob(fulfilment: Pick<CardFulfilment, "fulfilCardOrder">) {
   return defineJob({
     name: fulfilOrder.name,
     payload: fulfilOrder.payload,
     retry: { limit: 8, delaySeconds: 5, backoff: true },
     expireInSeconds: 300,
-    // Mints are sent one at a time per process (minterWrite) but their receipts are awaited together.
+    // Mints are sent one at a time per process (the chain module's minter) but their receipts are awaited together.
     concurrency: 8,
     handler: async ({ orderId }) => {
-      await orders.fulfilCardOrder(orderId);
+      await fulfilment.fulfilCardOrder(orderId);
     },
   });
 }
@@ -81,7 +87,7 @@ export function orderMailJob(
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
   },
-  orders: Pick<OrdersService, "mailFacts">,
+  orders: Pick<OrderLifecycle, "mailFacts">,
 ) {
   return defineJob({
     name: orderMail.name,

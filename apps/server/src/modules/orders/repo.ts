@@ -1,7 +1,8 @@
 import type { OrderProvider, OrderState } from "@diginoor/api/orders";
 
-/** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+import type { Query } from "../../db/query.ts";
+
+export type { Query };
 
 export interface OrderRow {
   id: string;
@@ -29,6 +30,8 @@ export interface OrderRow {
   inr_micros_per_usd: string | null;
   checkout_url: string | null;
   provider_payment_session: string | null;
+  /** A wallet order's voucher signature, made once at creation. */
+  voucher_signature: string | null;
   reserved_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -44,7 +47,7 @@ export interface TransitionRow {
 const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
   provider_session, reserved_until, created_at, updated_at, pay_currency, pay_amount_minor::text AS pay_amount_minor,
-  inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session`;
+  inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session, voucher_signature`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
@@ -200,6 +203,24 @@ export function transitionsOf(q: Query, orderId: string): Promise<TransitionRow[
     "SELECT from_state, to_state, cause, at FROM order_transitions WHERE order_id = $1 ORDER BY id",
     [orderId],
   );
+}
+
+/** The state histories of several orders in one query, by order id. */
+export async function transitionsOfMany(q: Query, orderIds: string[]): Promise<Map<string, TransitionRow[]>> {
+  const byOrder = new Map<string, TransitionRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await q<TransitionRow & { order_id: string }>(
+    `SELECT order_id, from_state, to_state, cause, at FROM order_transitions
+      WHERE order_id = ANY($1::uuid[]) ORDER BY id`,
+    [orderIds],
+  );
+  for (const { order_id, ...t } of rows) byOrder.get(order_id)?.push(t);
+  return byOrder;
+}
+
+/** Keeps a wallet order's voucher signature (made in the transaction that inserted it). */
+export async function setVoucherSignature(q: Query, id: string, signature: string): Promise<void> {
+  await q("UPDATE orders SET voucher_signature = $2 WHERE id = $1", [id, signature]);
 }
 
 /**

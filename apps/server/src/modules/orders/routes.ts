@@ -23,7 +23,7 @@ const ORDERS_PER_USER: RateLimitRule = { name: "orders:user", limit: 20, windowS
 
 /** Orders (every provider), and the live primary auction of auction NFTs. */
 export async function registerOrders(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const orders = ctx.services.orders;
+  const { lifecycle, walletCheckout, hostedCheckout, fulfilment, auctions } = ctx.services.orders;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
   route(app, api.createOrder, {
@@ -31,28 +31,31 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     rateLimits: [{ rule: ORDERS_PER_USER, by: "user" }],
     handler: async ({ user, body, reply }) => {
       reply.code(201);
-      return orders.createOrder(userId(user), body);
+      return body.provider === "wallet"
+        ? walletCheckout.createOrder(userId(user), body)
+        : hostedCheckout.createOrder(userId(user), body);
     },
   });
   route(app, api.listOrders, {
     permission: "signed-in",
-    handler: ({ user }) => orders.listOrders(userId(user)),
+    handler: ({ user }) => lifecycle.listOrders(userId(user)),
   });
   route(app, api.getOrder, {
     permission: "signed-in",
-    handler: ({ user, params }) => orders.getOrder(userId(user), params.orderId),
+    handler: ({ user, params }) => lifecycle.getOrder(userId(user), params.orderId),
   });
   route(app, api.reportTransaction, {
     permission: "signed-in",
-    handler: ({ user, params, body }) => orders.reportTransaction(userId(user), params.orderId, body.txHash),
+    handler: ({ user, params, body }) =>
+      walletCheckout.reportTransaction(userId(user), params.orderId, body.txHash),
   });
   route(app, api.adminListOrders, {
     permission: "admin",
-    handler: ({ query }) => orders.adminOrders(query.state),
+    handler: ({ query }) => lifecycle.adminOrders(query.state),
   });
   route(app, api.getNftAuction, {
     permission: "public",
-    handler: ({ params }) => orders.nftAuction(params.id),
+    handler: ({ params }) => auctions.nftAuction(params.id),
   });
 
   // Provider webhooks and the sandbox's hosted checkout take any body as raw bytes (signatures).
@@ -61,20 +64,23 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
     (scope) => {
       route(scope, api.sandboxWebhook, {
         permission: "public",
-        handler: ({ req }) => orders.handleWebhook("sandbox", req.body as Buffer, req.headers),
+        handler: ({ req }) => hostedCheckout.handleWebhook("sandbox", req.body as Buffer, req.headers),
       });
       route(scope, api.stripeWebhook, {
         permission: "public",
-        handler: ({ req }) => orders.handleWebhook("stripe", req.body as Buffer, req.headers),
+        handler: ({ req }) => hostedCheckout.handleWebhook("stripe", req.body as Buffer, req.headers),
       });
       route(scope, api.cashfreeWebhook, {
         permission: "public",
-        handler: ({ req }) => orders.handleWebhook("cashfree", req.body as Buffer, req.headers),
+        handler: ({ req }) => hostedCheckout.handleWebhook("cashfree", req.body as Buffer, req.headers),
       });
       route(scope, api.sandboxCheckoutAction, {
         permission: "public",
         handler: async ({ params, reply }) => {
-          const { redirect, deliveries } = await orders.sandboxAction(params.sessionId, params.action);
+          const { redirect, deliveries } = await hostedCheckout.sandboxAction(
+            params.sessionId,
+            params.action,
+          );
           for (const d of deliveries) sandboxDeliver(d);
           return reply.redirect(redirect, 302);
         },
@@ -85,7 +91,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   route(app, api.checkoutOptions, {
     permission: "public",
     handler: async () => {
-      const offered = orders.checkoutProviders();
+      const offered = hostedCheckout.checkoutProviders();
       return {
         card: offered.includes("stripe")
           ? ("stripe" as const)
@@ -102,7 +108,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   route(app, api.cashfreeCheckoutPage, {
     permission: "public",
     handler: async ({ params, reply }) => {
-      const page = await orders.cashfreeCheckout(params.orderId);
+      const page = await hostedCheckout.cashfreeCheckout(params.orderId);
       if (page.html === null) return reply.redirect(page.redirect, 302);
       return reply
         .type("text/html; charset=utf-8")
@@ -117,7 +123,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   route(app, api.sandboxCheckoutPage, {
     permission: "public",
     handler: async ({ params, reply }) => {
-      const session = await orders.sandboxSession(params.sessionId);
+      const session = await hostedCheckout.sandboxSession(params.sessionId);
       return reply
         .type("text/html; charset=utf-8")
         .header("cache-control", "no-store")
@@ -161,7 +167,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   ctx.jobs.register(
-    fulfilOrderJob(orders),
+    fulfilOrderJob(fulfilment),
     orderMailJob(
       {
         database: ctx.database,
@@ -169,10 +175,10 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
         publicUrl: ctx.config.PUBLIC_URL,
         notifications: ctx.services.notifications,
       },
-      orders,
+      lifecycle,
     ),
-    reconcileOrdersJob(orders),
-    openAuctionsJob(orders, (o) => app.log.info(o, "primary auctions")),
+    reconcileOrdersJob(ctx.services.orders),
+    openAuctionsJob(auctions, (o) => app.log.info(o, "primary auctions")),
   );
   if (!ctx.chain || !ctx.config.WORKERS) return;
   // Each batch the indexer applies may fulfil orders: look at once instead of waiting for the schedule.
@@ -181,15 +187,15 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook("onReady", async () => {
     unsubscribe = await ctx.pubsub.subscribe(CHAIN_EVENTS_CHANNEL, () => {
       running = running
-        .then(() => orders.reconcileOrders())
+        .then(() => lifecycle.reconcileOrders())
         .catch((err) => app.log.warn({ err }, "orders: reconcile after chain events failed"));
     });
     await ctx.jobs
-      .enqueue(openAuctionsJob(orders), {}, { singletonKey: "startup" })
+      .enqueue(openAuctionsJob(auctions), {}, { singletonKey: "startup" })
       .catch((err) => app.log.warn({ err }, "orders: could not enqueue the auction opener"));
     // A process that died mid-fulfilment left its orders paid or minting: look at them now, not in a minute.
     await ctx.jobs
-      .enqueue(reconcileOrdersJob(orders), {}, { singletonKey: "startup" })
+      .enqueue(reconcileOrdersJob(ctx.services.orders), {}, { singletonKey: "startup" })
       .catch((err) => app.log.warn({ err }, "orders: could not enqueue the reconciler"));
   });
   app.addHook("preClose", async () => {

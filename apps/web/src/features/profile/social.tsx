@@ -150,7 +150,12 @@ export function ShowcaseTab({
       if (j < 0 || j >= next.length) return;
       [next[i], next[j]] = [next[j] as ShowcaseToken, next[i] as ShowcaseToken];
     }
-    arrange.mutate(next);
+    arrange.mutate(next, {
+      onSuccess: () => {
+        if (patch.hiddenFromShowcase === true) toast.success(HIDDEN_TOAST);
+        else if (patch.hiddenFromShowcase === false) toast.success("Shown on your profile again");
+      },
+    });
   };
   return (
     <QueryState
@@ -178,55 +183,72 @@ export function ShowcaseTab({
       }
     >
       {() => (
-        <ul className="token-cards">
-          {items.map((t, i) => (
-            <li key={t.tokenId} className={t.hiddenFromShowcase ? "showcase-hidden" : undefined}>
-              <TokenCard
-                token={t}
-                symbol={symbol}
-                to={`/${own ? "nftshowcase" : "nfttransfer"}/${t.tokenId}`}
-              />
-              {t.pinned ? <span className="showcase-badge">Pinned</span> : null}
-              {own ? (
-                <fieldset className="showcase-tools">
-                  <legend className="visually-hidden">Arrange token {t.tokenId}</legend>
-                  <Button size="sm" variant="ghost" onClick={() => change(i, { pinned: !t.pinned })}>
-                    {t.pinned ? "Unpin" : "Pin"}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onClick={() => change(i, { hiddenFromShowcase: !t.hiddenFromShowcase })}
-                  >
-                    {t.hiddenFromShowcase ? "Show" : "Hide"}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label="Move earlier"
-                    disabled={i === 0}
-                    onClick={() => change(i, {}, -1)}
-                  >
-                    ↑
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label="Move later"
-                    disabled={i === items.length - 1}
-                    onClick={() => change(i, {}, 1)}
-                  >
-                    ↓
-                  </Button>
-                </fieldset>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <>
+          {own ? (
+            <p className="showcase-note" id={HIDE_NOTE_ID}>
+              {HIDE_NOTE}
+            </p>
+          ) : null}
+          <ul className="token-cards">
+            {items.map((t, i) => (
+              <li key={t.tokenId} className={t.hiddenFromShowcase ? "showcase-hidden" : undefined}>
+                <TokenCard
+                  token={t}
+                  symbol={symbol}
+                  to={`/${own ? "nftshowcase" : "nfttransfer"}/${t.tokenId}`}
+                />
+                {t.pinned ? <span className="showcase-badge">Pinned</span> : null}
+                {own ? (
+                  <fieldset className="showcase-tools">
+                    <legend className="visually-hidden">Arrange token {t.tokenId}</legend>
+                    <Button size="sm" variant="ghost" onClick={() => change(i, { pinned: !t.pinned })}>
+                      {t.pinned ? "Unpin" : "Pin"}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-describedby={HIDE_NOTE_ID}
+                      onClick={() => change(i, { hiddenFromShowcase: !t.hiddenFromShowcase })}
+                    >
+                      {t.hiddenFromShowcase ? "Show" : "Hide"}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label="Move earlier"
+                      disabled={i === 0}
+                      onClick={() => change(i, {}, -1)}
+                    >
+                      ↑
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label="Move later"
+                      disabled={i === items.length - 1}
+                      onClick={() => change(i, {}, 1)}
+                    >
+                      ↓
+                    </Button>
+                  </fieldset>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </QueryState>
   );
 }
+
+const HIDE_NOTE_ID = "showcase-hide-note";
+/**
+ * What Hide does and does not do (issue 23): the showcase is ours, the chain is not. The token API
+ * (GET /api/v1/accounts/:address/tokens) and any block explorer still list a hidden token.
+ */
+export const HIDE_NOTE =
+  "Hide only takes an NFT off your public profile. The blockchain is public: anyone who knows your wallet address can still see every token it holds, in a block explorer, a wallet app or through our API.";
+export const HIDDEN_TOAST = "Hidden from your profile. It stays visible on the public blockchain.";
 
 const STATE_LABEL = { leading: "Leading", outbid: "Outbid", won: "Won", lost: "Lost", refunded: "Refunded" };
 

@@ -1,0 +1,378 @@
+import { type Order, orderMessages as m } from "@diginoor/api/orders";
+import type { IncomingHttpHeaders } from "node:http";
+import { getAddress } from "viem";
+import { z } from "zod";
+import type { Database } from "../../db/client.ts";
+import { queryOf } from "../../db/query.ts";
+import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Jobs } from "../../platform/jobs/jobs.ts";
+import { withTransaction } from "../../platform/tx.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { ChainRuntime } from "../chain/service.ts";
+import type { QuotesService } from "../quotes/service.ts";
+import type { WalletsService } from "../wallets/service.ts";
+import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
+import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
+import type { PaymentProviders } from "./providers/index.ts";
+import { sandboxProvider } from "./providers/sandbox.ts";
+import type { HostedProviderName, PaymentEvent } from "./providers/types.ts";
+import * as repo from "./repo.ts";
+import {
+  newEventId,
+  newSessionId,
+  SANDBOX_RESERVATION_MS,
+  type SandboxEvent,
+  signSandboxPayload,
+} from "./sandbox.ts";
+
+/** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
+const RECONCILE_AFTER_MS = 3 * 60 * 1000;
+
+export interface HostedCheckoutDeps {
+  database: Database;
+  clock: Clock;
+  catalogue: Pick<CatalogueService, "purchaseTerms">;
+  quotes: Pick<QuotesService, "usdCentsToInr">;
+  wallets: Pick<WalletsService, "receivingWallet">;
+  /** The buyer's email and phone on file (accounts), told to the provider. */
+  contactOf(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
+  /** The chain the token is minted on; card checkouts need its minter key. */
+  chain?: Pick<ChainRuntime, "chainId" | "minter">;
+  lifecycle: Pick<OrderLifecycle, "reserveEdition" | "move" | "moveIn" | "fullView">;
+  /** Enqueues the fulfilment in the transaction that marks an order paid. */
+  jobs?: Pick<Jobs, "enqueue">;
+  /** Absolute links (checkout pages, return pages) start with this. */
+  publicUrl?: string;
+  /** The sandbox card provider, when offered (never in production): its webhook secret. */
+  sandbox?: { secret: string };
+  /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
+  cashfreeMode?: "sandbox" | "production";
+  /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
+  providers?: PaymentProviders;
+  log?: OrdersLog;
+}
+
+/**
+ * Hosted checkouts (decision 142): the sandbox, Stripe and Cashfree take the payment on their page;
+ * their webhooks (verified, applied once per event id) and a reconciler that asks about checkouts
+ * whose webhook never came move the order to paid or failed. A paid order is minted by the
+ * fulfilment unit.
+ */
+export function createHostedCheckout(deps: HostedCheckoutDeps) {
+  const { database, clock } = deps;
+  const q = queryOf(database);
+  const log = deps.log ?? (() => {});
+  const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  const providers: PaymentProviders = {
+    ...deps.providers,
+    ...(deps.sandbox ? { sandbox: sandboxProvider({ secret: deps.sandbox.secret, publicUrl }) } : {}),
+  };
+
+  function requireSandbox() {
+    if (!deps.sandbox) throw AppError.badRequest(m.providerNotConfigured("sandbox"));
+    return deps.sandbox;
+  }
+
+  /**
+   * Applies one verified provider event, once: the event id is recorded in the same transaction as
+   * the move it causes and the fulfilment job it enqueues. A paid order never moves back.
+   */
+  async function applyPaymentEvent(provider: HostedProviderName, event: PaymentEvent) {
+    if (event.type === "pending") return { received: true as const, duplicate: false };
+    return withTransaction(database, async (tx) => {
+      const claimed = await repo.claimPaymentEvent(
+        queryOf(tx),
+        provider,
+        event.id,
+        event.providerType,
+        clock.date(),
+      );
+      if (!claimed) return { received: true as const, duplicate: true };
+      const o = z.uuid().safeParse(event.orderId).success
+        ? await repo.findOrder(queryOf(tx), event.orderId, true)
+        : undefined;
+      let outcome = "applied";
+      const { moveIn } = deps.lifecycle;
+      if (!o || o.provider !== provider || (o.provider_session && o.provider_session !== event.session)) {
+        outcome = "ignored: no such checkout session";
+      } else if (
+        event.amountMinor !== BigInt(o.pay_amount_minor ?? o.usd_cents) ||
+        event.currency !== (o.pay_currency ?? "usd")
+      ) {
+        outcome = "ignored: amount or currency differ from the order";
+      } else if (event.type === "paid") {
+        if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
+          await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
+        } else if (o.state === "expired" || o.state === "failed") {
+          outcome = `ignored: order already ${o.state} (payment needs a refund)`;
+          log("warn", "payment for an order that is over", { orderId: o.id, event: event.id });
+        } else outcome = `ignored: order already ${o.state}`;
+      } else if (
+        !(await moveIn(tx, o, ["created", "awaiting_payment"], "failed", `payment ${event.id} declined`))
+      ) {
+        outcome = `ignored: order already ${o.state}`;
+      }
+      await repo.setPaymentEventOutcome(queryOf(tx), provider, event.id, o ? o.id : null, outcome);
+      return { received: true as const, duplicate: false };
+    });
+  }
+
+  /** The sandbox provider's side of a payer's choice: the events it will send (signed by the caller). */
+  function sandboxEventFor(o: repo.OrderRow, type: SandboxEvent["type"]): SandboxEvent {
+    return {
+      id: newEventId(),
+      type,
+      created: Math.floor(clock.now() / 1000),
+      data: {
+        session: o.provider_session ?? "",
+        orderId: o.id,
+        amount: Number(o.usd_cents),
+        currency: "usd",
+      },
+    };
+  }
+
+  /** The provider named by a create request, or 400 when this server does not offer it. */
+  function hostedProvider(name: string) {
+    const p = providers[name as HostedProviderName];
+    if (!p) throw AppError.badRequest(m.providerNotConfigured(name));
+    return p;
+  }
+
+  /** The buyer's email, and the Indian mobile Cashfree needs: given now, or the account's, never invented. */
+  async function customerOf(userId: string, provider: HostedProviderName, phone: string | undefined) {
+    const u = await deps.contactOf(userId);
+    if (!u) throw AppError.unauthorized();
+    if (provider !== "cashfree") return { id: userId, email: u.email };
+    if (phone !== undefined) {
+      const mobile = indianMobile(phone);
+      if (!mobile) throw AppError.badRequest(m.phoneInvalid, { reason: "phone_invalid" });
+      return { id: userId, email: u.email, phone: mobile };
+    }
+    const mobile = u.phone ? indianMobile(u.phone) : undefined;
+    if (!mobile) throw AppError.badRequest(m.phoneRequired, { reason: "phone_required" });
+    return { id: userId, email: u.email, phone: mobile };
+  }
+
+  /**
+   * A hosted-checkout order (sandbox, Stripe, Cashfree): the price is the catalogue's USD price (never
+   * the client's), converted to paise at the stored USD→INR rate for Cashfree (the rate is recorded on
+   * the order); the token goes to the user's linked receiving wallet; the edition is held while the
+   * payer is at the provider. The order is committed (state `created`) before the provider is asked,
+   * so its id is the provider's reference and idempotency key; a provider that fails or times out
+   * leaves it `failed` with its edition returned, and the caller gets a 502/503.
+   */
+  async function createOrder(
+    userId: string,
+    body: { nftId: string; provider: string; phone?: string },
+  ): Promise<Order> {
+    const provider = hostedProvider(body.provider);
+    if (!deps.chain)
+      throw new AppError(
+        503,
+        "unavailable",
+        "Crypto payments are unavailable: this server runs without a blockchain",
+      );
+    const chain = deps.chain;
+    if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
+    const wallet = await deps.wallets.receivingWallet(userId);
+    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+    const customer = await customerOf(userId, provider.name, body.phone);
+    const row = await withTransaction(database, async (tx) => {
+      const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId);
+      const now = clock.date();
+      const usdCents = BigInt(nft.priceUsdCents);
+      const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
+      const o = await repo.insertOrder(queryOf(tx), {
+        userId,
+        nftId: nft.id,
+        provider: provider.name,
+        state: provider.name === "sandbox" ? "awaiting_payment" : "created",
+        edition,
+        usdCents: nft.priceUsdCents,
+        quoteId: null,
+        chainId: chain.chainId,
+        priceWei: null,
+        platformFeeBps: null,
+        payoutAddress: nft.payoutAddress,
+        voucherExpiry: null,
+        buyerAddress: getAddress(wallet.address),
+        reservedUntil: new Date(now.getTime() + SANDBOX_RESERVATION_MS),
+        now,
+        providerSession: provider.name === "sandbox" ? newSessionId() : null,
+        payCurrency: provider.name === "sandbox" ? null : provider.currency,
+        payAmountMinor: provider.name === "sandbox" ? null : (inr?.paise ?? usdCents),
+        inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
+      });
+      await repo.recordCreation(
+        queryOf(tx),
+        o.id,
+        o.state,
+        inr === null
+          ? `edition ${edition} reserved for card checkout`
+          : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
+        now,
+      );
+      return o;
+    });
+    if (provider.name === "sandbox") return deps.lifecycle.fullView(row);
+    const nft = await deps.catalogue.purchaseTerms(row.nft_id);
+    const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
+    try {
+      const checkout = await provider.createCheckout({
+        orderId: row.id,
+        nftId: row.nft_id,
+        title: nft.title,
+        edition: row.edition,
+        amountMinor: BigInt(row.pay_amount_minor ?? row.usd_cents),
+        currency: provider.currency,
+        customer,
+        returnUrl: provider.name === "stripe" ? `${back}/return` : back,
+        cancelUrl: `${back}/cancelled`,
+        // Providers' sessions end a little before the reservation does: no payment for a released edition.
+        expiresAt: new Date(row.reserved_until.getTime() - 60_000),
+      });
+      await withTransaction(database, async (tx) => {
+        await repo.setCheckout(queryOf(tx), row.id, checkout, clock.date());
+        await deps.lifecycle.moveIn(
+          tx,
+          row,
+          ["created"],
+          "awaiting_payment",
+          `${provider.name} checkout ${checkout.session} opened`,
+        );
+      });
+    } catch (err) {
+      log("warn", "a payment provider could not open a checkout", {
+        provider: provider.name,
+        orderId: row.id,
+        err: String((err as { cause?: unknown }).cause ?? err),
+      });
+      await deps.lifecycle.move(
+        row,
+        ["created"],
+        "failed",
+        `${provider.name} could not open a checkout; edition released`,
+      );
+      throw err;
+    }
+    const fresh = await repo.findOrder(q, row.id);
+    return deps.lifecycle.fullView(fresh ?? row);
+  }
+
+  /**
+   * Asks the providers about their orders stuck awaiting payment for a few minutes, and applies a
+   * paid or failed answer through the same path as a webhook (synthetic event id `reconcile:…`), so
+   * a lost webhook still fulfils. A provider that fails leaves the order as it is (retried next run).
+   */
+  async function reconcilePayments(): Promise<{ asked: number; applied: number; failed: number }> {
+    const counts = { asked: 0, applied: 0, failed: 0 };
+    const names = (Object.keys(providers) as HostedProviderName[]).filter((n) => n !== "sandbox");
+    if (names.length === 0) return counts;
+    const stuck = await repo.awaitingPayment(q, names, new Date(clock.now() - RECONCILE_AFTER_MS), 100);
+    for (const o of stuck) {
+      const provider = providers[o.provider as HostedProviderName];
+      if (!provider || !o.provider_session) continue;
+      counts.asked++;
+      try {
+        const status = await provider.fetchStatus(o.provider_session, o.id);
+        if (status.type === "pending") continue;
+        const result = await applyPaymentEvent(provider.name, {
+          id: `reconcile:${o.provider_session}:${status.type}`,
+          type: status.type,
+          providerType: `reconcile (${status.detail})`,
+          orderId: o.id,
+          session: o.provider_session,
+          amountMinor: status.amountMinor ?? BigInt(o.pay_amount_minor ?? o.usd_cents),
+          currency: status.currency ?? o.pay_currency ?? "usd",
+        });
+        if (!result.duplicate) counts.applied++;
+      } catch (err) {
+        counts.failed++;
+        log("warn", "could not ask a payment provider about an order", {
+          provider: o.provider,
+          orderId: o.id,
+          err: String((err as { cause?: unknown }).cause ?? err),
+        });
+      }
+    }
+    return counts;
+  }
+
+  return {
+    createOrder,
+    reconcilePayments,
+
+    /**
+     * A provider's webhook (decision 142): verified by its adapter over the raw body (400 for anything
+     * forged or stale, before anything is written), then applied once per provider event id.
+     */
+    async handleWebhook(name: HostedProviderName, raw: Buffer, headers: IncomingHttpHeaders) {
+      const provider = providers[name];
+      if (!provider) throw AppError.notFound("Webhook");
+      const event = provider.verifyWebhook(raw, headers, clock.now());
+      if (!event) return { received: true as const, duplicate: false };
+      return applyPaymentEvent(name, event);
+    },
+
+    /** What the web may know about the checkout: the offered providers (never their secrets). */
+    checkoutProviders(): HostedProviderName[] {
+      return Object.keys(providers) as HostedProviderName[];
+    },
+
+    /** The page that opens Cashfree's checkout for an order awaiting payment. */
+    async cashfreeCheckout(orderId: string) {
+      const o = await repo.findOrder(q, orderId);
+      if (o?.provider !== "cashfree" || !o.provider_payment_session)
+        throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (o.state !== "awaiting_payment")
+        return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}`, html: null };
+      return {
+        redirect: null,
+        html: cashfreeCheckoutPage({
+          paymentSession: o.provider_payment_session,
+          mode: deps.cashfreeMode ?? "sandbox",
+        }),
+      };
+    },
+
+    /** What the hosted sandbox checkout page shows. */
+    async sandboxSession(sessionId: string) {
+      requireSandbox();
+      const o = await repo.findBySession(q, "sandbox", sessionId);
+      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      return {
+        sessionId,
+        title: nft.title,
+        edition: o.edition,
+        usdCents: Number(o.usd_cents),
+        state: o.state,
+      };
+    },
+
+    /**
+     * The payer's choice on the sandbox page. Pay and decline return the signed webhook deliveries the
+     * sandbox makes (the caller sends them: each event twice, the copy late); every choice returns
+     * where the payer goes next.
+     */
+    async sandboxAction(sessionId: string, action: "pay" | "decline" | "abandon") {
+      const { secret } = requireSandbox();
+      const o = await repo.findBySession(q, "sandbox", sessionId);
+      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      const back =
+        action === "abandon"
+          ? `${publicUrl}/nftdetail/${o.nft_id}`
+          : `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
+      if (action === "abandon" || o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
+      const body = JSON.stringify(
+        sandboxEventFor(o, action === "pay" ? "payment.succeeded" : "payment.failed"),
+      );
+      const sign = () => signSandboxPayload(secret, body, Math.floor(clock.now() / 1000));
+      return { redirect: back, deliveries: [{ body, sign }] };
+    },
+  };
+}
+
+export type HostedCheckout = ReturnType<typeof createHostedCheckout>;

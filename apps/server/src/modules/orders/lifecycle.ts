@@ -1,0 +1,345 @@
+import { nativeSymbolOf } from "@diginoor/api/wallets";
+import {
+  type AdminOrderList,
+  type Order,
+  type OrderList,
+  type OrderState,
+  orderMessages as m,
+} from "@diginoor/api/orders";
+import { z } from "zod";
+import { getAddress, type Hash } from "viem";
+import type { Database } from "../../db/client.ts";
+import { queryOf } from "../../db/query.ts";
+import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
+import type { CatalogueService, PurchaseTerms } from "../catalogue/service.ts";
+import type { ChainRuntime } from "../chain/service.ts";
+import { publishToUser } from "../events/service.ts";
+import type { TokenReads } from "../indexer/service.ts";
+import * as repo from "./repo.ts";
+import { orderTokenId, paymentOf } from "./voucher.ts";
+
+/** Mints a paid card order (decision 141); enqueued in the transaction that marks it paid. */
+export const fulfilOrder: JobRef<{ orderId: string }> = {
+  name: "orders.fulfil",
+  payload: z.object({ orderId: z.uuid() }),
+};
+/** Emails the confirmation of a fulfilled order; enqueued in the transaction that fulfils it. */
+export const orderMail: JobRef<{ orderId: string }> = {
+  name: "orders.mail",
+  payload: z.object({ orderId: z.uuid() }),
+};
+
+/** Providers that take the payment on a hosted page and then need our minter key. */
+export const CARD_PROVIDERS = ["sandbox", "stripe", "cashfree"] as const;
+/** A wallet order whose voucher has expired is given up this long after, unless the chain shows its mint. */
+export const EXPIRY_GRACE_MS = 10 * 60 * 1000;
+
+export type OrdersLog = (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
+
+export interface OrderLifecycleDeps {
+  database: Database;
+  clock: Clock;
+  pubsub: PubSub;
+  catalogue: Pick<CatalogueService, "purchaseTerms" | "purchaseTermsOf" | "takeEdition" | "returnEdition">;
+  tokens: Pick<TokenReads, "mints">;
+  /** Confirmations of minting orders, and where wallet orders are paid; absent without a chain. */
+  chain?: Pick<ChainRuntime, "chainId" | "deployment" | "publicClient">;
+  /** Blocks after which the indexer applies a block (or finality). */
+  confirmations: number | "finalized";
+  /** Enqueues fulfilment and mail in the transaction of the state change that causes them. */
+  jobs?: Pick<Jobs, "enqueue">;
+  /** Absolute links (the sandbox's checkout page) start with this. */
+  publicUrl?: string;
+  /** A paid card order without its mint this long (ms) is queued for fulfilment again (default 2 min). */
+  fulfilmentRetryMs?: number;
+  log?: OrdersLog;
+}
+
+const notFound = () => new AppError(404, "not_found", m.notFound);
+
+const transitionView = (t: repo.TransitionRow) => ({
+  from: t.from_state,
+  to: t.to_state,
+  cause: t.cause,
+  at: t.at.toISOString(),
+});
+
+/**
+ * Orders' state machine (decision 140): one order per purchase attempt, whatever the provider. Moves
+ * an order between states (each move recorded with its cause, its side effects in the same
+ * transaction), reconciles open orders with the indexer and the clock, reserves editions, and reads
+ * orders for their owner, the console and the confirmation mail. Reading signs nothing, and a list
+ * costs the same few queries however long it is.
+ */
+export function createOrderLifecycle(deps: OrderLifecycleDeps) {
+  const { database, clock } = deps;
+  const q = queryOf(database);
+  const log = deps.log ?? (() => {});
+  const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  const fulfilmentRetryMs = deps.fulfilmentRetryMs ?? 2 * 60 * 1000;
+
+  async function confirmationsOf(txHash: string | null): Promise<number | null> {
+    if (!txHash || !deps.chain) return null;
+    try {
+      const receipt = await deps.chain.publicClient.getTransactionReceipt({ hash: txHash as Hash });
+      const head = await deps.chain.publicClient.getBlockNumber();
+      return Number(head - receipt.blockNumber + 1n);
+    } catch {
+      return 0; // not mined yet (or unknown to this node)
+    }
+  }
+
+  /** The API's view of an order from what was read already (no query of its own). */
+  function view(
+    o: repo.OrderRow,
+    nft: Pick<PurchaseTerms, "title" | "imageUrl" | "catalogueNumber">,
+    extra: {
+      transitions?: repo.TransitionRow[];
+      confirmations?: number | null;
+      payment?: Order["payment"];
+    } = {},
+  ): Order {
+    return {
+      orderId: o.id,
+      nftId: o.nft_id,
+      nftTitle: nft.title,
+      imageUrl: nft.imageUrl,
+      edition: o.edition,
+      provider: o.provider,
+      state: o.state,
+      usdCents: Number(o.usd_cents),
+      priceWei: o.price_wei,
+      symbol: o.chain_id === null ? null : nativeSymbolOf(o.chain_id),
+      chainId: o.chain_id,
+      tokenId: orderTokenId(o),
+      txHash: o.tx_hash,
+      confirmations: extra.confirmations ?? null,
+      requiredConfirmations: typeof deps.confirmations === "number" ? deps.confirmations : null,
+      buyerAddress: o.buyer_address,
+      reservedUntil: o.reserved_until.toISOString(),
+      checkoutUrl:
+        o.provider === "sandbox" && o.state === "awaiting_payment" && o.provider_session
+          ? `${publicUrl}/sandbox/checkout/${o.provider_session}`
+          : o.state === "awaiting_payment"
+            ? o.checkout_url
+            : null,
+      payCurrency: o.pay_currency,
+      payAmountMinor: o.pay_amount_minor === null ? null : Number(o.pay_amount_minor),
+      inrMicrosPerUsd: o.inr_micros_per_usd,
+      payment: extra.payment ?? null,
+      transitions: (extra.transitions ?? []).map(transitionView),
+      createdAt: o.created_at.toISOString(),
+    };
+  }
+
+  /**
+   * One order in full: its history, its confirmations while minting, and (a wallet order awaiting
+   * payment) the voucher with the signature stored when it was made.
+   */
+  async function fullView(o: repo.OrderRow): Promise<Order> {
+    const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+    const open = o.state === "awaiting_payment" && o.provider === "wallet";
+    const chain = deps.chain;
+    const payment =
+      open && chain && o.voucher_signature
+        ? paymentOf(
+            { chainId: chain.chainId, marketplace: chain.deployment.marketplace },
+            o,
+            nft.catalogueNumber,
+            o.voucher_signature,
+          )
+        : null;
+    const transitions = await repo.transitionsOf(q, o.id);
+    const confirming = o.state === "minting" || o.state === "fulfilled";
+    return view(o, nft, {
+      transitions,
+      payment,
+      confirmations: confirming ? await confirmationsOf(o.tx_hash) : null,
+    });
+  }
+
+  /** The NFTs of several orders in one query; an NFT gone from the catalogue shows as its id. */
+  async function nftsOf(rows: repo.OrderRow[]) {
+    const terms = await deps.catalogue.purchaseTermsOf(rows.map((r) => r.nft_id));
+    return (o: repo.OrderRow) =>
+      terms.get(o.nft_id) ?? { title: o.nft_id, imageUrl: "", catalogueNumber: 0n };
+  }
+
+  async function announce(tx: Tx, userId: string, orderId: string, state: OrderState) {
+    await publishToUser(deps.pubsub, userId, { type: "order.updated", orderId, state }, { tx }).catch((err) =>
+      log("warn", "could not publish an order update", { err: String(err) }),
+    );
+  }
+
+  /**
+   * Moves an order inside `tx`: gives the edition back when it ends unpaid, enqueues the
+   * confirmation mail when it is fulfilled (in the same transaction), tells its owner's pages.
+   */
+  async function moveIn(
+    tx: Tx,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    from: OrderState[],
+    to: OrderState,
+    cause: string,
+    set: { txHash?: string } = {},
+  ): Promise<boolean> {
+    const previous = await repo.transition(queryOf(tx), o.id, from, to, cause, clock.date(), set);
+    if (previous === undefined) return false;
+    if (to === "expired" || to === "failed") await deps.catalogue.returnEdition(tx, o.nft_id);
+    if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
+    await announce(tx, o.user_id, o.id, to);
+    return true;
+  }
+
+  /** Moves an order (in its own transaction) and tells its owner's open pages. */
+  function move(
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    from: OrderState[],
+    to: OrderState,
+    cause: string,
+    set: { txHash?: string } = {},
+  ): Promise<boolean> {
+    return withTransaction(database, (tx) => moveIn(tx, o, from, to, cause, set));
+  }
+
+  /**
+   * Brings open orders up to date with the indexer: fulfilled once their mint is applied (whoever
+   * sent it); a wallet order expires once its voucher can no longer be redeemed, a card order once its
+   * reservation lapsed unpaid (editions released). A paid card order never expires: one whose
+   * fulfilment seems stuck gets its job again. Idempotent; any process.
+   */
+  async function reconcileOrders(rows?: repo.OrderRow[]): Promise<{ fulfilled: number; expired: number }> {
+    const open = rows ?? [
+      ...(await repo.openOrders(q, "wallet", 500)),
+      ...(await repo.openOrders(q, [...CARD_PROVIDERS], 500)),
+    ];
+    const counts = { fulfilled: 0, expired: 0 };
+    if (open.length === 0) return counts;
+    const mints = await deps.tokens.mints(open.map(orderTokenId));
+    for (const o of open) {
+      const mint = mints.get(orderTokenId(o));
+      if (mint && getAddress(mint.to) !== getAddress(o.buyer_address ?? mint.to)) {
+        // Someone else's mint took this order's token id: never fulfilled, the buyer needs a refund.
+        if (
+          await move(
+            o,
+            repo.OPEN_STATES,
+            "failed",
+            `token ${orderTokenId(o)} was minted to ${mint.to} in ${mint.txHash}, not to the buyer: needs a refund`,
+          )
+        ) {
+          log("error", "an order's token id was minted to someone else", { orderId: o.id, to: mint.to });
+        }
+      } else if (mint) {
+        if (
+          await move(o, repo.OPEN_STATES, "fulfilled", `minted to ${mint.to} in ${mint.txHash}`, {
+            txHash: mint.txHash,
+          })
+        )
+          counts.fulfilled++;
+      } else if (o.provider === "wallet") {
+        if (clock.now() <= o.reserved_until.getTime() + EXPIRY_GRACE_MS) continue;
+        if (await move(o, repo.OPEN_STATES, "expired", "the voucher expired unredeemed; edition released"))
+          counts.expired++;
+      } else if (o.state === "created" || o.state === "awaiting_payment") {
+        if (clock.now() <= o.reserved_until.getTime()) continue;
+        if (await move(o, ["created", "awaiting_payment"], "expired", "not paid in time; edition released"))
+          counts.expired++;
+      } else if (deps.jobs && clock.now() - o.updated_at.getTime() > fulfilmentRetryMs) {
+        // Paid or minting without a mint for a while: the job may have failed for good; try again.
+        await deps.jobs
+          .enqueue(fulfilOrder, { orderId: o.id }, { singletonKey: o.id })
+          .catch((err) => log("warn", "could not enqueue a fulfilment", { err: String(err) }));
+      }
+    }
+    return counts;
+  }
+
+  async function ownOrder(userId: string, orderId: string): Promise<repo.OrderRow> {
+    const o = await repo.findOrder(q, orderId);
+    if (!o || o.user_id !== userId) throw notFound();
+    return o;
+  }
+
+  return {
+    move,
+    moveIn,
+    reconcileOrders: (rows?: repo.OrderRow[]) => reconcileOrders(rows),
+    ownOrder,
+    fullView,
+
+    /** Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`), or 409. */
+    async reserveEdition(tx: Tx, nftId: string) {
+      const nft = await deps.catalogue.purchaseTerms(nftId, tx);
+      if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
+      if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
+      const edition = await repo.freeEdition(queryOf(tx), nft.id, nft.editionSize);
+      if (edition === undefined || !(await deps.catalogue.takeEdition(tx, nft.id))) {
+        throw AppError.conflict(m.soldOut);
+      }
+      return { nft, edition };
+    },
+
+    /** The owner's view of an order, brought up to date with the chain first while it is open. */
+    async getOrder(userId: string, orderId: string): Promise<Order> {
+      let o = await ownOrder(userId, orderId);
+      if (repo.OPEN_STATES.includes(o.state)) {
+        await reconcileOrders([o]);
+        o = await ownOrder(userId, orderId);
+      }
+      return fullView(o);
+    },
+
+    /** The user's newest 100 orders (two queries). */
+    async listOrders(userId: string): Promise<OrderList> {
+      const rows = await repo.ordersOfUser(q, userId, 100);
+      const nftOf = await nftsOf(rows);
+      return {
+        items: rows.map((r) => {
+          const { payment: _p, transitions: _t, ...rest } = view(r, nftOf(r));
+          return rest;
+        }),
+      };
+    },
+
+    /** The studio console's view: the newest 100 orders with their owner and state history (three queries). */
+    async adminOrders(state?: OrderState): Promise<AdminOrderList> {
+      const rows = await repo.newestOrders(q, state, 100);
+      const nftOf = await nftsOf(rows);
+      const histories = await repo.transitionsOfMany(
+        q,
+        rows.map((r) => r.id),
+      );
+      const items = rows.map((r) => {
+        const { payment: _p, ...order } = view(r, nftOf(r), { transitions: histories.get(r.id) });
+        return { ...order, userId: r.user_id };
+      });
+      return { items, nextCursor: null };
+    },
+
+    /** What the confirmation mail of a fulfilled order says (undefined unless fulfilled). */
+    async mailFacts(orderId: string) {
+      const o = await repo.findOrder(q, orderId);
+      if (o?.state !== "fulfilled") return undefined;
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      return {
+        userId: o.user_id,
+        nftId: o.nft_id,
+        provider: o.provider,
+        title: nft.title,
+        edition: o.edition,
+        usdCents: Number(o.usd_cents),
+        /** Rupee orders: what was paid, in paise (the mail shows it rather than dollars). */
+        inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
+        tokenId: orderTokenId(o),
+        wallet: o.buyer_address ?? "",
+      };
+    },
+  };
+}
+
+export type OrderLifecycle = ReturnType<typeof createOrderLifecycle>;
