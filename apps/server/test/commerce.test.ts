@@ -576,7 +576,7 @@ describe("commerce on the chain, over HTTP", () => {
     });
     const state = await until(
       "order judged",
-      () => t.ctx.services.orders.fulfilCardOrder(orderId),
+      () => t.ctx.services.orders.fulfilment.fulfilCardOrder(orderId),
       (s) => s !== "minting",
       20_000,
     );
@@ -595,7 +595,7 @@ describe("commerce on the chain, over HTTP", () => {
     await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
         thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
       VALUES ('pauseFlip', 'The Pause Flip', 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
-    await t.ctx.services.orders.openPrimaryAuctions();
+    await t.ctx.services.orders.auctions.openPrimaryAuctions();
     const open = await until(
       "auction open",
       async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
