@@ -26,6 +26,8 @@ import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
+import { registerMediaRenditions } from "./modules/media/routes.ts";
+import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
 import { platformEndpoints } from "@diginoor/api/platform";
 import { installAccessControl } from "./http/access.ts";
@@ -54,6 +56,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // The client's X-Request-Id only when short and plain (it is logged and echoed).
     genReqId: requestId,
     trustProxy: config.TRUST_PROXY,
+    // Slow and silent clients (issue 23 point 3): the whole request within HTTP_REQUEST_TIMEOUT_MS,
+    // its headers within HTTP_HEADERS_TIMEOUT_MS (checked at least every quarter of it), and a
+    // connection silent both ways for HTTP_IDLE_TIMEOUT_MS is closed.
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: Math.min(72_000, config.HTTP_IDLE_TIMEOUT_MS),
+    http: {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.max(
+        250,
+        Math.min(5000, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 4)),
+      ),
+    },
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
   });
@@ -66,7 +81,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     publicUrl: config.PUBLIC_URL,
     connectSrc: rpcUrl ? [new URL(rpcUrl).origin] : [],
   });
-  installCsrfCheck(app, config.PUBLIC_URL);
+  installCsrfCheck(app, config.PUBLIC_URL, { trustProxy: config.TRUST_PROXY });
 
   // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
   // Durable jobs: modules register their definitions while they are registered; the workers start
@@ -119,6 +134,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
+  // Raster renditions of the media pictures (before the static route, which would claim /media/_r/).
+  const renditions = createRenditions({ mediaDir, cacheDir: path.join(config.paths.cache, "renditions") });
+  registerMediaRenditions(app, renditions);
   await app.register(fastifyStatic, {
     root: mediaDir,
     prefix: "/media/",
@@ -160,6 +178,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const renderPage = await registerSeo(app, ctx, {
     webDist: hasWeb ? webDist : undefined,
     isWebPage: isWebPagePath,
+    renditions,
   });
 
   app.setNotFoundHandler(async (req, reply) => {

@@ -199,7 +199,8 @@ export const envSchema = z
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     /**
      * HMAC secret of the sandbox payment provider's webhooks (decision 141). Default: derived from
-     * SESSION_SECRET, or a fixed development value. The sandbox is never offered when NODE_ENV=production.
+     * SESSION_SECRET, or else random and kept in DATA_DIR/secrets. The sandbox is never offered when
+     * NODE_ENV=production.
      */
     SANDBOX_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     /** A WordPress site whose posts the blog shows beside its own (read from wp-json/wp/v2/posts). */
@@ -259,6 +260,19 @@ export const envSchema = z
       .default(Math.max(1, Math.min(2, os.availableParallelism() - 1))),
     /** Accounts whose email is still unverified this many days after sign-up are deleted. */
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+    /**
+     * Milliseconds a client has to send a whole request, headers and body (a body trickled byte by
+     * byte is cut off with 408). Answers, including event streams, are not limited by it.
+     */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+    /** Milliseconds a client has to send a request's headers (at most HTTP_REQUEST_TIMEOUT_MS). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(15_000),
+    /**
+     * Milliseconds a connection may stay silent both ways (nothing received, nothing sent) before it
+     * is closed: a connection that never sends a request, an idle keep-alive. Event streams stay
+     * open through their heartbeats, so it must be longer than SSE_HEARTBEAT_MS.
+     */
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
     /** Seed the catalogue on first start (default on). */
@@ -283,8 +297,12 @@ export const envSchema = z
         pglite: path.join(dataDir, "pglite"),
         /** Uploaded and seeded images, served at /media/. */
         media: path.join(dataDir, "media"),
+        /** Pictures made from others and kept: image renditions and link-preview cards (safe to delete). */
+        cache: path.join(dataDir, "cache"),
         /** The local anvil's saved state (development chain). */
         anvilState: path.join(dataDir, "anvil-state.json"),
+        /** Random keys made on first start when SESSION_SECRET is unset (development, staging). */
+        secrets: path.join(dataDir, "secrets"),
       },
       /** Whether /dev/mailbox is served, and to whom (`loopback`: only clients on this machine). */
       devMailbox: !mailboxOn
@@ -343,6 +361,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `PUBLIC_URL: ${c.PUBLIC_URL} is https, a public deployment, but NODE_ENV is development: set NODE_ENV=production (development mode relaxes security settings)`,
     );
   }
+  if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS)
+    problems.push("HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS");
+  if (c.HTTP_IDLE_TIMEOUT_MS <= c.SSE_HEARTBEAT_MS)
+    problems.push(
+      "HTTP_IDLE_TIMEOUT_MS: must be longer than SSE_HEARTBEAT_MS (event streams would be closed between heartbeats)",
+    );
   if (problems.length) throw new ConfigError(problems);
   return c;
 }

@@ -91,9 +91,11 @@ describe("HTML of an NFT page", () => {
     expect(h.meta["og:title"]).toBe(`${nft.title} · Diginoor`);
     expect(h.meta["og:description"]).toContain(nft.description.slice(0, 40));
     expect(h.meta.description).toBe(h.meta["og:description"]);
-    // The picture: a raster (previewers do not show SVG), absolute.
+    // The picture: a 1200 × 630 JPEG card of the NFT (previewers do not show SVG), absolute
+    // (og-cards.test.ts fetches every page's card).
     expect(nft.imageUrl).toMatch(/\.svg$/);
-    expect(h.meta["og:image"]).toBe(`${BASE}${nft.thumbnailUrl}`);
+    expect(h.meta["og:image"]).toMatch(new RegExp(`^${BASE}/og/nft/${id}\\.jpg\\?v=[0-9a-f]{16}$`));
+    expect(h.meta["og:image:type"]).toBe("image/jpeg");
     expect(h.meta["twitter:image"]).toBe(h.meta["og:image"]);
     expect(h.meta["twitter:card"]).toBe("summary_large_image");
     expect(h.meta["og:url"]).toBe(`${BASE}/nftdetail/${id}`);
@@ -121,7 +123,7 @@ describe("HTML of a blog post", () => {
     expect(h.title).toEqual(["What is an NFT? | Diginoor"]);
     expect(h.meta.description).toBe(post?.excerpt);
     expect(h.meta["og:type"]).toBe("article");
-    expect(h.meta["og:image"]).toBe(`${BASE}/media/blog/what-is-an-nft.jpg`);
+    expect(h.meta["og:image"]).toMatch(/^http:\/\/localhost:3000\/og\/post\/what-is-an-nft\.jpg\?v=/);
     expect(h.meta["article:author"]).toBe(post?.author);
     expect(Number.isNaN(Date.parse(h.meta["article:published_time"] ?? ""))).toBe(false);
     expect(h.canonical).toEqual([`${BASE}/blog/what-is-an-nft`]);
@@ -155,7 +157,7 @@ describe("HTML of film pages, collections and other pages", () => {
         expect(h.status, url).toBe(200);
         expect(h.title).toEqual([`${f.name} · Diginoor`]);
         expect(h.meta["og:description"]).toContain(f.description.slice(0, 40));
-        expect(h.meta["og:image"]).toBe(`${BASE}/media/catalogue/films/${f.slug}-poster.webp`);
+        expect(h.meta["og:image"]).toMatch(new RegExp(`^${BASE}/og/film/${f.slug}\\.jpg\\?v=`));
         expect(h.canonical).toEqual([`${BASE}/${f.slug}`]);
       }
     }
@@ -166,7 +168,7 @@ describe("HTML of film pages, collections and other pages", () => {
     expect(h.status).toBe(200);
     expect(h.title).toEqual(["Collections · Diginoor"]);
     expect(h.meta["og:description"]).toContain("Sivaji");
-    expect(h.meta["og:image"]).toMatch(/^http:\/\/localhost:3000\/media\//);
+    expect(h.meta["og:image"]).toMatch(/^http:\/\/localhost:3000\/og\/site\/diginoor\.jpg\?v=/);
     expect(h.canonical).toEqual([`${BASE}/collections`]);
   });
 

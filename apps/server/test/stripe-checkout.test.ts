@@ -220,6 +220,39 @@ describe("Stripe checkout", () => {
     ]);
   });
 
+  it("acknowledges an authentic event about a session that is not ours (200, recorded as ignored)", async () => {
+    // A payment link or another integration on the same Stripe account: no order in the metadata.
+    const id = `evt_test_foreign_${Math.random().toString(36).slice(2)}`;
+    const body = JSON.stringify({
+      id,
+      object: "event",
+      api_version: "2025-01-27.acacia",
+      created: now(),
+      livemode: false,
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: "cs_test_payment_link",
+          object: "checkout.session",
+          status: "complete",
+          payment_status: "paid",
+          amount_total: 2500,
+          currency: "usd",
+          client_reference_id: null,
+          metadata: {},
+        },
+      },
+    });
+    const res = await webhook(body, sign(body));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    const rows = await t.ctx.database.query<{ outcome: string; order_id: string | null }>(
+      "SELECT outcome, order_id FROM payment_events WHERE provider = 'stripe' AND event_id = $1",
+      [id],
+    );
+    expect(rows).toEqual([{ outcome: "ignored: no such checkout session", order_id: null }]);
+  });
+
   it("fulfils a paid session from the webhook once: minted on anvil to the buyer's wallet", async () => {
     const o = (await stripeOrder(alice.cookie)).body;
     const body = event(o, "checkout.session.completed");

@@ -39,7 +39,13 @@ export function patchOf<S extends z.ZodRawShape>(o: z.ZodObject<S>): z.ZodObject
       ((v instanceof z.ZodDefault ? v.unwrap() : v) as z.ZodType).optional(),
     ]),
   );
-  return z.object(shape).strict() as unknown as z.ZodObject<PatchShape<S>>;
+  // An empty patch changes nothing: a 400 naming the mistake (there is no update to make).
+  return z
+    .object(shape)
+    .strict()
+    .refine((v) => Object.values(v).some((x) => x !== undefined), {
+      message: "give at least one field to change",
+    }) as unknown as z.ZodObject<PatchShape<S>>;
 }
 
 const idParam = z

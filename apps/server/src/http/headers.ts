@@ -72,13 +72,20 @@ export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeade
  * CSRF defence (with SameSite=Lax cookies): a state-changing request from a browser must come from
  * our own origin: scheme, host and port equal to PUBLIC_URL's. Only with a plain-http PUBLIC_URL
  * (development) is the request's own origin accepted too, for a server reached under another name;
- * under https an http page of the same host (an attacker on the network) is refused. Non-browser
+ * under https an http page of the same host (an attacker on the network) is refused, and behind a
+ * trusted proxy (TRUST_PROXY) only PUBLIC_URL counts, never the X-Forwarded-Host a client sent. Non-browser
  * clients send no Origin and carry no victim's cookies. Webhooks (signed by their sender) and
  * one-click unsubscribe (authorised by its signed token) are exempt.
  */
-export function installCsrfCheck(app: FastifyInstance, publicUrl: string): void {
+export function installCsrfCheck(
+  app: FastifyInstance,
+  publicUrl: string,
+  opts: { trustProxy?: boolean | string[] } = {},
+): void {
   const publicOrigin = new URL(publicUrl).origin;
-  const acceptOwnOrigin = !publicUrl.startsWith("https:");
+  // Behind a trusted proxy the request's host and scheme are the proxy's X-Forwarded-* headers,
+  // which the client writes: only the configured PUBLIC_URL is our origin then.
+  const acceptOwnOrigin = !publicUrl.startsWith("https:") && !opts.trustProxy;
   app.addHook("onRequest", async (req) => {
     if (!STATE_CHANGING.has(req.method)) return;
     if (req.url.startsWith("/api/v1/webhooks/")) return;

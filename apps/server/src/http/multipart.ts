@@ -31,7 +31,16 @@ export async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
       throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
     if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT")
       throw oneFile();
-    throw err;
+    if (err instanceof AppError) throw err;
+    // The parser's own complaints (a body cut off inside a part, a malformed part header, no
+    // boundary) are the client's: 400, never a 500. Fastify's multipart errors carry their 4xx.
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) throw err;
+    throw new AppError(
+      400,
+      "bad_request",
+      "The upload was cut off or is not a valid multipart/form-data body",
+    );
   }
   if (data === undefined) throw oneFile();
   return data;

@@ -126,8 +126,12 @@ export function route<E extends Endpoint>(app: FastifyInstance, e: E, opts: Rout
         req,
         reply,
       });
-      // A handler that sent its own answer (a redirect, a stream) returns the reply.
-      if (reply.sent || (result as unknown) === reply) return reply;
+      // A handler that sent its own answer (a redirect, a stream) returns the reply. An async handler
+      // returning it resolves through the reply's own `then`, when the answer has ended, with
+      // undefined: a stream whose client went away has sent its headers but never ended, and must
+      // not be answered a second time (ERR_HTTP_HEADERS_SENT and a 500 in the log).
+      if (reply.sent || reply.raw.headersSent || reply.raw.destroyed || (result as unknown) === reply)
+        return reply;
       reply.code(status);
       if (result === undefined) return reply.send();
       return reply.send(result);

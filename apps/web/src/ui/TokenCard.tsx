@@ -1,4 +1,5 @@
 import type { MarketToken } from "@diginoor/api/chain";
+import { renditionSrcSet } from "@diginoor/api/media";
 import { Link } from "react-router";
 import { formatNative } from "../lib/wallet/amounts.ts";
 
@@ -13,7 +14,18 @@ export function TokenCard({ token, symbol, to }: { token: MarketToken; symbol: s
       : "Not on sale";
   return (
     <Link to={to} className={`token-card tier-${token.nft?.tier ?? "common"}`}>
-      {token.nft ? <img src={token.nft.imageUrl} alt="" width={240} height={300} loading="lazy" /> : null}
+      {token.nft ? (
+        <img
+          {...(renditionSrcSet(token.nft.imageUrl, 720) ?? { src: token.nft.imageUrl })}
+          // Cards of at least 180 px, two to a row on phones (global.css .token-cards).
+          sizes="(min-width: 768px) 240px, 50vw"
+          alt=""
+          width={240}
+          height={300}
+          loading="lazy"
+          decoding="async"
+        />
+      ) : null}
       <span className="token-card__title">
         {token.nft?.title ?? "Token"} #{token.edition}
       </span>

@@ -30,6 +30,11 @@ function streamsOf(app: FastifyInstance): Set<() => void> {
   return open;
 }
 
+/** How many event streams the app has open (tests and the stream caps). */
+export function openStreamCount(app: FastifyInstance): number {
+  return openStreams.get(app)?.size ?? 0;
+}
+
 /** Registers the app's stream bookkeeping (call while registering routes, before the app is ready). */
 export function trackUserStreams(app: FastifyInstance): void {
   streamsOf(app);

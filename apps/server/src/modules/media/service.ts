@@ -146,3 +146,20 @@ function renderAll(buf: Buffer, renditions: Rendition[]) {
     return out;
   });
 }
+
+export {
+  CARD_HEIGHT,
+  CARD_TYPE,
+  CARD_WIDTH,
+  type CardFile,
+  type CardSpec,
+  type Cards,
+  createCards,
+} from "./cards.ts";
+export {
+  createRenditions,
+  isRenditionWidth,
+  RENDITION_WIDTHS,
+  type RenditionWidth,
+  type Renditions,
+} from "./renditions.ts";

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   type EmailNotificationKind,
   emailKindLabels,
@@ -16,6 +16,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import { localSecret } from "../../lib/local-secret.ts";
 import { withTransaction } from "../../platform/tx.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
@@ -59,14 +60,13 @@ const SUBJECTS: Record<EmailNotificationKind, string> = {
 };
 
 /**
- * The key of unsubscribe links: derived from SESSION_SECRET (a fixed value in development, where
- * SESSION_SECRET may be unset; production requires it), so links keep working across restarts and
- * every process of a deployment accepts the links of the others.
+ * The key of unsubscribe links: derived from SESSION_SECRET (production requires it), so links keep
+ * working across restarts and every process of a deployment accepts the links of the others; without
+ * it (development, staging), random and kept under DATA_DIR, never a value computable from the source.
  */
-export function unsubscribeKey(config: { SESSION_SECRET?: string }): Buffer {
-  return createHmac("sha256", config.SESSION_SECRET ?? "development")
-    .update("diginoor unsubscribe links v1")
-    .digest();
+export function unsubscribeKey(config: { SESSION_SECRET?: string; paths: { secrets: string } }): Buffer {
+  if (!config.SESSION_SECRET) return localSecret(config.paths.secrets, "unsubscribe-links");
+  return createHmac("sha256", config.SESSION_SECRET).update("diginoor unsubscribe links v1").digest();
 }
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString("base64url");
@@ -228,7 +228,8 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return delivering;
   }
 
-  const key = deps.unsubscribeKey ?? unsubscribeKey({});
+  // Without a configured key (tests of the service alone) links live as long as the process.
+  const key = deps.unsubscribeKey ?? randomBytes(32);
   const base = (deps.publicUrl ?? "http://localhost:3000").replace(/\/+$/, "");
 
   async function preferences(userId: string): Promise<NotificationPreferences> {

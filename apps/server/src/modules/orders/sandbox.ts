@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { localSecret } from "../../lib/local-secret.ts";
 import { AppError } from "../../http/errors.ts";
 import { escapeHtml } from "../mail/service.ts";
 
@@ -29,12 +30,21 @@ export const sandboxEventSchema = z.object({
 });
 export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
 
-/** The webhook secret: configured, or derived from SESSION_SECRET, or a fixed development value. */
-export function sandboxSecret(config: { SANDBOX_WEBHOOK_SECRET?: string; SESSION_SECRET?: string }): string {
+/**
+ * The webhook secret: configured, or derived from SESSION_SECRET (every process of a deployment
+ * agrees), or else random and kept under DATA_DIR (never a value anyone could compute from the source).
+ */
+export function sandboxSecret(config: {
+  SANDBOX_WEBHOOK_SECRET?: string;
+  SESSION_SECRET?: string;
+  paths?: { secrets: string };
+}): string {
   if (config.SANDBOX_WEBHOOK_SECRET) return config.SANDBOX_WEBHOOK_SECRET;
-  return createHash("sha256")
-    .update(`diginoor sandbox webhooks:${config.SESSION_SECRET ?? "development"}`)
-    .digest("hex");
+  if (!config.SESSION_SECRET) {
+    if (!config.paths) throw new Error("sandboxSecret: needs SESSION_SECRET or DATA_DIR");
+    return localSecret(config.paths.secrets, "sandbox-webhook").toString("hex");
+  }
+  return createHash("sha256").update(`diginoor sandbox webhooks:${config.SESSION_SECRET}`).digest("hex");
 }
 
 export const newSessionId = () => `cs_sandbox_${randomBytes(12).toString("hex")}`;

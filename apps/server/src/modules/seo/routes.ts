@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { blogServiceFor } from "../blog/service.ts";
 import { LEGACY_FILM_PAGES } from "../catalogue/service.ts";
+import { AppError } from "../../http/errors.ts";
+import { CARD_TYPE, createCards, type Renditions } from "../media/service.ts";
 import { parseIndexTemplate } from "./html.ts";
-import { createSeoService } from "./service.ts";
+import { CARD_KINDS, type CardKind, createSeoService } from "./service.ts";
 import { loadPageRenderer } from "./ssr.ts";
 
 export interface WebPage {
@@ -22,9 +24,13 @@ export interface WebPage {
 export async function registerSeo(
   app: FastifyInstance,
   ctx: AppContext,
-  opts: { webDist?: string; isWebPage: (pathname: string) => boolean },
+  opts: { webDist?: string; isWebPage: (pathname: string) => boolean; renditions: Renditions },
 ): Promise<((req: FastifyRequest) => Promise<WebPage>) | undefined> {
   const test = ctx.config.NODE_ENV === "test";
+  const cards = createCards({
+    cacheDir: path.join(ctx.config.paths.cache, "cards"),
+    readPicture: (relPath) => opts.renditions.picture(relPath),
+  });
   const seo = createSeoService({
     publicUrl: ctx.config.PUBLIC_URL,
     catalogue: ctx.services.catalogue,
@@ -32,6 +38,7 @@ export async function registerSeo(
     social: ctx.services.social,
     blog: blogServiceFor(ctx, app.log),
     filmPages: LEGACY_FILM_PAGES,
+    cards,
     sitemapTtlMs: test ? 0 : 10 * 60_000,
     clock: ctx.clock,
   });
@@ -53,6 +60,28 @@ export async function registerSeo(
       .header("cache-control", "public, max-age=3600")
       .send(seo.robotsTxt()),
   );
+
+  // Link-preview cards: /og/nft/:id.jpg, /og/film/:slug.jpg, /og/u/:handle.jpg, /og/post/:slug.jpg and
+  // /og/site/diginoor.jpg (pages name them with ?v=<content hash>, so a changed card gets a new URL).
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/og/:kind/:file",
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const { kind, file } = req.params as { kind: string; file: string };
+      const name = /^(.{1,200})\.jpg$/.exec(file)?.[1];
+      if (!name || !(CARD_KINDS as readonly string[]).includes(kind)) throw AppError.notFound("Card");
+      const spec = await seo.cardSpec(kind as CardKind, name);
+      if (!spec) throw AppError.notFound("Card");
+      const card = await cards.get(spec);
+      reply
+        .header("etag", card.etag)
+        .header("cache-control", "public, max-age=3600")
+        .header("vary", "Accept-Encoding");
+      if (req.headers["if-none-match"] === card.etag) return reply.code(304).send();
+      return reply.type(CARD_TYPE).send(await fs.promises.readFile(card.file));
+    },
+  });
 
   const indexHtmlPath = opts.webDist && path.join(opts.webDist, "index.html");
   if (!opts.webDist || !indexHtmlPath || !fs.existsSync(indexHtmlPath)) return undefined;

@@ -2,8 +2,10 @@
 // Twitter tags of a page (written into the HTML the server returns, so crawlers need no
 // JavaScript), /sitemap.xml and /robots.txt. The catalogue and the blog are reached through their
 // services only.
+import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { BlogService } from "../blog/service.ts";
+import { CARD_HEIGHT, CARD_TYPE, CARD_WIDTH, type CardSpec, type Cards } from "../media/service.ts";
 import { XMLBuilder } from "fast-xml-parser";
 import { AppError } from "../../http/errors.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
@@ -17,6 +19,10 @@ export interface PageMeta {
   /** Absolute URL of the preview picture. */
   image?: string;
   imageAlt?: string;
+  /** Its size and type, when known (the generated cards: 1200 × 630 JPEG). */
+  imageWidth?: number;
+  imageHeight?: number;
+  imageType?: string;
   type: "website" | "article";
   /** ISO 8601, articles only. */
   publishedAt?: string;
@@ -87,6 +93,26 @@ function rasterOf(...urls: (string | null | undefined)[]): string | undefined {
   return all.find((u) => !/\.svg(\?|$)/i.test(u)) ?? all[0];
 }
 
+const TIER_COLOUR: Record<string, string> = {
+  common: "#b9bec9",
+  rare: "#4f8dff",
+  ultimate: "#a970ff",
+  legendary: "#e9b949",
+};
+
+const capitalised = (s: string) => `${s[0]?.toUpperCase() ?? ""}${s.slice(1)}`;
+
+function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return words.length > 1
+    ? `${[...(words[0] ?? "")][0]}${[...(words.at(-1) ?? "")][0]}`
+    : [...name].slice(0, 2).join("");
+}
+
+/** The kinds of link-preview card, as in their URL /og/:kind/:name.jpg. */
+export const CARD_KINDS = ["site", "nft", "film", "u", "post"] as const;
+export type CardKind = (typeof CARD_KINDS)[number];
+
 async function orNotFound<T>(load: () => Promise<T>): Promise<T | null> {
   try {
     return await load();
@@ -112,6 +138,8 @@ export interface SeoServiceOptions {
     ): Promise<{ name: string; handle: string; avatarUrl: string | null; followers: number }>;
     holderName(address: string): Promise<string | undefined>;
   };
+  /** Link-preview cards (Open Graph images); without it pages name the entity's own picture. */
+  cards?: Cards;
   /** How long a built sitemap is served (default 10 minutes; 0 = always build). */
   sitemapTtlMs?: number;
   clock?: Clock;
@@ -126,6 +154,114 @@ export function createSeoService(opts: SeoServiceOptions) {
   let sitemap: { at: number; xml: Promise<string> } | undefined;
   /** The page of a film: its old fixed route when it has one, else /films/:slug. */
   const filmPath = (slug: string) => (filmPages.has(slug) ? `/${slug}` : `/films/${slug}`);
+
+  /** A picture's path under /media/ (ours only: a picture elsewhere is never downloaded), or undefined. */
+  const mediaPath = (url: string | null | undefined): string | undefined => {
+    if (!url) return undefined;
+    let u: URL;
+    try {
+      u = new URL(url, `${base}/`);
+    } catch {
+      return undefined;
+    }
+    if (u.origin !== new URL(`${base}/`).origin || !u.pathname.startsWith("/media/")) return undefined;
+    try {
+      return decodeURIComponent(u.pathname.slice("/media/".length));
+    } catch {
+      return undefined;
+    }
+  };
+  const pictures = (...urls: (string | null | undefined)[]) =>
+    urls.map(mediaPath).filter((p): p is string => Boolean(p));
+
+  const nftCard = (n: NftDetail): CardSpec => ({
+    eyebrow: `${capitalised(n.tier)} NFT · ${n.film.name}`,
+    title: n.title,
+    subtitle: `${n.celebrity.name} · ${n.editionSize} edition${n.editionSize === 1 ? "" : "s"}`,
+    accent: TIER_COLOUR[n.tier],
+    art: { kind: "portrait", paths: pictures(n.imageUrl).slice(0, 1) },
+  });
+  async function siteCard(): Promise<CardSpec> {
+    // The newest three NFTs' art, fanned out; the card changes (new name) when they do.
+    const newest = await opts.catalogue.listNfts({ sort: "newest", limit: 3 });
+    return {
+      eyebrow: "Diginoor marketplace",
+      title: "Licensed collectibles of Indian cinema",
+      subtitle: "Buy, bid on and collect NFTs of the films and stars you love.",
+      art: { kind: "portrait", paths: newest.items.flatMap((n) => pictures(n.thumbnailUrl)).slice(0, 3) },
+    };
+  }
+
+  /** The spec of a card by its URL's kind and name, or null when its subject does not exist. */
+  async function cardSpec(kind: CardKind, name: string): Promise<CardSpec | null> {
+    switch (kind) {
+      case "site":
+        return name === "diginoor" ? siteCard() : null;
+      case "nft": {
+        const n = await orNotFound(() => opts.catalogue.getNft(name));
+        return n ? nftCard(n) : null;
+      }
+      case "film": {
+        const f = await orNotFound(() => opts.catalogue.getFilm(name));
+        return f ? filmCard(f) : null;
+      }
+      case "u": {
+        if (!opts.social || !/^[a-z0-9][a-z0-9-]{0,40}$/.test(name)) return null;
+        const p = await orNotFound(() => opts.social!.profile(name, null));
+        return p ? profileCard(p) : null;
+      }
+      case "post": {
+        const p = await orNotFound(() => opts.blog.getPost(name));
+        return p ? postCard(p) : null;
+      }
+    }
+  }
+  function filmCard(f: {
+    name: string;
+    tagline: string;
+    releaseYear: number | null;
+    posterUrl: string;
+    thumbnailUrl: string;
+  }): CardSpec {
+    return {
+      eyebrow: f.releaseYear ? `Film · ${f.releaseYear}` : "Film",
+      title: f.name,
+      subtitle: f.tagline || undefined,
+      art: { kind: "portrait", paths: pictures(f.posterUrl, f.thumbnailUrl).slice(0, 1) },
+    };
+  }
+  function profileCard(p: { name: string; handle: string; avatarUrl: string | null }): CardSpec {
+    return {
+      eyebrow: "Collector on Diginoor",
+      title: p.name,
+      subtitle: `@${p.handle}`,
+      art: { kind: "avatar", paths: pictures(p.avatarUrl) },
+      initials: initialsOf(p.name),
+    };
+  }
+  function postCard(p: { title: string; author: string; coverImageUrl: string | null }): CardSpec {
+    return {
+      eyebrow: "Diginoor blog",
+      title: p.title,
+      subtitle: p.author ? `By ${p.author}` : undefined,
+      art: { kind: "cover", paths: pictures(p.coverImageUrl) },
+    };
+  }
+
+  /** The card's image fields of a page's meta (absolute URL with the card's version, size, type). */
+  async function cardImage(kind: CardKind, name: string, spec: CardSpec, alt: string) {
+    if (!opts.cards) return undefined;
+    const version = await opts.cards.version(spec);
+    return {
+      image: abs(`/og/${kind}/${encodeURIComponent(name)}.jpg?v=${version}`),
+      imageAlt: alt,
+      imageWidth: CARD_WIDTH,
+      imageHeight: CARD_HEIGHT,
+      imageType: CARD_TYPE,
+    };
+  }
+  const siteImage = async () =>
+    cardImage("site", "diginoor", await siteCard(), "Diginoor: licensed collectibles of Indian cinema");
 
   /**
    * The meta of a page of the web app, or null when the page's subject does not exist (unknown NFT,
@@ -153,6 +289,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(`/blog/${p.slug}`),
         image: p.coverImageUrl ? abs(p.coverImageUrl) : undefined,
         imageAlt: p.coverImageAlt || undefined,
+        ...(await cardImage("post", p.slug, postCard(p), p.coverImageAlt || p.title)),
         type: "article",
         publishedAt: p.publishedAt,
         author: p.author,
@@ -172,6 +309,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(`/nftdetail/${n.id}`),
         image: image ? abs(image) : undefined,
         imageAlt: n.title,
+        ...(await cardImage("nft", n.id, nftCard(n), `${n.title}: ${n.celebrity.name} in ${n.film.name}`)),
         type: "website",
       };
     }
@@ -195,6 +333,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(`/nftshowcase/${token[1]}`),
         image: image ? abs(image) : undefined,
         imageAlt: n?.title,
+        ...(n ? await cardImage("nft", n.id, nftCard(n), n.title) : await siteImage()),
         type: "website",
       };
     }
@@ -211,6 +350,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(`/u/${p.handle}`),
         image: p.avatarUrl && rasterOf(p.avatarUrl) ? abs(p.avatarUrl) : undefined,
         imageAlt: p.avatarUrl ? p.name : undefined,
+        ...(await cardImage("u", p.handle, profileCard(p), `${p.name} (@${p.handle}) on Diginoor`)),
         type: "website",
       };
     }
@@ -230,6 +370,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(filmPath(f.slug)),
         image: image ? abs(image) : undefined,
         imageAlt: `${f.name} poster`,
+        ...(await cardImage("film", f.slug, filmCard(f), `${f.name} poster`)),
         type: "website",
       };
     }
@@ -249,6 +390,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         ),
         image: first ? abs(first.thumbnailUrl) : undefined,
         imageAlt: first ? `${first.name} collection` : undefined,
+        ...(await siteImage()),
       };
     }
 
@@ -259,6 +401,7 @@ export function createSeoService(opts: SeoServiceOptions) {
         url: abs(known.path),
         title: pageTitle(known.title),
         description: known.description ?? DEFAULT_DESCRIPTION,
+        ...(await siteImage()),
       };
     }
     return undefined;
@@ -298,6 +441,7 @@ export function createSeoService(opts: SeoServiceOptions) {
 
   return {
     pageMeta,
+    cardSpec,
 
     /** /sitemap.xml: public pages, films, posts and NFTs (sitemaps.org protocol). */
     sitemapXml(): Promise<string> {

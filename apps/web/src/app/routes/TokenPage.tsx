@@ -1,5 +1,6 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Token, tokenEndpoints } from "@diginoor/api/chain";
+import { renditionSrcSet } from "@diginoor/api/media";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -86,7 +87,16 @@ function TokenView({ token, nft }: { token: Token; nft: NftDetail | undefined })
   return (
     <div className="container token-layout">
       <div className={`token-media tier-${nft?.tier ?? "common"}`}>
-        {nft ? <img src={nft.imageUrl} alt={nft.title} width={640} height={800} /> : null}
+        {nft ? (
+          <img
+            {...(renditionSrcSet(nft.imageUrl) ?? { src: nft.imageUrl })}
+            sizes="(min-width: 768px) 45vw, 100vw"
+            alt={nft.title}
+            width={640}
+            height={800}
+            fetchPriority="high"
+          />
+        ) : null}
       </div>
       <div className="token-info">
         {nft ? <TierBadge tier={nft.tier} /> : null}

@@ -54,8 +54,10 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
     const s = event.data.object as Stripe.Checkout.Session;
     // A completed session paid by a delayed method (bank debit) is not paid yet: its async event follows.
     if (type === "paid" && s.payment_status !== "paid") type = "pending";
-    const orderId = s.metadata?.orderId ?? s.client_reference_id;
-    if (!orderId) throw refuseWebhook("the session names no order");
+    // A session that names no order of ours (a payment link, another integration on the account) is
+    // still an authentic event: it is acknowledged and recorded as ignored, or Stripe would retry it
+    // for days and disable the endpoint.
+    const orderId = s.metadata?.orderId ?? s.client_reference_id ?? "";
     return {
       id: event.id,
       type,

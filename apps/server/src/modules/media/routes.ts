@@ -1,0 +1,30 @@
+import fs from "node:fs/promises";
+import type { FastifyInstance } from "fastify";
+import { AppError } from "../../http/errors.ts";
+import { isRenditionWidth, type Renditions } from "./renditions.ts";
+
+/**
+ * GET /media/_r/:width/<path>: the WebP rendition of the picture served at /media/<path>, `width`
+ * pixels wide (one of RENDITION_WIDTHS). Made on the first request and kept; "_r" can never be a
+ * storage key (keys start with a letter or digit), so no uploaded file is shadowed.
+ */
+export function registerMediaRenditions(app: FastifyInstance, renditions: Renditions): void {
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/media/_r/:width/*",
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const { width, "*": rest } = req.params as { width: string; "*": string };
+      const w = Number(width);
+      if (String(w) !== width || !isRenditionWidth(w)) throw AppError.notFound("Picture");
+      const found = await renditions.get(rest, w);
+      if (!found) throw AppError.notFound("Picture");
+      reply
+        .header("etag", found.etag)
+        .header("cache-control", "public, max-age=86400")
+        .header("vary", "Accept-Encoding");
+      if (req.headers["if-none-match"] === found.etag) return reply.code(304).send();
+      return reply.type("image/webp").send(await fs.readFile(found.file));
+    },
+  });
+}
