@@ -105,7 +105,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     clock,
     searchIndex,
   });
-  const wallets = createWalletsService({ database, clock, publicUrl: config.PUBLIC_URL, chain });
+  const wallets = createWalletsService({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    chain: chain && {
+      chainId: chain.chainId,
+      publicClient: chain.publicClient,
+      accountFactory: chain.wallets?.accountFactory,
+    },
+  });
   const quotes = createQuotesService({
     database,
     clock,

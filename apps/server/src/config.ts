@@ -51,6 +51,9 @@ const deploymentJson = z
         minter: evmAddress,
         signer: evmAddress.optional(),
         treasury: evmAddress,
+        /** Passkey wallets (decision 160), from `npm run deploy -- --wallets`; absent on older lines. */
+        accountFactory: evmAddress.optional(),
+        paymaster: evmAddress.optional(),
         blockNumber: z
           .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
           .transform((b) => BigInt(b)),
@@ -117,6 +120,14 @@ export const envSchema = z
     MINTER_PRIVATE_KEY: hexKey,
     /** Signs purchase vouchers (SIGNER_ROLE); keep it apart from the minter key. */
     VOUCHER_SIGNER_PRIVATE_KEY: hexKey,
+    /**
+     * ERC-4337 bundler for passkey wallets (decision 160), e.g. a hosted one; the web app reaches it through
+     * /api/v1/bundler, so the URL (and any key in it) stays on the server. Unset with the local chain: the
+     * server starts Alto beside anvil.
+     */
+    BUNDLER_URL: urlWithProtocol(["http", "https"]).optional(),
+    /** Recovery guardian named in new passkey accounts (decision 160); on the local chain anvil's 7th dev account. */
+    RECOVERY_GUARDIAN_ADDRESS: evmAddress.optional(),
     /** Required when NODE_ENV=production: mail carries sign-in links, so it must really be sent. */
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
     /**

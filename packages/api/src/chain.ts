@@ -131,6 +131,12 @@ export const chainInfoSchema = z.object({
   nativeSymbol: z.string().nullable(),
   /** Public WalletConnect project id; null hides WalletConnect in the wallet page. */
   walletConnectProjectId: z.string().nullable(),
+  /** Passkey wallets (decision 160): ERC-4337 EntryPoint v0.8, our account factory and paymaster; null when absent. */
+  entryPoint: z.string().nullable(),
+  accountFactory: z.string().nullable(),
+  paymaster: z.string().nullable(),
+  /** Where the web app sends user operations (our bundler proxy, /api/v1/bundler); null without a bundler. */
+  bundlerUrl: z.string().nullable(),
 });
 export type ChainInfo = z.infer<typeof chainInfoSchema>;
 
@@ -142,6 +148,48 @@ export const chainEndpoints = {
     summary: "The chain and contract addresses the marketplace uses",
     tags: ["chain"],
     success: { status: 200, schema: chainInfoSchema },
+  }),
+};
+
+/** The ERC-4337 methods the bundler proxy passes on (decision 160). */
+export const BUNDLER_METHODS = [
+  "eth_chainId",
+  "eth_supportedEntryPoints",
+  "eth_estimateUserOperationGas",
+  "eth_sendUserOperation",
+  "eth_getUserOperationReceipt",
+  "eth_getUserOperationByHash",
+  "pimlico_getUserOperationGasPrice",
+] as const;
+
+/** A JSON-RPC request to the bundler proxy. */
+export const bundlerRequestSchema = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.number().int(), z.string().max(100)]),
+    method: z.enum(BUNDLER_METHODS),
+    params: z.array(z.unknown()).max(4).default([]),
+  })
+  .strict();
+
+/** The bundler's JSON-RPC answer, passed on as it came. */
+export const bundlerResponseSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.number(), z.string()]),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+
+export const bundlerEndpoints = {
+  callBundler: endpoint({
+    operationId: "callBundler",
+    method: "POST",
+    path: "/api/v1/bundler",
+    summary: "ERC-4337 bundler JSON-RPC for passkey wallets (the methods a wallet needs; signed-in users)",
+    tags: ["chain"],
+    body: bundlerRequestSchema,
+    success: { status: 200, schema: bundlerResponseSchema },
+    errors: ["unavailable"],
   }),
 };
 

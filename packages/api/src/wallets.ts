@@ -36,6 +36,13 @@ export const walletMessages = {
   linkedElsewhere: "This wallet is already linked to another account",
   alreadyLinked: "This wallet is already linked to your account",
   notLinked: "Wallet not found among your linked wallets",
+  passkeyUnavailable: "Passkey wallets are unavailable: this server's chain has no account factory",
+  passkeyBadKey: "The passkey's public key is not a P-256 key",
+  passkeyBadAssertion: "The passkey's answer is not a valid WebAuthn assertion for this site",
+  passkeyWrongChallenge: "The passkey signed another challenge; ask for a new one",
+  passkeyNotVerified: "The passkey did not verify you (fingerprint, face or PIN): try again",
+  passkeyBadSignature: "The passkey's signature does not match its public key",
+  passkeyCreated: "Your passkey wallet is ready",
 } as const;
 
 /** How long a nonce may be used, and the longest a signed message may live (EIP-4361 expiration). */
@@ -67,8 +74,34 @@ export const linkWalletRequestSchema = z
   .strict();
 export type LinkWalletRequest = z.infer<typeof linkWalletRequestSchema>;
 
+/** A passkey's P-256 public key as WebAuthn gives it: x || y, 64 bytes, 0x-prefixed hex. */
+export const passkeyPublicKeySchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{128}$/, "must be a 64-byte P-256 public key (x || y)");
+
+/**
+ * Body of POST /api/v1/wallets/passkey: a new passkey's public key and its WebAuthn assertion over the
+ * nonce of POST /api/v1/wallets/nonce (challenge = the nonce's UTF-8 bytes), proving the fan holds it.
+ */
+export const linkPasskeyRequestSchema = z
+  .object({
+    nonce: z.string().min(1, "is required").max(100, "is too long"),
+    credentialId: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/, "must be a base64url credential id"),
+    publicKey: passkeyPublicKeySchema,
+    authenticatorData: z.string().regex(/^0x(?:[0-9a-fA-F]{2}){37,1024}$/, "must be hex authenticator data"),
+    clientDataJSON: z.string().min(1, "is required").max(4000, "is too long"),
+    /** The assertion's P-256 signature as r || s (64 bytes, hex), as viem's WebAuthn account returns it. */
+    signature: z.string().regex(/^0x[0-9a-fA-F]{128}$/, "must be a 64-byte signature (r || s)"),
+  })
+  .strict();
+export type LinkPasskeyRequest = z.infer<typeof linkPasskeyRequestSchema>;
+
 export const walletSchema = z.object({
   address: z.string(),
+  /** `siwe`: an external wallet linked by Sign-In with Ethereum; `passkey`: our smart account of a passkey. */
+  kind: z.enum(["siwe", "passkey"]),
+  /** The passkey of a passkey wallet (its public key and credential id, for signing on this or another device). */
+  passkey: z.object({ credentialId: z.string(), publicKey: z.string() }).nullable(),
   /** The wallet that receives this user's purchases (exactly one when any is linked). */
   receivesPurchases: z.boolean(),
   chainId: z.number().int(),
@@ -188,6 +221,17 @@ export const walletEndpoints = {
     summary: "Link the wallet that signed this EIP-4361 message to the signed-in account",
     tags: ["wallets"],
     body: linkWalletRequestSchema,
+    success: { status: 201, schema: walletSchema },
+    errors: ["conflict", "unavailable"],
+  }),
+  linkPasskeyWallet: endpoint({
+    operationId: "linkPasskeyWallet",
+    method: "POST",
+    path: "/api/v1/wallets/passkey",
+    summary:
+      "Link the passkey wallet (our ERC-4337 account of this passkey, deployed on first use) to the signed-in account",
+    tags: ["wallets"],
+    body: linkPasskeyRequestSchema,
     success: { status: 201, schema: walletSchema },
     errors: ["conflict", "unavailable"],
   }),

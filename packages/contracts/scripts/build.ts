@@ -55,6 +55,9 @@ const OUTPUTS: Record<string, { file: string; ident: string }> = {
   DiginoorMarketplace: { file: "diginoorMarketplace", ident: "diginoorMarketplace" },
   AttackerWallet: { file: "testHelpers", ident: "attackerWallet" },
   GreedyRoyaltyToken: { file: "testHelpers", ident: "greedyRoyaltyToken" },
+  DiginoorPasskeyAccount: { file: "diginoorPasskeyAccount", ident: "diginoorPasskeyAccount" },
+  DiginoorAccountFactory: { file: "diginoorAccountFactory", ident: "diginoorAccountFactory" },
+  DiginoorPaymaster: { file: "diginoorPaymaster", ident: "diginoorPaymaster" },
 };
 
 function main(): void {

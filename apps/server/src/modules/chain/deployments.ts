@@ -16,6 +16,9 @@ export interface ChainDeployment {
   signer: Address;
   treasury: Address;
   blockNumber: bigint;
+  /** Passkey wallets (decision 160): our ERC-4337 account factory and paymaster, when deployed. */
+  accountFactory?: Address;
+  paymaster?: Address;
 }
 
 interface Row {
@@ -28,6 +31,8 @@ interface Row {
   signer: string;
   treasury: string;
   block_number: string | number;
+  account_factory: string | null;
+  paymaster: string | null;
 }
 
 /** The newest recorded deployment on `chainId`, if any. */
@@ -49,12 +54,16 @@ export async function latestDeployment(db: Db, chainId: number): Promise<ChainDe
     signer: r.signer as Address,
     treasury: r.treasury as Address,
     blockNumber: BigInt(r.block_number),
+    accountFactory: (r.account_factory ?? undefined) as Address | undefined,
+    paymaster: (r.paymaster ?? undefined) as Address | undefined,
   };
 }
 
 export async function recordDeployment(db: Db, d: ChainDeployment): Promise<void> {
   await db.execute(sql`
-    INSERT INTO chain_deployments (chain_id, collectible, marketplace, deployer, admin, minter, signer, treasury, block_number)
-    VALUES (${d.chainId}, ${d.collectible}, ${d.marketplace}, ${d.deployer}, ${d.admin}, ${d.minter}, ${d.signer}, ${d.treasury}, ${d.blockNumber.toString()})
-    ON CONFLICT (chain_id, collectible) DO NOTHING`);
+    INSERT INTO chain_deployments (chain_id, collectible, marketplace, deployer, admin, minter, signer, treasury, block_number, account_factory, paymaster)
+    VALUES (${d.chainId}, ${d.collectible}, ${d.marketplace}, ${d.deployer}, ${d.admin}, ${d.minter}, ${d.signer}, ${d.treasury}, ${d.blockNumber.toString()}, ${d.accountFactory ?? null}, ${d.paymaster ?? null})
+    ON CONFLICT (chain_id, collectible) DO UPDATE SET
+      account_factory = COALESCE(EXCLUDED.account_factory, chain_deployments.account_factory),
+      paymaster = COALESCE(EXCLUDED.paymaster, chain_deployments.paymaster)`);
 }

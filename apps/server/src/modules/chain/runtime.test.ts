@@ -32,6 +32,16 @@ describe("local chain runtime", () => {
     expect(await first!.publicClient.getCode({ address: d1.collectible })).not.toBe("0x");
     expect(await latestDeployment(tdb.database.db, 31337)).toEqual(d1);
     expect(logs.some((l) => l.startsWith("Deployed contracts"))).toBe(true);
+    // Passkey wallets (decision 160): EntryPoint v0.8, factory and paymaster deployed, Alto started beside anvil.
+    const w = first!.wallets!;
+    expect(await first!.publicClient.getCode({ address: w.entryPoint })).not.toBe("0x");
+    expect(await first!.publicClient.getCode({ address: w.accountFactory })).not.toBe("0x");
+    const eps = await fetch(w.bundlerUrl!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_supportedEntryPoints", params: [] }),
+    }).then((r) => r.json() as Promise<{ result: string[] }>);
+    expect(eps.result.map((a) => a.toLowerCase())).toContain(w.entryPoint.toLowerCase());
     await first!.stop();
 
     const logs2: string[] = [];
@@ -40,10 +50,12 @@ describe("local chain runtime", () => {
       expect(second!.deployment.collectible).toBe(d1.collectible);
       expect(await second!.publicClient.getCode({ address: d1.collectible })).not.toBe("0x");
       expect(logs2.some((l) => l.startsWith("Deployed contracts"))).toBe(false);
+      expect(logs2.some((l) => l.startsWith("Deployed passkey wallet contracts"))).toBe(false);
+      expect(second!.wallets?.accountFactory).toBe(w.accountFactory);
     } finally {
       await second!.stop();
     }
-  }, 60_000);
+  }, 240_000);
 
   it("redeploys when the local chain state was lost", async () => {
     fs.rmSync(path.join(dataDir, "anvil-state.json"), { force: true });
@@ -55,7 +67,7 @@ describe("local chain runtime", () => {
     } finally {
       await chain!.stop();
     }
-  }, 60_000);
+  }, 240_000);
 
   it("is off when CHAIN_DISABLED=1", async () => {
     const off = loadConfig({ NODE_ENV: "test", CHAIN_DISABLED: "1" });

@@ -1,9 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
+import {
+  ANVIL_ADDRESSES,
+  ANVIL_DEPLOYER_PRIVATE_KEY,
+  ANVIL_PRIVATE_KEYS,
+} from "@diginoor/contracts/anvil-accounts";
+import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
-import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
-import { type Address, createPublicClient, type Hex, http, type LocalAccount, type PublicClient } from "viem";
+import { deployWallets, ENTRYPOINT_ADDRESS } from "@diginoor/contracts/wallets";
+import {
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  type LocalAccount,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
@@ -24,8 +38,18 @@ export interface ChainRuntime {
    */
   signer?: LocalAccount;
   minter?: LocalAccount;
+  /**
+   * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
+   * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
+   */
+  wallets?: { entryPoint: Address; accountFactory: Address; paymaster: Address; bundlerUrl?: string };
   stop(): Promise<void>;
 }
+
+/** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery guardian. */
+const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
+const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
+const LOCAL_GUARDIAN = ANVIL_ADDRESSES[6];
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
@@ -105,11 +129,52 @@ export async function startChain(
       await recordDeployment(db, deployment);
       log(`Deployed contracts: collectible ${deployment.collectible}, marketplace ${deployment.marketplace}`);
     }
+    // Passkey wallet contracts: deployed here on the local chain, or wherever the server deploys with its
+    // own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT.
+    const walletsMissing =
+      !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
+    if (walletsMissing && (local || config.DEPLOYER_PRIVATE_KEY)) {
+      const w = await deployWallets({
+        rpcUrl,
+        deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
+        collectible: deployment.collectible,
+        marketplace: deployment.marketplace,
+        // No guardian unless one is named (then a fan who loses every passkey cannot be recovered).
+        guardian: config.RECOVERY_GUARDIAN_ADDRESS ?? (local ? LOCAL_GUARDIAN : zeroAddress),
+      });
+      deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
+      await recordDeployment(db, deployment);
+      log(`Deployed passkey wallet contracts: factory ${w.factory}, paymaster ${w.paymaster}`);
+    }
+    let wallets: ChainRuntime["wallets"];
+    if (deployment.accountFactory && deployment.paymaster) {
+      let bundlerUrl = config.BUNDLER_URL;
+      if (!bundlerUrl && local) {
+        const bundler = await startBundler({
+          rpcUrl,
+          executorPrivateKey: LOCAL_BUNDLER_EXECUTOR_KEY,
+          utilityPrivateKey: LOCAL_BUNDLER_UTILITY_KEY,
+        });
+        bundlerUrl = bundler.url;
+        const stopAnvil = stop;
+        stop = async () => {
+          await bundler.stop();
+          await stopAnvil();
+        };
+        log(`ERC-4337 bundler (Alto) at ${bundlerUrl}`);
+      }
+      wallets = {
+        entryPoint: ENTRYPOINT_ADDRESS,
+        accountFactory: deployment.accountFactory,
+        paymaster: deployment.paymaster,
+        bundlerUrl,
+      };
+    }
     const key = (k: string | undefined) =>
       k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
     const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
     const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
-    return { chainId, rpcUrl, local, deployment, publicClient, signer, minter, stop };
+    return { chainId, rpcUrl, local, deployment, publicClient, signer, minter, wallets, stop };
   } catch (err) {
     await stop();
     throw err;

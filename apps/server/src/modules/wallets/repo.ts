@@ -1,6 +1,12 @@
 import { and, asc, desc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type WalletRow, walletNonces, wallets } from "./tables.ts";
+import {
+  type PasskeyCredentialRow,
+  passkeyCredentials,
+  type WalletRow,
+  walletNonces,
+  wallets,
+} from "./tables.ts";
 
 export async function insertNonce(
   db: Db,
@@ -93,4 +99,24 @@ export async function newestWallet(db: Db, userId: string): Promise<WalletRow | 
 /** Locks the user's wallets for the rest of the transaction (linking and unlinking serialise per user). */
 export async function lockUserWallets(db: Db, userId: string): Promise<void> {
   await db.execute(sql`SELECT pg_advisory_xact_lock(hashtext('wallets:' || ${userId}))`);
+}
+
+export async function insertPasskeyCredential(db: Db, row: PasskeyCredentialRow): Promise<void> {
+  await db.insert(passkeyCredentials).values(row);
+}
+
+export async function findPasskeyCredential(
+  db: Db,
+  credentialId: string,
+): Promise<PasskeyCredentialRow | undefined> {
+  const rows = await db
+    .select()
+    .from(passkeyCredentials)
+    .where(eq(passkeyCredentials.credentialId, credentialId))
+    .limit(1);
+  return rows[0];
+}
+
+export async function listPasskeyCredentials(db: Db, userId: string): Promise<PasskeyCredentialRow[]> {
+  return db.select().from(passkeyCredentials).where(eq(passkeyCredentials.userId, userId));
 }

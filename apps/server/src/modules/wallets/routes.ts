@@ -21,6 +21,11 @@ export function registerWalletRoutes(app: FastifyInstance, service: WalletsServi
     rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
     handler: ({ user, body }) => service.link(userId(user), body),
   });
+  route(app, api.linkPasskeyWallet, {
+    permission: "signed-in",
+    rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
+    handler: ({ user, body }) => service.linkPasskey(userId(user), body),
+  });
   route(app, api.listWallets, {
     permission: "signed-in",
     handler: async ({ user }) => ({ items: await service.list(userId(user)) }),

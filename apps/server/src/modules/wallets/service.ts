@@ -1,4 +1,6 @@
+import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
 import {
+  type LinkPasskeyRequest,
   type LinkWalletRequest,
   type NonceResponse,
   SIWE_MAX_LIFETIME_SECONDS,
@@ -13,7 +15,8 @@ import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
-import type { WalletRow } from "./tables.ts";
+import type { PasskeyCredentialRow, WalletRow } from "./tables.ts";
+import { type AssertionCheck, verifyPasskeyAssertion } from "./webauthn.ts";
 
 /** A wallet's clock may run a little ahead of ours; an issued-at this far ahead is still accepted. */
 const CLOCK_SKEW_MS = 60_000;
@@ -24,12 +27,14 @@ export interface WalletsServiceDeps {
   /** PUBLIC_URL: its host is the SIWE domain, the URL itself the SIWE uri. */
   publicUrl: string;
   /** The configured chain; without it linking is refused (reading and unlinking still work). */
-  chain?: { chainId: number; publicClient: PublicClient };
+  chain?: { chainId: number; publicClient: PublicClient; accountFactory?: Address };
 }
 
-function toApi(w: WalletRow): Wallet {
+function toApi(w: WalletRow, passkey?: PasskeyCredentialRow): Wallet {
   return {
     address: w.address,
+    kind: w.kind,
+    passkey: passkey ? { credentialId: passkey.credentialId, publicKey: passkey.publicKey } : null,
     receivesPurchases: w.receivesPurchases,
     chainId: w.chainId,
     linkedAt: w.linkedAt.toISOString(),
@@ -37,6 +42,14 @@ function toApi(w: WalletRow): Wallet {
 }
 
 const bad = (message: string) => new AppError(400, "bad_request", message);
+
+const assertionMessages: Record<Exclude<AssertionCheck, "ok">, string> = {
+  bad_key: m.passkeyBadKey,
+  bad_assertion: m.passkeyBadAssertion,
+  wrong_challenge: m.passkeyWrongChallenge,
+  not_verified: m.passkeyNotVerified,
+  bad_signature: m.passkeyBadSignature,
+};
 /** Someone else's wallet is "not found" too: whose wallet an address is stays private. */
 const notLinked = () => new AppError(404, "not_found", m.notLinked);
 
@@ -86,6 +99,40 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     if (row.expiresAt.getTime() <= now.getTime()) throw bad(m.expiredNonce);
   }
 
+  /**
+   * The row of a wallet about to be linked (inside the user's wallet lock): refused when the address is
+   * linked already; the user's first wallet receives their purchases.
+   */
+  async function newWalletRow(
+    tx: Tx,
+    w: { address: string; userId: string; chainId: number; now: Date; kind: WalletRow["kind"] },
+  ): Promise<WalletRow> {
+    const existing = await repo.findWallet(tx.db, w.address);
+    if (existing) throw AppError.conflict(existing.userId === w.userId ? m.alreadyLinked : m.linkedElsewhere);
+    const first = (await repo.listWallets(tx.db, w.userId)).length === 0;
+    return {
+      address: w.address,
+      userId: w.userId,
+      chainId: w.chainId,
+      receivesPurchases: first,
+      linkedAt: w.now,
+      kind: w.kind,
+    };
+  }
+
+  async function listFor(userId: string): Promise<Wallet[]> {
+    const [rows, passkeys] = await Promise.all([
+      repo.listWallets(database.db, userId),
+      repo.listPasskeyCredentials(database.db, userId),
+    ]);
+    return rows.map((w) =>
+      toApi(
+        w,
+        passkeys.find((p) => p.address === w.address),
+      ),
+    );
+  }
+
   return {
     /** A fresh single-use nonce for this user's next SIWE message. */
     async issueNonce(userId: string): Promise<NonceResponse> {
@@ -131,18 +178,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       return withTransaction(database, async (tx: Tx) => {
         await repo.lockUserWallets(tx.db, userId);
         if (!(await repo.consumeNonce(tx.db, nonce, userId, now))) throw bad(m.usedNonce);
-        const existing = await repo.findWallet(tx.db, address);
-        if (existing) {
-          throw AppError.conflict(existing.userId === userId ? m.alreadyLinked : m.linkedElsewhere);
-        }
-        const first = (await repo.listWallets(tx.db, userId)).length === 0;
-        const row: WalletRow = {
-          address,
-          userId,
-          chainId: chain.chainId,
-          receivesPurchases: first,
-          linkedAt: now,
-        };
+        const row = await newWalletRow(tx, { address, userId, chainId: chain.chainId, now, kind: "siwe" });
         try {
           await repo.insertWallet(tx.db, row);
         } catch (err) {
@@ -154,15 +190,67 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       });
     },
 
-    async list(userId: string): Promise<Wallet[]> {
-      return (await repo.listWallets(database.db, userId)).map(toApi);
+    /**
+     * Links the passkey wallet of a new passkey: the fan's WebAuthn assertion over a nonce we issued
+     * (challenge = the nonce's UTF-8 bytes, our origin and relying party id, user verified) proves they
+     * hold the passkey; the wallet is our factory's counterfactual account of that key (deployed by its
+     * first user operation). The nonce is consumed in the same transaction as the link.
+     */
+    async linkPasskey(userId: string, body: LinkPasskeyRequest): Promise<Wallet> {
+      const now = clock.date();
+      const chain = requireChain();
+      const factory = chain.accountFactory;
+      if (!factory) throw new AppError(503, "unavailable", m.passkeyUnavailable);
+      await checkNonce(body.nonce, userId, now);
+      const publicKey = body.publicKey.toLowerCase() as Hex;
+      const check = verifyPasskeyAssertion({
+        publicKey: Buffer.from(publicKey.slice(2), "hex"),
+        authenticatorData: Buffer.from(body.authenticatorData.slice(2), "hex"),
+        clientDataJSON: body.clientDataJSON,
+        signature: Buffer.from(body.signature.slice(2), "hex"),
+        challenge: Buffer.from(body.nonce, "utf8"),
+        origin: publicUrl.origin,
+        rpId: publicUrl.hostname,
+      });
+      if (check !== "ok") throw bad(assertionMessages[check]);
+      const address = getAddress(
+        await chain.publicClient.readContract({
+          address: factory,
+          abi: diginoorAccountFactoryAbi,
+          functionName: "accountAddress",
+          args: [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
+        }),
+      );
+      return withTransaction(database, async (tx: Tx) => {
+        await repo.lockUserWallets(tx.db, userId);
+        if (!(await repo.consumeNonce(tx.db, body.nonce, userId, now))) throw bad(m.usedNonce);
+        const row = await newWalletRow(tx, { address, userId, chainId: chain.chainId, now, kind: "passkey" });
+        if (await repo.findPasskeyCredential(tx.db, body.credentialId)) {
+          throw AppError.conflict(m.linkedElsewhere);
+        }
+        const credential: PasskeyCredentialRow = {
+          credentialId: body.credentialId,
+          address,
+          userId,
+          publicKey,
+          createdAt: now,
+        };
+        try {
+          await repo.insertWallet(tx.db, row);
+          await repo.insertPasskeyCredential(tx.db, credential);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw AppError.conflict(m.linkedElsewhere);
+          throw err;
+        }
+        return toApi(row, credential);
+      });
     },
+
+    list: listFor,
 
     /** The wallet that receives the user's purchases, or undefined when none is linked. */
     async receivingWallet(userId: string): Promise<Wallet | undefined> {
-      const all = await repo.listWallets(database.db, userId);
-      const w = all.find((x) => x.receivesPurchases);
-      return w ? toApi(w) : undefined;
+      return (await listFor(userId)).find((x) => x.receivesPurchases);
     },
 
     /** The user an address is linked to, if any. */
@@ -178,7 +266,8 @@ export function createWalletsService(deps: WalletsServiceDeps) {
         if (!(await repo.setReceiving(tx.db, userId, address))) throw notLinked();
         const row = await repo.findWallet(tx.db, address);
         if (!row) throw notLinked();
-        return toApi(row);
+        const passkey = (await repo.listPasskeyCredentials(tx.db, userId)).find((p) => p.address === address);
+        return toApi(row, passkey);
       });
     },
 

@@ -1,4 +1,4 @@
-// Drizzle definitions of the wallets module's tables; they mirror migrations/0070_wallets.sql (the SQL
+// Drizzle definitions of the wallets module's tables; they mirror migrations/0070_wallets.sql and 0127_passkey_wallets.sql (the SQL
 // is the source of truth: CHECKs, the partial unique index and the foreign keys to users live there).
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
@@ -22,8 +22,25 @@ export const wallets = pgTable(
     chainId: integer("chain_id").notNull(),
     receivesPurchases: boolean("receives_purchases").notNull().default(false),
     linkedAt: timestamp("linked_at", { withTimezone: true }).notNull(),
+    /** 'siwe' (external wallet) or 'passkey' (our ERC-4337 account of a passkey); migration 0127. */
+    kind: text("kind").$type<"siwe" | "passkey">().notNull().default("siwe"),
   },
   (t) => [index("wallets_user_idx").on(t.userId, t.linkedAt)],
 );
+
+/** The passkey of a passkey wallet (migrations/0127_passkey_wallets.sql): public data only. */
+export const passkeyCredentials = pgTable(
+  "passkey_credentials",
+  {
+    credentialId: text("credential_id").primaryKey(),
+    address: text("address").notNull(), // → wallets(address) ON DELETE CASCADE, UNIQUE (in the SQL)
+    userId: uuid("user_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("passkey_credentials_user_idx").on(t.userId)],
+);
+
+export type PasskeyCredentialRow = typeof passkeyCredentials.$inferSelect;
 
 export type WalletRow = typeof wallets.$inferSelect;

@@ -17,6 +17,7 @@ import { parseNative } from "../../lib/wallet/amounts.ts";
 import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../lib/wallet/market.ts";
+import { SendToOwnWallet } from "../../lib/wallet/SendToOwnWallet.tsx";
 import { NativeAmount } from "../../lib/wallet/NativeAmount.tsx";
 import { OwnerListing } from "../../lib/wallet/OwnerListing.tsx";
 import { WithWallet } from "../../lib/wallet/WithWallet.tsx";
@@ -271,17 +272,31 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
   }
 
   if (mine) {
+    const inPasskeyWallet = (linked.data?.items ?? []).some(
+      (w) => w.kind === "passkey" && same(holder, w.address),
+    );
     return (
-      <PutToSale
-        title={title}
-        symbol={symbol}
-        busy={!!progress}
-        progress={progress}
-        onSell={(wei) => act(() => actions.list(tokenId, wei, setProgress), "NFT Listed on Sale")}
-        onAuction={(wei, days) =>
-          act(() => actions.createAuction(tokenId, wei, days, setProgress), "Auction created")
-        }
-      />
+      <>
+        <PutToSale
+          title={title}
+          symbol={symbol}
+          busy={!!progress}
+          progress={progress}
+          onSell={(wei) => act(() => actions.list(tokenId, wei, setProgress), "NFT Listed on Sale")}
+          onAuction={(wei, days) =>
+            act(() => actions.createAuction(tokenId, wei, days, setProgress), "Auction created")
+          }
+        />
+        {inPasskeyWallet ? (
+          <SendToOwnWallet
+            title={title}
+            busy={!!progress}
+            onSend={(to) =>
+              act(() => actions.sendToOwnWallet(tokenId, to, setProgress), "NFT sent to your wallet")
+            }
+          />
+        ) : null}
+      </>
     );
   }
   return <p className="nft-panel-note">This NFT is not for sale right now.</p>;

@@ -33,6 +33,8 @@ import {
   walletsQueryKey,
 } from "./api.ts";
 import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
+import { createPasskeyWallet, passkeysSupported } from "../../lib/wallet/passkey.ts";
+import { useCurrentUser } from "../../lib/session.ts";
 import "./wallet.css";
 
 type ReadyChain = ChainInfo & { chainId: number };
@@ -154,6 +156,7 @@ function WalletScreen({ info }: { info: ReadyChain }) {
 
   return (
     <div className="wallet-grid">
+      {info.accountFactory ? <PasskeyWalletCard /> : null}
       {connection.status === "connected" && connection.address ? (
         <ConnectedCard
           info={info}
@@ -167,10 +170,11 @@ function WalletScreen({ info }: { info: ReadyChain }) {
           <h2 id="connect-title">Connect a wallet</h2>
           {choices.length === 0 ? (
             <div className="wallet-notice" role="status">
-              <strong>{m.noBrowserWallet}</strong>
+              <strong>No wallet app found</strong>
               <p>
-                No browser wallet was found. Install MetaMask or another wallet extension, then reload this
-                page.
+                {info.accountFactory
+                  ? "You don't need one: the passkey wallet above buys, holds and sells your NFTs. To use MetaMask or another wallet app too, install it and reload this page."
+                  : "Install MetaMask or another wallet extension, then reload this page."}
               </p>
             </div>
           ) : (
@@ -201,6 +205,76 @@ function WalletScreen({ info }: { info: ReadyChain }) {
       )}
       <LinkedWallets connectedAddress={connection.status === "connected" ? connection.address : undefined} />
     </div>
+  );
+}
+
+/**
+ * The passkey wallet (decision 160): our ERC-4337 account of a passkey kept by this phone or computer.
+ * Made here with one confirmation (fingerprint, face or screen lock); the gas of the fan's own actions is
+ * paid by Diginoor.
+ */
+function PasskeyWalletCard() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const { user } = useCurrentUser();
+  const wallets = useLinkedWallets(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const passkey = wallets.data?.items.find((w) => w.kind === "passkey");
+  async function create() {
+    setBusy(true);
+    setError(null);
+    try {
+      await createPasskeyWallet(user?.email ?? "fan");
+      await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
+      toast.success(m.passkeyCreated);
+    } catch (err) {
+      setError(
+        err instanceof ApiError
+          ? err.message
+          : "The passkey was not created (cancelled or not allowed on this device); try again",
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <section className="wallet-card" aria-labelledby="passkey-title">
+      <h2 id="passkey-title">Passkey wallet</h2>
+      {passkey ? (
+        <dl className="wallet-facts">
+          <div>
+            <dt>Address</dt>
+            <dd className="wallet-address" data-testid="passkey-address">
+              {passkey.address}
+            </dd>
+          </div>
+          <div>
+            <dt>Signs with</dt>
+            <dd>The passkey on your device (fingerprint, face or screen lock); gas is paid by Diginoor</dd>
+          </div>
+        </dl>
+      ) : (
+        <>
+          <p>
+            A wallet made with a passkey on this phone or computer: no app, no seed phrase, and the NFTs in it
+            are yours alone. Card and UPI purchases arrive here, and listing or sending them costs you no gas.
+          </p>
+          {passkeysSupported() ? (
+            <Button onClick={create} loading={busy}>
+              Create my passkey wallet
+            </Button>
+          ) : (
+            <p className="wallet-error">This browser cannot make passkeys; use a wallet app below.</p>
+          )}
+          {error ? (
+            <p className="wallet-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
   );
 }
 

@@ -1,5 +1,8 @@
+import type { orderEndpoints } from "@diginoor/api/orders";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Hash } from "viem";
+import { callApi } from "../api.ts";
 import { fieldProps, useAppForm } from "../form.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Countdown } from "../../ui/Countdown.tsx";
@@ -119,6 +122,7 @@ export function AuctionBox({
           <Button size="lg" block onClick={() => (signedIn ? setOpen(true) : onSignInNeeded())}>
             Place a bid
           </Button>
+          <BidNeedsCrypto symbol={symbol} />
         </>
       ) : auction.status === "ended" ? (
         <Button size="lg" block onClick={settle} loading={!!progress}>
@@ -209,5 +213,34 @@ function BidDialog({
         <WalletProgress text={progress} />
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * Bids are escrowed in the chain's coin, so bidding needs crypto in a wallet app (a passkey wallet's gas
+ * is sponsored, its bids are not): said where the bid button is, with the on-ramp when the server has one.
+ */
+function BidNeedsCrypto({ symbol }: { symbol: string }) {
+  const options = useQuery({
+    queryKey: ["checkout-options"],
+    queryFn: ({ signal }) =>
+      callApi<typeof orderEndpoints.checkoutOptions>("GET /api/v1/checkout/options", { signal }),
+    staleTime: 5 * 60_000,
+  });
+  const onramp = options.data?.onrampUrl;
+  return (
+    <p className="auction-note">
+      Bidding needs {symbol} in a wallet app (MetaMask or WalletConnect): a bid is held by the auction until
+      you are outbid or win.{" "}
+      {onramp ? (
+        <a
+          href={onramp.replaceAll("{address}", "").replaceAll("{amount}", "")}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          Buy crypto with a card
+        </a>
+      ) : null}
+    </p>
   );
 }

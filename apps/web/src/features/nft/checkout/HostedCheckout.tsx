@@ -1,10 +1,18 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CheckoutOptions } from "@diginoor/api/orders";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatInr, formatUsd } from "../../../lib/format.ts";
-import { useLinkedWallets } from "../../../lib/wallet/chain.ts";
+import { useCurrentUser } from "../../../lib/session.ts";
+import {
+  fetchLinkedWallets,
+  useChainInfo,
+  useLinkedWallets,
+  walletsQueryKey,
+} from "../../../lib/wallet/chain.ts";
+import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/passkey.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { checkoutApi, useCheckoutOptions, usdCentsToPaise } from "./api.ts";
@@ -39,6 +47,7 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
           note="UPI, cards or net banking, with Cashfree."
         />
       ) : null}
+      <PasskeyWalletNote />
       <p className="checkout-note">
         You pay on the provider's page; the NFT is minted to the wallet that receives your purchases.
         {o.rupees ? ` Rupee price at ₹${(Number(o.inrMicrosPerUsd) / 1e6).toFixed(2)} to the dollar.` : ""}
@@ -60,18 +69,25 @@ function HostedButton({
   note?: string;
 }) {
   const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; reason: Reason } | null>(null);
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
+  const ensurePasskeyWallet = useEnsurePasskeyWallet();
 
   async function pay() {
     setBusy(true);
+    setError(null);
     try {
+      // A fan without a wallet gets the passkey wallet here: no extension, no seed phrase (decision 160).
+      await ensurePasskeyWallet(setStatus);
+      setStatus("Opening the payment page…");
       const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
       if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
       window.location.assign(o.checkoutUrl);
     } catch (err) {
       setBusy(false);
+      setStatus(null);
       const reason =
         err instanceof ApiError
           ? ((err.details as { reason?: Reason } | undefined)?.reason ?? undefined)
@@ -101,6 +117,11 @@ function HostedButton({
         {label}
       </Button>
       {note ? <p className="checkout-note">{note}</p> : null}
+      {status ? (
+        <p className="checkout-note" role="status">
+          {status}
+        </p>
+      ) : null}
       {error ? (
         <p className="form-error" role="alert">
           {error.message}
@@ -113,6 +134,40 @@ function HostedButton({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Resolves once the signed-in fan has a wallet: when they have none and the server offers passkey wallets,
+ * it makes one (the browser asks for the fingerprint, face or screen lock) and links it.
+ */
+function useEnsurePasskeyWallet() {
+  const queryClient = useQueryClient();
+  const chain = useChainInfo().data;
+  const { user } = useCurrentUser();
+  return async (status: (s: string) => void) => {
+    const wallets = await queryClient.fetchQuery({ queryKey: walletsQueryKey, queryFn: fetchLinkedWallets });
+    if (wallets.items.length > 0 || !chain?.accountFactory) return;
+    if (!passkeysSupported()) {
+      throw new Error("This browser cannot make a passkey: link a wallet app on the Wallet page instead");
+    }
+    status("Creating your wallet: confirm with your fingerprint, face or screen lock…");
+    await createPasskeyWallet(user?.email ?? "fan");
+    await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
+  };
+}
+
+/** What a fan without a wallet will get, said before they pay. */
+function PasskeyWalletNote() {
+  const chain = useChainInfo().data;
+  const { user } = useCurrentUser();
+  const wallets = useLinkedWallets(!!user);
+  if (!user || !chain?.accountFactory || !wallets.data || wallets.data.items.length > 0) return null;
+  return (
+    <p className="checkout-note">
+      No wallet yet? Paying makes you one with a passkey on this device (fingerprint, face or screen lock):
+      the NFT is yours, with no app and no seed phrase.
+    </p>
   );
 }
 

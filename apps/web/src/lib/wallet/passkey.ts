@@ -1,0 +1,103 @@
+import type { bundlerEndpoints } from "@diginoor/api/chain";
+import type { Wallet, walletEndpoints } from "@diginoor/api/wallets";
+import { diginoorPaymasterFields, toPasskeyAccount } from "@diginoor/contracts/passkey-account";
+import { type Address, createPublicClient, custom, defineChain, type Hex, http, stringToHex } from "viem";
+import { createBundlerClient, createWebAuthnCredential, toWebAuthnAccount } from "viem/account-abstraction";
+import { callApi } from "../api.ts";
+import type { ChainInfo } from "./chain.ts";
+
+/** Whether this browser can make and use passkeys (WebAuthn). */
+export function passkeysSupported(): boolean {
+  return (
+    typeof window !== "undefined" &&
+    typeof window.PublicKeyCredential === "function" &&
+    !!navigator.credentials
+  );
+}
+
+/**
+ * Create a passkey on this device (WebAuthn: fingerprint, face or PIN), prove it to the server with an
+ * assertion over a fresh nonce, and link its wallet (our ERC-4337 account of the key) to the account.
+ * The private key never leaves the authenticator; the server keeps the public key (decision 160).
+ */
+export async function createPasskeyWallet(label: string): Promise<Wallet> {
+  const { nonce } = await callApi<typeof walletEndpoints.createWalletNonce>("POST /api/v1/wallets/nonce", {});
+  const credential = await createWebAuthnCredential({ name: `Diginoor wallet · ${label}` });
+  const account = toWebAuthnAccount({ credential });
+  const { signature, webauthn } = await account.sign({ hash: stringToHex(nonce) });
+  return callApi<typeof walletEndpoints.linkPasskeyWallet>("POST /api/v1/wallets/passkey", {
+    body: {
+      nonce,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      authenticatorData: webauthn.authenticatorData,
+      clientDataJSON: webauthn.clientDataJSON,
+      signature,
+    },
+  });
+}
+
+/** JSON-RPC to the bundler through our proxy (POST /api/v1/bundler; the session cookie signs us in). */
+function bundlerTransport() {
+  let id = 0;
+  return custom({
+    async request({ method, params }) {
+      const answer = await callApi<typeof bundlerEndpoints.callBundler>("POST /api/v1/bundler", {
+        body: { jsonrpc: "2.0", id: ++id, method: method as never, params: (params ?? []) as unknown[] },
+      });
+      if (answer.error) {
+        throw Object.assign(new Error(answer.error.message), {
+          code: answer.error.code,
+          data: answer.error.data,
+        });
+      }
+      return answer.result;
+    },
+  });
+}
+
+export type PasskeyCall = { to: Address; data: Hex };
+
+/**
+ * Send calls from the fan's passkey wallet as one user operation: the passkey signs (the browser asks for
+ * the fingerprint, face or PIN), our paymaster pays the gas, and the bundler puts it on chain. Resolves
+ * with the transaction hash once it is included; throws with the bundler's reason when refused.
+ */
+export async function sendFromPasskeyWallet(
+  chain: ChainInfo,
+  wallet: Wallet,
+  calls: PasskeyCall[],
+): Promise<Hex> {
+  if (!wallet.passkey || !chain.accountFactory || !chain.paymaster || !chain.chainId || !chain.bundlerUrl) {
+    throw new Error("Passkey wallets are unavailable on this server");
+  }
+  const viemChain = defineChain({
+    id: chain.chainId,
+    name: chain.chainName ?? `chain-${chain.chainId}`,
+    nativeCurrency: { name: chain.nativeSymbol ?? "ETH", symbol: chain.nativeSymbol ?? "ETH", decimals: 18 },
+    rpcUrls: { default: { http: chain.rpcUrl ? [chain.rpcUrl] : [] } },
+  });
+  // Reads (nonce, code) go through the bundler proxy's node when the chain has no public RPC for us.
+  const client = createPublicClient({
+    chain: viemChain,
+    transport: chain.rpcUrl ? http(chain.rpcUrl) : bundlerTransport(),
+  });
+  const owner = toWebAuthnAccount({
+    credential: { id: wallet.passkey.credentialId, publicKey: wallet.passkey.publicKey as Hex },
+  });
+  const account = await toPasskeyAccount({
+    client,
+    factory: chain.accountFactory as Address,
+    owner,
+    address: wallet.address as Address,
+  });
+  const bundler = createBundlerClient({ client, transport: bundlerTransport(), pollingInterval: 500 });
+  const hash = await bundler.sendUserOperation({
+    account,
+    calls,
+    paymaster: diginoorPaymasterFields(chain.paymaster as Address),
+  });
+  const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 120_000 });
+  if (!receipt.success) throw new Error(receipt.reason ?? "The operation reverted on chain");
+  return receipt.receipt.transactionHash;
+}

@@ -1,0 +1,148 @@
+/**
+ * A real ERC-4337 bundler for development and tests: Pimlico's Alto (npm `@pimlico/alto`) started beside
+ * anvil. It deploys its simulation contracts on start (through the deterministic deployer, paid by the
+ * utility key) and bundles user operations for EntryPoint v0.8. Production points BUNDLER_URL at a
+ * hosted bundler instead.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import type { Hex } from "viem";
+import { ENTRYPOINT_ADDRESS } from "./wallets.js";
+
+const require = createRequire(import.meta.url);
+
+export interface StartBundlerOptions {
+  rpcUrl: string;
+  /** Key that sends the bundles (pays gas up front; the EntryPoint repays it from the paymaster's deposit). */
+  executorPrivateKey: Hex;
+  /** Key that deploys Alto's simulation contracts at start. */
+  utilityPrivateKey: Hex;
+  /** Port on 127.0.0.1; a free one when omitted. */
+  port?: number;
+  /** Alto's log level (default "warn"). */
+  logLevel?: "trace" | "debug" | "info" | "warn" | "error";
+}
+
+export interface BundlerInstance {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Path of Alto's command-line entry in node_modules. */
+export function altoCliPath(): string {
+  return join(dirname(require.resolve("@pimlico/alto")), "cli", "alto.js");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function supportedEntryPoints(url: string): Promise<string[] | undefined> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_supportedEntryPoints", params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    const body = (await res.json()) as { result?: string[] };
+    return body.result;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Start Alto on `rpcUrl` for EntryPoint v0.8 and wait until it answers `eth_supportedEntryPoints`. */
+export async function startBundler(opts: StartBundlerOptions): Promise<BundlerInstance> {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const child of running) child.kill("SIGKILL");
+    });
+  }
+  const port = opts.port ?? (await freePort());
+  const args = [
+    altoCliPath(),
+    "--entrypoints",
+    ENTRYPOINT_ADDRESS,
+    "--executor-private-keys",
+    opts.executorPrivateKey,
+    "--utility-private-key",
+    opts.utilityPrivateKey,
+    "--rpc-url",
+    opts.rpcUrl,
+    "--port",
+    String(port),
+    // anvil has no debug_traceCall JavaScript tracer: ERC-7562 tracing is off here (it is a hosted bundler's job).
+    "--safe-mode",
+    "false",
+    "--min-balance",
+    "0",
+    "--utility-wallet-monitor",
+    "false",
+    "--refilling-wallets",
+    "false",
+    "--block-time",
+    "250",
+    "--max-bundle-interval",
+    "200",
+    "--log-level",
+    opts.logLevel ?? "warn",
+  ];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let output = "";
+  const collect = (d: Buffer) => {
+    if (output.length < 20_000) output += d.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  let exited = false;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once("exit", () => {
+      exited = true;
+      running.delete(child);
+      resolve();
+    });
+  });
+  const url = `http://127.0.0.1:${port}/rpc`;
+  const deadline = Date.now() + 180_000;
+  while (!exited && Date.now() < deadline) {
+    const eps = await supportedEntryPoints(url);
+    if (eps?.some((e) => e.toLowerCase() === ENTRYPOINT_ADDRESS.toLowerCase())) {
+      child.stdout?.removeAllListeners("data");
+      child.stderr?.removeAllListeners("data");
+      child.stdout?.resume();
+      child.stderr?.resume();
+      return {
+        url,
+        port,
+        async stop() {
+          if (!exited) child.kill("SIGTERM");
+          const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+          await exitPromise;
+          clearTimeout(timer);
+        },
+      };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  await exitPromise;
+  throw new Error(`bundler (alto) did not start on port ${port}: ${output.trim().slice(-2000) || "timeout"}`);
+}

@@ -1,0 +1,212 @@
+/**
+ * The fan's passkey wallet as a viem smart account (viem/account-abstraction `toSmartAccount`): our
+ * DiginoorPasskeyAccount (OpenZeppelin Account + SignerWebAuthn + ERC-7821 batches) on EntryPoint v0.8,
+ * deployed by DiginoorAccountFactory on its first user operation. The owner is a viem `WebAuthnAccount`
+ * (`toWebAuthnAccount`): the browser's passkey, or a software authenticator in tests. Works in the browser
+ * and in Node (viem only).
+ */
+import {
+  type Address,
+  concat,
+  decodeAbiParameters,
+  decodeFunctionData,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  numberToHex,
+  pad,
+  size,
+  slice,
+} from "viem";
+import {
+  entryPoint08Abi,
+  entryPoint08Address,
+  getUserOperationHash,
+  type SmartAccount,
+  type SmartAccountImplementation,
+  toSmartAccount,
+  type WebAuthnAccount,
+} from "viem/account-abstraction";
+import { readContract } from "viem/actions";
+import { diginoorAccountFactoryAbi } from "../generated/diginoorAccountFactory.js";
+import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
+
+/** ERC-7821 / ERC-7579 mode: batch call, revert on failure, no selector, no payload. */
+export const BATCH_MODE: Hex = pad("0x01", { dir: "right", size: 32 });
+
+const EXECUTION_TUPLE = {
+  type: "tuple[]",
+  components: [
+    { name: "target", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "callData", type: "bytes" },
+  ],
+} as const;
+
+/** A passkey's P-256 public key as viem's credentials carry it (64 bytes x || y, or 65 with the 0x04 prefix). */
+export function passkeyCoordinates(publicKey: Hex): { qx: Hex; qy: Hex } {
+  const key = size(publicKey) === 65 ? slice(publicKey, 1) : publicKey;
+  if (size(key) !== 64) throw new Error("a P-256 public key is 64 bytes (x || y)");
+  return { qx: slice(key, 0, 32), qy: slice(key, 32, 64) };
+}
+
+/** WebAuthn assertion as OpenZeppelin's WebAuthn.tryDecodeAuth reads it: the WebAuthnAuth fields, ABI-encoded in place. */
+export function encodeWebAuthnSignature(args: {
+  /** r || s, 64 bytes (low s, as ox normalises it). */
+  signature: Hex;
+  webauthn: { authenticatorData: Hex; clientDataJSON: string; challengeIndex?: number; typeIndex?: number };
+}): Hex {
+  const { clientDataJSON } = args.webauthn;
+  const challengeIndex = args.webauthn.challengeIndex ?? clientDataJSON.indexOf('"challenge"');
+  const typeIndex = args.webauthn.typeIndex ?? clientDataJSON.indexOf('"type"');
+  const r = slice(args.signature, 0, 32);
+  const s = slice(args.signature, 32, 64);
+  return encodeAbiParameters(
+    [
+      { type: "bytes32" },
+      { type: "bytes32" },
+      { type: "uint256" },
+      { type: "uint256" },
+      { type: "bytes" },
+      { type: "string" },
+    ],
+    [r, s, BigInt(challengeIndex), BigInt(typeIndex), args.webauthn.authenticatorData, clientDataJSON],
+  );
+}
+
+/**
+ * A well-formed WebAuthn signature of the right size that does not verify, for gas estimation (the account
+ * answers SIG_VALIDATION_FAILED instead of reverting, and the P-256 check costs as much as a real one).
+ */
+export const STUB_WEBAUTHN_SIGNATURE: Hex = encodeWebAuthnSignature({
+  signature: concat([pad("0x01", { size: 32 }), pad("0x01", { size: 32 })]),
+  webauthn: {
+    authenticatorData: concat([pad("0x49", { size: 32 }), "0x0500000000"]),
+    clientDataJSON: `{"type":"webauthn.get","challenge":"${"A".repeat(43)}","origin":"https://diginoor.example","crossOrigin":false}`,
+    challengeIndex: 23,
+    typeIndex: 1,
+  },
+});
+
+type Call = { to: Address; value?: bigint; data?: Hex };
+
+/** ERC-7821 execution data of a batch: `abi.encode(Execution[])`. */
+export function encodeExecutionData(calls: readonly Call[]): Hex {
+  return encodeAbiParameters(
+    [EXECUTION_TUPLE],
+    [calls.map((c) => ({ target: c.to, value: c.value ?? 0n, callData: c.data ?? "0x" }))],
+  );
+}
+
+/** Encode calls as one ERC-7821 `execute(BATCH_MODE, abi.encode(Execution[]))`. */
+export function encodePasskeyAccountCalls(calls: readonly Call[]): Hex {
+  return encodeFunctionData({
+    abi: diginoorPasskeyAccountAbi,
+    functionName: "execute",
+    args: [BATCH_MODE, encodeExecutionData(calls)],
+  });
+}
+
+export interface ToPasskeyAccountParameters {
+  /** A public client of the chain (reads the counterfactual address and the nonce). */
+  client: SmartAccountImplementation["client"];
+  factory: Address;
+  owner: WebAuthnAccount;
+  /** Known address of the account (skips the factory read). */
+  address?: Address;
+}
+
+/** The fan's passkey account as a viem SmartAccount (EntryPoint v0.8). */
+export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Promise<SmartAccount> {
+  const { client, factory, owner } = params;
+  const { qx, qy } = passkeyCoordinates(owner.publicKey);
+  const address =
+    params.address ??
+    (await readContract(client, {
+      address: factory,
+      abi: diginoorAccountFactoryAbi,
+      functionName: "accountAddress",
+      args: [qx, qy],
+    }));
+  const entryPoint = { abi: entryPoint08Abi, address: entryPoint08Address, version: "0.8" } as const;
+  return toSmartAccount({
+    client,
+    entryPoint,
+    extend: { owner },
+    async decodeCalls(data) {
+      const { args } = decodeFunctionData({ abi: diginoorPasskeyAccountAbi, data });
+      const [, executionData] = args as readonly [Hex, Hex];
+      const [calls] = decodeAbiParameters([EXECUTION_TUPLE], executionData);
+      return calls.map((c) => ({ to: c.target, value: c.value, data: c.callData }));
+    },
+    async encodeCalls(calls) {
+      return encodePasskeyAccountCalls(calls);
+    },
+    async getAddress() {
+      return address;
+    },
+    async getFactoryArgs() {
+      return {
+        factory,
+        factoryData: encodeFunctionData({
+          abi: diginoorAccountFactoryAbi,
+          functionName: "createAccount",
+          args: [qx, qy],
+        }),
+      };
+    },
+    async getStubSignature() {
+      return STUB_WEBAUTHN_SIGNATURE;
+    },
+    async signMessage() {
+      throw new Error("the passkey account signs user operations only");
+    },
+    async signTypedData() {
+      throw new Error("the passkey account signs user operations only");
+    },
+    async signUserOperation(parameters) {
+      const { chainId = client.chain?.id, ...userOperation } = parameters;
+      if (chainId === undefined) throw new Error("chain id unknown: give the client a chain");
+      const hash = getUserOperationHash({
+        chainId,
+        entryPointAddress: entryPoint.address,
+        entryPointVersion: entryPoint.version,
+        userOperation: { ...userOperation, sender: address },
+      });
+      const { signature, webauthn } = await owner.sign({ hash });
+      return encodeWebAuthnSignature({ signature, webauthn });
+    },
+    userOperation: {
+      // P-256 verification without the RIP-7212 precompile costs ~300k gas: never let an estimate go below it.
+      async estimateGas(userOperation) {
+        return {
+          verificationGasLimit: BigInt(Math.max(Number(userOperation.verificationGasLimit ?? 0n), 600_000)),
+        };
+      },
+    },
+  });
+}
+
+/** UTC day number of a unix time (seconds): what DiginoorPaymaster counts sponsored operations against. */
+export function sponsorDay(unixSeconds: number): number {
+  return Math.floor(unixSeconds / 86_400);
+}
+
+/**
+ * Paymaster fields for viem's `sendUserOperation({ paymaster })`: our paymaster with the UTC day as its
+ * data (6 bytes). The bundler's estimate fills the paymaster gas limits.
+ */
+export function diginoorPaymasterFields(paymaster: Address, now: () => number = () => Date.now() / 1000) {
+  const fields = () => ({
+    paymaster,
+    paymasterData: numberToHex(sponsorDay(now()), { size: 6 }),
+  });
+  return {
+    async getPaymasterStubData() {
+      return { ...fields(), paymasterPostOpGasLimit: 0n, paymasterVerificationGasLimit: 150_000n };
+    },
+    async getPaymasterData() {
+      return fields();
+    },
+  };
+}

@@ -1,0 +1,404 @@
+/**
+ * Passkey wallets on anvil with the real bundler (Alto): DiginoorPasskeyAccount (OpenZeppelin Account +
+ * SignerWebAuthn) on EntryPoint v0.8, deployed by our factory on first use, gas paid by DiginoorPaymaster.
+ */
+import {
+  type Address,
+  type Chain,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseEther,
+  type PublicClient,
+  toFunctionSelector,
+  type Transport,
+} from "viem";
+import {
+  type BundlerClient,
+  createBundlerClient,
+  getUserOperationHash,
+  type SmartAccount,
+} from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
+import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
+import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
+import { diginoorPaymasterAbi } from "../generated/diginoorPaymaster.js";
+import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
+import { type BundlerInstance, startBundler } from "../src/bundler.js";
+import {
+  BATCH_MODE,
+  diginoorPaymasterFields,
+  encodeExecutionData,
+  sponsorDay,
+  toPasskeyAccount,
+} from "../src/passkey-account.js";
+import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
+import { deployWallets, type WalletContracts } from "../src/wallets.js";
+import { advance, type Fixture, minterMint, revertName, SIGNER_KEY, setupFixture } from "./fixture.js";
+
+const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
+const UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
+/** The server's recovery guardian key (decision 160): it may only propose a delayed recovery. */
+const GUARDIAN_KEY: Hex = "0x3b6bd7a6e7e3c1a5f1f6b0f4d5e2a1c9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
+const DAILY_LIMIT = 4;
+
+let f: Fixture;
+let wallets: WalletContracts;
+let bundler: BundlerInstance;
+let bundlerClient: BundlerClient;
+
+beforeAll(async () => {
+  f = await setupFixture();
+  wallets = await deployWallets({
+    rpcUrl: f.anvil.rpcUrl,
+    collectible: f.collectible,
+    marketplace: f.marketplace,
+    guardian: privateKeyToAccount(GUARDIAN_KEY).address,
+    dailyLimit: DAILY_LIMIT,
+  });
+  bundler = await startBundler({
+    rpcUrl: f.anvil.rpcUrl,
+    executorPrivateKey: EXECUTOR_KEY,
+    utilityPrivateKey: UTILITY_KEY,
+  });
+  bundlerClient = createBundlerClient({
+    client: f.publicClient,
+    transport: http(bundler.url, { timeout: 60_000 }),
+    pollingInterval: 100,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await bundler?.stop();
+  await f?.stop();
+});
+
+async function fan(passkey: SoftwarePasskey = createSoftwarePasskey()) {
+  const account = await toPasskeyAccount({
+    client: f.publicClient as PublicClient<Transport, Chain>,
+    factory: wallets.factory,
+    owner: passkey.account,
+  });
+  return { passkey, account, address: account.address };
+}
+
+async function chainDay(): Promise<number> {
+  return sponsorDay(Number((await f.publicClient.getBlock()).timestamp));
+}
+
+/** Send a sponsored user operation and wait for its receipt. */
+async function sponsored(
+  account: SmartAccount,
+  calls: { to: Address; data: Hex; value?: bigint }[],
+  day?: number,
+) {
+  const chainNow = day === undefined ? await chainDay() : day;
+  const hash = await bundlerClient.sendUserOperation({
+    account,
+    calls,
+    paymaster: diginoorPaymasterFields(wallets.paymaster, () => chainNow * 86_400 + 1),
+  });
+  return bundlerClient.waitForUserOperationReceipt({ hash, timeout: 60_000 });
+}
+
+const col = (functionName: string, args: readonly unknown[]) => ({
+  to: f.collectible,
+  data: encodeFunctionData({ abi: diginoorCollectibleAbi, functionName, args } as never),
+});
+const mkt = (functionName: string, args: readonly unknown[]) => ({
+  to: f.marketplace,
+  data: encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName, args } as never),
+});
+
+async function ownerOf(tokenId: bigint): Promise<Address> {
+  return f.publicClient.readContract({
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: "ownerOf",
+    args: [tokenId],
+  });
+}
+
+/** The bundler's refusal message (viem wraps the JSON-RPC error), with our paymaster's errors named. */
+async function refusal(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    const text =
+      err instanceof Error
+        ? `${err.message} ${String((err as { details?: string }).details ?? "")}`
+        : String(err);
+    const named = diginoorPaymasterAbi
+      .filter((x) => x.type === "error")
+      .filter((x) => text.includes(toFunctionSelector(x as never).slice(2)))
+      .map((x) => (x as { name: string }).name);
+    return `${text} ${named.join(" ")}`;
+  }
+  throw new Error("expected the bundler to refuse the user operation");
+}
+
+describe("passkey wallet through the bundler", () => {
+  it("is deployed by its first user operation and lists, reprices and cancels with the paymaster paying, holding 0 ETH", async () => {
+    const { account, address } = await fan();
+    expect(await f.publicClient.getCode({ address })).toBeUndefined();
+    const { tokenId } = await minterMint(f, address);
+    expect(await ownerOf(tokenId)).toBe(address);
+
+    const deposit0 = await f.publicClient.readContract({
+      address: wallets.entryPoint,
+      abi: [
+        {
+          type: "function",
+          name: "balanceOf",
+          stateMutability: "view",
+          inputs: [{ type: "address" }],
+          outputs: [{ type: "uint256" }],
+        },
+      ],
+      functionName: "balanceOf",
+      args: [wallets.paymaster],
+    });
+    const listed = await sponsored(account, [
+      col("setApprovalForAll", [f.marketplace, true]),
+      mkt("list", [tokenId, parseEther("0.02")]),
+    ]);
+    expect(listed.success).toBe(true);
+    expect(listed.paymaster).toBe(wallets.paymaster);
+    expect(await f.publicClient.getCode({ address })).not.toBeUndefined();
+    const listing = (await f.publicClient.readContract({
+      address: f.marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "getListing",
+      args: [tokenId],
+    })) as { price: bigint };
+    expect(listing.price).toBe(parseEther("0.02"));
+
+    const repriced = await sponsored(account, [mkt("updatePrice", [tokenId, parseEther("0.03")])]);
+    expect(repriced.success).toBe(true);
+    const cancelled = await sponsored(account, [mkt("cancelListing", [tokenId])]);
+    expect(cancelled.success).toBe(true);
+    expect(
+      await f.publicClient.readContract({
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "isListingLive",
+        args: [tokenId],
+      }),
+    ).toBe(false);
+
+    expect(await f.publicClient.getBalance({ address })).toBe(0n);
+    const deposit1 = await f.publicClient.readContract({
+      address: wallets.entryPoint,
+      abi: [
+        {
+          type: "function",
+          name: "balanceOf",
+          stateMutability: "view",
+          inputs: [{ type: "address" }],
+          outputs: [{ type: "uint256" }],
+        },
+      ],
+      functionName: "balanceOf",
+      args: [wallets.paymaster],
+    });
+    const paid = listed.actualGasCost + repriced.actualGasCost + cancelled.actualGasCost;
+    expect(deposit0 - deposit1).toBe(paid);
+    expect(await ownerOf(tokenId)).toBe(address);
+  });
+
+  it("sends the token to the fan's own wallet, sponsored", async () => {
+    const { account, address } = await fan();
+    const { tokenId } = await minterMint(f, address);
+    const own = privateKeyToAccount(
+      "0x1f7b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    ).address;
+    const r = await sponsored(account, [col("safeTransferFrom", [address, own, tokenId])]);
+    expect(r.success).toBe(true);
+    expect(await ownerOf(tokenId)).toBe(own);
+    expect(await f.publicClient.getBalance({ address })).toBe(0n);
+  });
+
+  it("refuses a user operation signed by another passkey", async () => {
+    const owner = await fan();
+    const { tokenId } = await minterMint(f, owner.address);
+    // Deploy the fan's account with a first (valid) operation.
+    await sponsored(owner.account, [col("setApprovalForAll", [f.marketplace, true])]);
+    const thief = createSoftwarePasskey();
+    const forged = await toPasskeyAccount({
+      client: f.publicClient as PublicClient<Transport, Chain>,
+      factory: wallets.factory,
+      owner: thief.account,
+      address: owner.address,
+    });
+    const msg = await refusal(
+      sponsored(forged, [
+        col("transferFrom", [owner.address, privateKeyToAccount(EXECUTOR_KEY).address, tokenId]),
+      ]),
+    );
+    expect(msg).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+    expect(await ownerOf(tokenId)).toBe(owner.address);
+  });
+
+  it("the paymaster refuses calls outside our contracts, ETH-carrying calls and approvals of anyone but the marketplace", async () => {
+    const { account, address } = await fan();
+    const { tokenId } = await minterMint(f, address);
+    const stranger = privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address;
+    // Any other contract (here the factory), or a plain address.
+    expect(await refusal(sponsored(account, [{ to: wallets.factory, data: "0x12345678" }]))).toMatch(
+      /CallNotSponsored/,
+    );
+    expect(await refusal(sponsored(account, [{ to: stranger, data: "0x" }]))).toMatch(/CallNotSponsored/);
+    // ETH sent along with an otherwise sponsored call.
+    expect(await refusal(sponsored(account, [{ ...mkt("cancelListing", [tokenId]), value: 1n }]))).toMatch(
+      /CallNotSponsored/,
+    );
+    // Approving another operator at our expense.
+    expect(await refusal(sponsored(account, [col("setApprovalForAll", [stranger, true])]))).toMatch(
+      /CallNotSponsored/,
+    );
+    // A marketplace function that is not a fan's own sponsored action (buying needs crypto).
+    expect(await refusal(sponsored(account, [mkt("buy", [tokenId, 1n])]))).toMatch(/CallNotSponsored/);
+    // One allowed call next to a forbidden one.
+    expect(
+      await refusal(
+        sponsored(account, [col("setApprovalForAll", [f.marketplace, true]), { to: stranger, data: "0x" }]),
+      ),
+    ).toMatch(/CallNotSponsored/);
+    expect(await f.publicClient.getCode({ address })).toBeUndefined(); // nothing went through
+  });
+
+  it("the paymaster refuses beyond the daily limit, and an operation dated another day", async () => {
+    const { account, address } = await fan();
+    const { tokenId } = await minterMint(f, address);
+    const today = await chainDay();
+    await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]);
+    await sponsored(account, [mkt("list", [tokenId, 1000n])]);
+    for (let i = 2; i < DAILY_LIMIT; i++)
+      await sponsored(account, [mkt("updatePrice", [tokenId, 1000n + BigInt(i)])]);
+    expect(
+      await f.publicClient.readContract({
+        address: wallets.paymaster,
+        abi: diginoorPaymasterAbi,
+        functionName: "usage",
+        args: [address, today],
+      }),
+    ).toBe(DAILY_LIMIT);
+    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])]))).toMatch(/DailyLimitReached/);
+    // Counting it against yesterday (or tomorrow) is no way around it: the operation is valid on its day only.
+    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])], today - 1))).toMatch(
+      /expires too soon|AA32|expired/i,
+    );
+    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])], today + 1))).toMatch(
+      /not valid yet|AA32|not due/i,
+    );
+  });
+
+  it("no key the server holds can move a fan's token; the guardian can only propose a recovery the fan vetoes", async () => {
+    const { account, address } = await fan();
+    const { tokenId } = await minterMint(f, address);
+    await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]);
+    const serverKeys: Record<string, Hex> = {
+      "deployer / contracts admin": ANVIL_PRIVATE_KEYS[0],
+      minter: ANVIL_PRIVATE_KEYS[1],
+      "voucher signer": SIGNER_KEY,
+      "bundler executor": EXECUTOR_KEY,
+      "bundler utility": UTILITY_KEY,
+      "recovery guardian": GUARDIAN_KEY,
+    };
+    for (const [name, key] of Object.entries(serverKeys)) {
+      const who = privateKeyToAccount(key);
+      await f.testClient.setBalance({ address: who.address, value: parseEther("1") });
+      const wallet = createWalletClient({ account: who, chain: f.chain, transport: http(f.anvil.rpcUrl) });
+      // 1. Directly on the collectible.
+      const direct = await wallet
+        .writeContract({
+          address: f.collectible,
+          abi: diginoorCollectibleAbi,
+          functionName: "transferFrom",
+          args: [address, who.address, tokenId],
+        })
+        .then(
+          () => "sent",
+          (e) => revertName(e) ?? "refused",
+        );
+      expect(direct, name).not.toBe("sent");
+      // 2. Through the account's execute.
+      const viaAccount = await wallet
+        .writeContract({
+          address,
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "execute",
+          args: [BATCH_MODE, encodeExecutionData([col("transferFrom", [address, who.address, tokenId])])],
+        })
+        .then(
+          () => "sent",
+          (e) => revertName(e) ?? "refused",
+        );
+      expect(viaAccount, name).not.toBe("sent");
+      // 3. A user operation signed with the key (an ECDSA signature, not the passkey's).
+      const day = await chainDay();
+      const { account: _prepared, ...op } = await bundlerClient.prepareUserOperation({
+        account,
+        calls: [col("transferFrom", [address, who.address, tokenId])],
+        paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
+      });
+      const opHash = getUserOperationHash({
+        userOperation: { ...op, sender: address } as never,
+        chainId: f.chain.id,
+        entryPointAddress: wallets.entryPoint,
+        entryPointVersion: "0.8",
+      });
+      const signature = await who.sign({ hash: opHash });
+      const msg = await refusal(bundlerClient.sendUserOperation({ ...op, signature } as never));
+      expect(msg, name).toMatch(/AA24|signature/i);
+      expect(await ownerOf(tokenId), name).toBe(address);
+    }
+
+    // The guardian proposes a new passkey; it cannot take over before the delay, and the fan vetoes it.
+    const guardian = createWalletClient({
+      account: privateKeyToAccount(GUARDIAN_KEY),
+      chain: f.chain,
+      transport: http(f.anvil.rpcUrl),
+    });
+    const newKey = createSoftwarePasskey();
+    const q = {
+      qx: `0x${newKey.publicKey.slice(2, 66)}` as Hex,
+      qy: `0x${newKey.publicKey.slice(66)}` as Hex,
+    };
+    await f.publicClient.waitForTransactionReceipt({
+      hash: await guardian.writeContract({
+        address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "proposeRecovery",
+        args: [q.qx, q.qy],
+      }),
+    });
+    const early = await guardian
+      .writeContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "completeRecovery" })
+      .then(
+        () => "sent",
+        (e) => revertName(e) ?? "refused",
+      );
+    expect(early).not.toBe("sent");
+    const veto = await sponsored(account, [
+      {
+        to: address,
+        data: encodeFunctionData({ abi: diginoorPasskeyAccountAbi, functionName: "cancelRecovery" }),
+      },
+    ]);
+    expect(veto.success).toBe(true);
+    await advance(f, 8 * 86_400);
+    const late = await guardian
+      .writeContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "completeRecovery" })
+      .then(
+        () => "sent",
+        (e) => revertName(e) ?? "refused",
+      );
+    expect(late).not.toBe("sent");
+    expect(await ownerOf(tokenId)).toBe(address);
+    expect(await f.publicClient.getBalance({ address })).toBe(0n);
+  });
+});
