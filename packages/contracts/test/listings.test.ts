@@ -20,6 +20,8 @@ import {
   useFixture,
   type Wallet,
   zeroAddress,
+  heldBalance,
+  treasuryFunds,
 } from "./fixture.js";
 
 let f: Fixture;
@@ -152,7 +154,7 @@ describe("buy", () => {
     const [s0, ph0, tr0, b0] = await Promise.all([
       balance(f, seller.account.address),
       balance(f, f.productionHouse),
-      balance(f, f.treasury),
+      treasuryFunds(f),
       balance(f, buyer.account.address),
     ]);
     const r = await mp(f, buyer, "buy", [tokenId, ETH], ETH);
@@ -161,9 +163,9 @@ describe("buy", () => {
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer.account.address);
     expect(await balance(f, seller.account.address)).toBe(s0 + ETH - royalty - fee);
     expect(await balance(f, f.productionHouse)).toBe(ph0 + royalty);
-    expect(await balance(f, f.treasury)).toBe(tr0 + fee);
+    expect(await treasuryFunds(f)).toBe(tr0 + fee);
     expect(await balance(f, buyer.account.address)).toBe(b0 - ETH - gasCost(r));
-    expect(await balance(f, f.marketplace)).toBe(0n);
+    expect(await heldBalance(f)).toBe(0n);
     expect(eventOf(r, "Sale")).toEqual({
       tokenId,
       seller: seller.account.address,
@@ -248,7 +250,7 @@ describe("buy", () => {
     await mp(f, seller, "list", [tokenId, ETH]);
     await mp(f, buyer, "buy", [tokenId, ETH], ETH);
     expect(await readMp(f, "pendingWithdrawals", [w])).toBe(ETH / 10n);
-    expect(await balance(f, f.marketplace)).toBe(ETH / 10n);
+    expect(await heldBalance(f)).toBe(ETH / 10n);
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer.account.address);
   });
 });

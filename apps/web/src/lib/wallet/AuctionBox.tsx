@@ -21,7 +21,7 @@ import { WalletProgress } from "./WalletProgress.tsx";
 export interface AuctionState {
   tokenId: string;
   symbol: string;
-  status: "opening" | "open" | "ended" | "settled";
+  status: "opening" | "open" | "paused" | "ended" | "settled";
   reserveWei: string;
   highestBidWei: string | null;
   highestBidder: string | null;
@@ -131,6 +131,10 @@ export function AuctionBox({
         ) : auction.status === "ended" ? (
           // The chain says it is over (its clock may run ahead of ours on a development chain).
           <span className="countdown countdown-ended">Auction ended: waiting for anyone to settle it</span>
+        ) : auction.status === "paused" ? (
+          <span className="countdown countdown-ended">
+            Trading is paused. Bidding reopens when it resumes and stays open 15 minutes after that.
+          </span>
         ) : (
           <Countdown endsAt={auction.endsAt} />
         )}
