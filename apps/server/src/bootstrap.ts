@@ -234,8 +234,11 @@ function buildOrders(
       quotes: d.quotes,
       wallets: d.wallets,
       chain,
+      minter,
+      catalogue,
       market,
       lifecycle,
+      log,
     }),
     hostedCheckout: createHostedCheckout({
       database,

@@ -7,7 +7,7 @@ import {
   ANVIL_PRIVATE_KEYS,
 } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
-import { deployAll } from "@diginoor/contracts/deploy";
+import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
 import { deployWallets, ENTRYPOINT_ADDRESS } from "@diginoor/contracts/wallets";
 import {
   type Address,
@@ -113,9 +113,13 @@ export async function startChain(
       deployment = undefined;
     }
     if (!deployment) {
-      if (!local && !config.DEPLOYER_PRIVATE_KEY) {
+      if (!local && !(config.DEPLOYER_PRIVATE_KEY && DEV_CHAIN_IDS.includes(chainId))) {
+        // Outside a development chain the roles need four different addresses (a multisig admin among
+        // them): the deploy script takes them; the server never deploys there with its own keys.
         throw new Error(
-          "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY",
+          DEV_CHAIN_IDS.includes(chainId)
+            ? "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY"
+            : `No contracts recorded for chain ${chainId}: run \`npm run deploy -w packages/contracts -- --rpc <url>\` (${PRODUCTION_ROLES_HINT}) and set CHAIN_DEPLOYMENT to the JSON it prints`,
         );
       }
       const addressOf = (key: string | undefined) =>
