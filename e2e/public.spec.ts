@@ -171,12 +171,14 @@ const routes: RouteCase[] = [
         `/api/v1/nfts/${id}`,
       );
       await visibleHeading(page, nft.title);
-      await expect(page.getByTestId("nft-price")).toHaveText(usd(nft.priceUsdCents));
+      await expect(page.getByTestId("nft-price")).toHaveText(
+        new RegExp(`^₹[\\d,.]+ · \\${usd(nft.priceUsdCents).slice(1)}$`),
+      );
       await expect(page.getByRole("button", { name: "Purchase" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Sale history" })).toBeVisible();
       await expect(page.getByText(`${nft.editionsAvailable} of ${nft.editionSize} remaining`)).toBeVisible();
       await expect(page.getByText("10% Royalties")).toBeVisible();
-      await expect(page.getByText("Please Login for better experience")).toBeVisible();
+      await expect(page.getByText("Please sign in for a better experience")).toBeVisible();
     },
   },
   {
@@ -186,10 +188,12 @@ const routes: RouteCase[] = [
       const id = page.url().split("/").pop()!;
       const nft = await getJson<NftSummaryLite>(page.request, `/api/v1/nfts/${id}`);
       await visibleHeading(page, nft.title);
-      await expect(page.getByTestId("nft-price")).toHaveText(usd(nft.priceUsdCents));
+      await expect(page.getByTestId("nft-price")).toHaveText(
+        new RegExp(`^₹[\\d,.]+ · \\${usd(nft.priceUsdCents).slice(1)}$`),
+      );
       await expect(page.getByRole("button", { name: "Place a bid" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Bid history" })).toBeVisible();
-      await expect(page.getByText("Polygon")).toBeVisible();
+      await expect(page.getByText("paid in ETH")).toBeVisible();
     },
   },
   {

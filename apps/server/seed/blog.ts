@@ -3,6 +3,7 @@ import { createBlogService } from "../src/modules/blog/service.ts";
 import type { Db } from "../src/db/client.ts";
 import { blogCoverSvg } from "./artwork/svg.ts";
 import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
+import type { Storage } from "../src/lib/storage/storage.ts";
 import { type SeedPost, seedPosts } from "./blog-data.ts";
 
 const DAY = 86_400_000;
@@ -35,7 +36,7 @@ export interface SeedBlogResult {
  */
 export async function seedBlog(
   db: Db,
-  opts: { mediaDir?: string; now?: Date } = {},
+  opts: { storage?: Storage; now?: Date } = {},
 ): Promise<SeedBlogResult> {
   const now = opts.now ?? new Date();
   const inserted = await db.transaction(async (tx) => {
@@ -58,6 +59,6 @@ export async function seedBlog(
     );
     return slugs.length;
   });
-  const artworkFilesWritten = opts.mediaDir ? await writeArtwork(opts.mediaDir, blogArtwork()) : 0;
+  const artworkFilesWritten = opts.storage ? await writeArtwork(opts.storage, blogArtwork()) : 0;
   return { seeded: inserted > 0, posts: inserted, artworkFilesWritten };
 }

@@ -1,20 +1,11 @@
 // `npm run seed`: migrates the configured database and creates the launch catalogue if it is empty.
 import { bootstrap } from "../src/bootstrap.ts";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { loadConfigOrExit } from "../src/config.ts";
 import { seedBlog } from "./blog.ts";
 import { seedCatalogue } from "./seed.ts";
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const where = config.DATABASE_URL ? "PostgreSQL server" : `PGlite in ${config.paths.pglite}`;
   // No chain: seeding writes the catalogue and its artwork only.
   const ctx = await bootstrap(config, { chain: null });
@@ -22,9 +13,8 @@ async function main() {
   try {
     const applied = ctx.appliedMigrations;
     if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-    const mediaDir = config.paths.media;
     const started = Date.now();
-    const result = await seedCatalogue(database.db, { mediaDir });
+    const result = await seedCatalogue(database.db, { storage: ctx.storage });
     const c = result.counts;
     if (result.seeded) {
       console.log(
@@ -33,12 +23,12 @@ async function main() {
     } else {
       console.log(`The catalogue already has data (${where}); nothing inserted.`);
     }
-    const blog = await seedBlog(database.db, { mediaDir });
+    const blog = await seedBlog(database.db, { storage: ctx.storage });
     console.log(
       blog.seeded ? `Seeded the blog: ${blog.posts} posts.` : "The blog already has posts; nothing inserted.",
     );
     console.log(
-      `Artwork: ${result.artworkFilesWritten + blog.artworkFilesWritten} file(s) written to ${mediaDir} (existing files kept), in ${Date.now() - started} ms.`,
+      `Artwork: ${result.artworkFilesWritten + blog.artworkFilesWritten} file(s) written to ${config.STORAGE === "local" ? config.paths.media : `${config.STORAGE} storage`} (existing files kept), in ${Date.now() - started} ms.`,
     );
   } finally {
     await ctx.close();

@@ -3,6 +3,7 @@ import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { sql } from "drizzle-orm";
 import { avatarSvg, bannerSvg, logoSvg, nftArtSvg, posterSvg, prng } from "./artwork/svg.ts";
 import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
+import type { Storage } from "../src/lib/storage/storage.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
 import {
   seedCelebrities,
@@ -33,7 +34,7 @@ export function nftPublicId(slug: string): string {
   return out;
 }
 
-/** URLs (under /media/) of the seed artwork; the files live under DATA_DIR/media/. */
+/** Storage keys (URLs under /media/) of the seed artwork, written through the media storage. */
 export const mediaPaths = {
   nftImage: (slug: string) => `catalogue/nfts/${slug}.svg`,
   nftThumb: (slug: string) => `catalogue/nfts/${slug}.webp`,
@@ -108,8 +109,8 @@ export function catalogueArtwork(): ArtworkFile[] {
 }
 
 export interface SeedOptions {
-  /** Write the artwork under this directory (DATA_DIR/media); omit to skip files (tests, benchmarks). */
-  mediaDir?: string;
+  /** Write the artwork into this media storage; omit to skip files (tests, benchmarks). */
+  storage?: Storage;
   /** Reference time for creation dates and auction deadlines (default: now). */
   now?: Date;
 }
@@ -293,7 +294,7 @@ export async function seedCatalogue(db: Db, opts: SeedOptions = {}): Promise<See
     return true;
   });
 
-  const artworkFilesWritten = opts.mediaDir ? await writeArtwork(opts.mediaDir, catalogueArtwork()) : 0;
+  const artworkFilesWritten = opts.storage ? await writeArtwork(opts.storage, catalogueArtwork()) : 0;
   return { seeded, counts, artworkFilesWritten };
 }
 

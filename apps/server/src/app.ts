@@ -22,6 +22,7 @@ import { registerOrders } from "./modules/orders/routes.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
+import { registerMedia } from "./modules/media/routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
@@ -36,6 +37,7 @@ import { handleFrameworkError, installErrorHandler, sendNotFound } from "./http/
 import { AppError } from "./http/errors.ts";
 import { installCsrfCheck, installSecurityHeaders, requestId } from "./http/headers.ts";
 import { loggerOptions } from "./http/logging.ts";
+import { installMetrics } from "./http/metrics.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { route } from "./http/route.ts";
 import { serializerCompiler, validatorCompiler } from "./http/validation.ts";
@@ -76,6 +78,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
   installErrorHandler(app);
+  installMetrics(app, {
+    token: config.METRICS_TOKEN,
+    database: ctx.database,
+    jobs: ctx.jobs,
+    chain: ctx.chain,
+  });
 
   const rpcUrl = ctx.chain?.local ? ctx.chain.rpcUrl : undefined;
   installSecurityHeaders(app, {
@@ -139,14 +147,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Raster renditions of the media pictures (before the static route, which would claim /media/_r/).
   const renditions = createRenditions({ mediaDir, cacheDir: path.join(config.paths.cache, "renditions") });
   registerMediaRenditions(app, renditions);
-  await app.register(fastifyStatic, {
-    root: mediaDir,
-    prefix: "/media/",
-    decorateReply: false,
-    schemaHide: false,
-    maxAge: "1d",
-    immutable: true,
-  });
+  registerMedia(app, ctx.storage);
 
   const webDist =
     opts.webDistDir ?? config.WEB_DIST_DIR ?? fileURLToPath(new URL("../../web/dist/", import.meta.url));

@@ -6,7 +6,7 @@ import type { Config } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { localStorage } from "./lib/storage/local.ts";
+import { createStorage } from "./modules/media/storage.ts";
 import { limitHashing } from "./modules/accounts/password.ts";
 import { type CatalogueService, createCatalogueService } from "./modules/catalogue/service.ts";
 import { createSearchIndexSync } from "./modules/catalogue/index-sync.ts";
@@ -179,7 +179,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     clock,
     jobs: platform.jobs,
     pubsub: platform.pubsub,
-    storage: localStorage(config.paths.media),
+    storage: createStorage(config, database),
     mailer: createMailer(config, database.db),
     services: {
       catalogue,
@@ -252,8 +252,11 @@ function buildOrders(
       quotes: d.quotes,
       wallets: d.wallets,
       chain,
+      minter,
+      catalogue,
       market,
       lifecycle,
+      log,
     }),
     hostedCheckout: createHostedCheckout({
       database,

@@ -110,7 +110,20 @@ export const envSchema = z
           .filter(Boolean);
       }),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    CHAIN_RPC_URL: urlWithProtocol(["http", "https", "ws", "wss"]).optional(),
+    /**
+     * EVM JSON-RPC endpoint(s), comma-separated: with several, each request goes to the first one
+     * that answers (viem's fallback transport), so losing one changes nothing users see.
+     */
+    CHAIN_RPC_URL: z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(urlWithProtocol(["http", "https"])).min(1, "must name at least one URL"))
+      .optional(),
     CHAIN_ID: z.coerce.number().int().positive().optional(),
     /** Set to 1 to run without any chain (tests of areas that do not need one). */
     CHAIN_DISABLED: boolFlag,
@@ -321,6 +334,37 @@ export const envSchema = z
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
+    /**
+     * Where uploaded and seeded media live (decision 160): `local` (DATA_DIR/media, one machine),
+     * `postgres` (a table of the database, shared by every server on it) or `s3` (S3-compatible
+     * object storage). Default: postgres when DATABASE_URL is set, else local.
+     */
+    STORAGE: z.enum(["local", "postgres", "s3"]).optional(),
+    /** STORAGE=s3: the bucket (required), its region, and an S3-compatible endpoint (AWS's when unset). */
+    S3_BUCKET: optionalSecret,
+    S3_REGION: z.string().trim().min(1).default("us-east-1"),
+    S3_ENDPOINT: optionalUrl,
+    /** STORAGE=s3: the access key; without it the AWS SDK's default credential chain is used. */
+    S3_ACCESS_KEY_ID: optionalSecret,
+    S3_SECRET_ACCESS_KEY: optionalSecret,
+    /** STORAGE=s3: the bucket in the URL path rather than the host name (most S3-compatible servers). */
+    S3_FORCE_PATH_STYLE: boolFlag,
+    /** STORAGE=s3: prepended to every object key (several deployments sharing a bucket). */
+    S3_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^([a-z0-9][a-z0-9_-]*\/)*$/i, "must be empty or end with /")
+      .default(""),
+    /**
+     * GET /metrics (Prometheus) answers only `Authorization: Bearer <this>`; unset, there is no
+     * /metrics at all (404). At least 16 characters.
+     */
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === "" ? undefined : v))
+      .pipe(z.string().min(16, "must be at least 16 characters").optional()),
     /** Seed the catalogue on first start (default on). */
     SEED_ON_START: z
       .enum(["0", "1", "true", "false"])
@@ -337,6 +381,7 @@ export const envSchema = z
       ...env,
       DATA_DIR: dataDir,
       PUBLIC_URL: publicUrl,
+      STORAGE: env.STORAGE ?? (env.DATABASE_URL ? ("postgres" as const) : ("local" as const)),
       /** Everything the server keeps under DATA_DIR, named once here. */
       paths: {
         /** The embedded database (when DATABASE_URL is not set). */
@@ -407,6 +452,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `PUBLIC_URL: ${c.PUBLIC_URL} is https, a public deployment, but NODE_ENV is development: set NODE_ENV=production (development mode relaxes security settings)`,
     );
   }
+  if (c.STORAGE === "s3" && !c.S3_BUCKET) problems.push("S3_BUCKET: is required when STORAGE=s3");
+  if (c.STORAGE === "s3" && !c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY)
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: give both or neither");
   if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS)
     problems.push("HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS");
   if (c.HTTP_IDLE_TIMEOUT_MS <= c.SSE_HEARTBEAT_MS)
@@ -415,4 +463,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   if (problems.length) throw new ConfigError(problems);
   return c;
+}
+
+/** loadConfig() for command-line tools: prints the problems and exits with 1 when the configuration is invalid. */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
 }

@@ -19,11 +19,11 @@ async function main() {
   const ctx = await bootstrap(config, { log: (m) => console.log(m) });
   if (ctx.appliedMigrations.length) console.log(`Applied migrations: ${ctx.appliedMigrations.join(", ")}`);
   if (config.SEED_ON_START) {
-    const seed = await seedCatalogue(ctx.db, { mediaDir: config.paths.media });
+    const seed = await seedCatalogue(ctx.db, { storage: ctx.storage });
     if (seed.seeded) {
       console.log(`Seeded the catalogue: ${seed.counts.nfts} NFTs in ${seed.counts.films} films`);
     }
-    const blog = await seedBlog(ctx.db, { mediaDir: config.paths.media });
+    const blog = await seedBlog(ctx.db, { storage: ctx.storage });
     if (blog.seeded) console.log(`Seeded the blog: ${blog.posts} posts`);
     // The list index loaded before the seed; it reads the seeded NFTs now rather than at its next poll.
     if (seed.seeded) await ctx.services.catalogue.catchUpIndex();

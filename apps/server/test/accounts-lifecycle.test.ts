@@ -108,7 +108,7 @@ describe("the life of an account", () => {
     const avatar = await upload(app, "avatar", cookie, await sampleJpeg(), "me.jpg", "image/jpeg");
     expect(avatar.statusCode).toBe(200);
     const avatarUrl = avatar.json().user.avatarUrl as string;
-    expect(avatarUrl).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{22}\.webp$/);
+    expect(avatarUrl).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}\/[0-9a-f]{32}\.webp$/);
     const served = await app.inject({ method: "GET", url: avatarUrl });
     expect(served.statusCode).toBe(200);
     const meta = await sharp(served.rawPayload).metadata();

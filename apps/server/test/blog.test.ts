@@ -13,6 +13,7 @@ import { rowsOf } from "../src/lib/rate-limit.ts";
 import { createBlogService } from "../src/modules/blog/service.ts";
 import { AppError } from "../src/http/errors.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { localStorage } from "../src/lib/storage/local.ts";
 
 let t: TestApp;
 const NOW = new Date();
@@ -39,7 +40,7 @@ describe("seed", () => {
   it("is idempotent, and writes each cover as SVG and as a 1200 × 630 JPEG for link previews", async () => {
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-blog-covers-"));
     try {
-      const again = await seedBlog(t.ctx.db, { now: NOW, mediaDir });
+      const again = await seedBlog(t.ctx.db, { now: NOW, storage: localStorage(mediaDir) });
       expect(again).toMatchObject({ seeded: false, posts: 0, artworkFilesWritten: seedPosts.length * 2 });
       for (const p of seedPosts) {
         const svg = fs.readFileSync(path.join(mediaDir, `blog/${p.slug}.svg`), "utf8");

@@ -14,6 +14,7 @@ import {
   wrapText,
 } from "../seed/artwork/svg.ts";
 import { writeArtwork } from "../seed/artwork/write.ts";
+import { localStorage } from "../src/lib/storage/local.ts";
 import { seedCollections, seedFilms, seedNfts, seedStudios, seedTeam } from "../seed/catalogue-data.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-art-"));
@@ -106,7 +107,7 @@ describe("generated artwork", () => {
         render: () => avatarSvg({ slug: "arjun-raman", name: "Arjun Raman" }),
       },
     ];
-    const written = await writeArtwork(tmp, sample);
+    const written = await writeArtwork(localStorage(tmp), sample);
     expect(written).toBe(sample.length + 2); // two of them also get a WebP thumbnail
     for (const f of sample) {
       const meta = await sharp(path.join(tmp, f.svgPath)).metadata();
@@ -119,6 +120,6 @@ describe("generated artwork", () => {
     expect(webp.format).toBe("webp");
     expect(webp.width).toBe(thumb.width);
     // A second start reuses the files.
-    expect(await writeArtwork(tmp, sample)).toBe(0);
+    expect(await writeArtwork(localStorage(tmp), sample)).toBe(0);
   });
 });

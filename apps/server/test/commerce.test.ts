@@ -134,7 +134,17 @@ describe("commerce on the chain, over HTTP", () => {
       buyerAddress: alice.account.address,
     });
     expect(o.payment?.voucher.buyer).toBe(alice.account.address);
-    expect(o.payment?.voucher.productionHouse).toBe(PAYOUT);
+    // The studio's payee and a floor price are on the collectible, set by the minter key (not the signer).
+    const [payee, floor] = await pc().readContract({
+      address: collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "primaryTerms",
+      args: [BigInt(o.payment?.voucher.catalogueNftId ?? "0")],
+    });
+    expect(payee).toBe(PAYOUT);
+    expect(floor).toBe((BigInt(o.payment?.voucher.priceWei ?? "0") * 9n) / 10n);
+    // A wallet order's on-chain id is in the voucher range, apart from card orders' ids.
+    expect(BigInt(o.payment?.voucher.orderId ?? "0")).toBeGreaterThan(2n ** 64n);
     expect(await editionsOf("bossEntry")).toBe(before - 1);
 
     // Somebody else cannot see it, nor report a transaction for it.
@@ -537,5 +547,113 @@ describe("commerce on the chain, over HTTP", () => {
       (await api("POST", "/api/v1/admin/orders/00000000-0000-4000-8000-000000000000/retry", admin.cookie))
         .status,
     ).toBe(404);
+  });
+
+  it("never records a card order fulfilled when its token id was minted to someone else", async () => {
+    const q = (sql: string, p?: unknown[]) => t.ctx.database.query<Record<string, unknown>>(sql, p);
+    const buyerAddress = privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address;
+    const [row] = await q(
+      `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, chain_id, buyer_address,
+                           reserved_until, created_at, updated_at)
+       SELECT id, 'bossEntry', 'sandbox', 'paid', 3, 2500, $1, $2, now() + interval '30 minutes', now(), now()
+         FROM users WHERE role = 'admin' LIMIT 1
+       RETURNING id, number::text AS number`,
+      [t.ctx.chain!.chainId, buyerAddress],
+    );
+    const orderId = String(row?.id);
+    const tokenId = BigInt(String(row?.number));
+    // Another mint takes the order's token id first (a leaked minter key, or a bug): the token is not the buyer's.
+    const minter = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]));
+    const thief = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
+    await pc().waitForTransactionReceipt({
+      hash: await minter.writeContract({
+        chain: null,
+        address: collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "mintForOrder",
+        args: [thief, 1n, 2, PAYOUT, `0x${tokenId.toString(16).padStart(64, "0")}`],
+      }),
+    });
+    const state = await until(
+      "order judged",
+      () => t.ctx.services.orders.fulfilment.fulfilCardOrder(orderId),
+      (s) => s !== "minting",
+      20_000,
+    );
+    expect(state).toBe("failed");
+    const [o] = await q("SELECT state FROM orders WHERE id = $1", [orderId]);
+    expect(o?.state).toBe("failed");
+    const [note] = await q(
+      "SELECT cause FROM order_transitions WHERE order_id = $1 AND to_state = 'failed'",
+      [orderId],
+    );
+    expect(String(note?.cause)).toMatch(/not to the buyer: needs a refund/);
+  });
+
+  it("shows an auction's post-pause end right after the unpause (the indexer applies Paused/Unpaused)", async () => {
+    const q = (sql: string, p?: unknown[]) => t.ctx.database.query(sql, p);
+    await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+      VALUES ('pauseFlip', 'The Pause Flip', 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
+    await t.ctx.services.orders.auctions.openPrimaryAuctions();
+    const open = await until(
+      "auction open",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
+      (b) => b.status === "open",
+    );
+    const tokenId = BigInt(open.tokenId);
+    await pc().waitForTransactionReceipt({
+      hash: await alice.wallet.writeContract({
+        chain: null,
+        address: marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "bid",
+        args: [tokenId],
+        value: 10n ** 17n,
+      }),
+    });
+    const bidShown = await until(
+      "bid shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
+      (b) => b.endsAt !== null,
+    );
+    const storedEnd = Date.parse(bidShown.endsAt ?? "") / 1000;
+    const admin = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]));
+    const rpc = pc();
+    const at = async (timestamp: number, functionName: "pause" | "unpause") => {
+      await rpc.request({ method: "evm_setNextBlockTimestamp" as never, params: [timestamp] as never });
+      const r = await rpc.waitForTransactionReceipt({
+        hash: await admin.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName,
+        }),
+      });
+      expect(r.status).toBe("success");
+    };
+    await at(storedEnd - 300, "pause");
+    clock.advance((storedEnd - 300) * 1000 - clock.now());
+    const paused = await until(
+      "pause shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
+      (b) => b.status === "paused",
+    );
+    expect(Date.parse(paused.endsAt ?? "") / 1000).toBe(storedEnd - 300 + 7 * 86_400 + 900);
+    await at(storedEnd - 200, "unpause");
+    const resumed = await until(
+      "unpause shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
+      (b) => b.status === "open",
+    );
+    // The true end: 15 minutes after the unpause, past the stored end.
+    expect(Date.parse(resumed.endsAt ?? "") / 1000).toBe(storedEnd - 200 + 900);
+    const onChain = await rpc.readContract({
+      address: marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "auctionEndsAt",
+      args: [tokenId],
+    });
+    expect(Number(onChain)).toBe(storedEnd - 200 + 900);
   });
 });

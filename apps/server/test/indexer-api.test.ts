@@ -48,6 +48,7 @@ beforeAll(async () => {
   const runtime = {
     chainId: 31337,
     rpcUrl,
+    rpcUrls: [rpcUrl],
     local: true,
     deployment,
     publicClient: client,

@@ -10,6 +10,7 @@ import { seedFilms, seedNfts } from "../seed/catalogue-data.ts";
 import { catalogueArtwork, mediaPaths, nftPublicId, seedCatalogue } from "../seed/seed.ts";
 import { newUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { localStorage } from "../src/lib/storage/local.ts";
 
 /**
  * Issue 23: every shared page names a link-preview card (og:image) that previewers show: a 1200 × 630
@@ -39,11 +40,11 @@ beforeAll(async () => {
     mediaPaths.poster(film),
   ]);
   await writeArtwork(
-    t.config.paths.media,
+    localStorage(t.config.paths.media),
     catalogueArtwork().filter((f) => wanted.has(f.svgPath)),
   );
   await writeArtwork(
-    t.config.paths.media,
+    localStorage(t.config.paths.media),
     blogArtwork().filter((f) => f.svgPath.includes("what-is-an-nft")),
   );
   const fan = await newUser(t.ctx, { name: "Card Kavya" });

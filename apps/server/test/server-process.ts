@@ -29,6 +29,8 @@ export interface ServerProcess {
   stderr(): string;
   /** SIGKILL, then wait for the exit. */
   kill(): Promise<void>;
+  /** SIGTERM (a graceful stop), then wait for the exit; its exit code. */
+  terminate(): Promise<number | null>;
 }
 
 /**
@@ -68,6 +70,12 @@ export async function startServerProcess(
       child.kill("SIGKILL");
       await exited;
       running.delete(child);
+    },
+    terminate: async () => {
+      child.kill("SIGTERM");
+      await exited;
+      running.delete(child);
+      return child.exitCode;
     },
   };
   if (opts.waitReady) {

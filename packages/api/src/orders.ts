@@ -51,7 +51,6 @@ export const walletPaymentSchema = z.object({
     edition: z.number().int(),
     priceWei: decimalString,
     buyer: z.string(),
-    productionHouse: z.string(),
     platformFeeBps: z.number().int(),
     orderId: z.string(),
     expiry: decimalString,
@@ -195,7 +194,7 @@ export const nftAuctionSchema = z.object({
   endsAt: z.string().nullable(),
   durationDays: z.number().int(),
   /** "open" takes bids; "ended" waits for anyone to settle it; "settled" is over. */
-  status: z.enum(["opening", "open", "ended", "settled"]),
+  status: z.enum(["opening", "open", "paused", "ended", "settled"]),
 });
 export type NftAuction = z.infer<typeof nftAuctionSchema>;
 

@@ -9,7 +9,7 @@ export const walletMessages = {
   connected: "Connected Successfully",
   connectedToast: "Wallet Connected",
   /** Spec, error catalogue: no browser wallet. */
-  noBrowserWallet: "Please enable Metamask",
+  noBrowserWallet: "Please enable MetaMask",
   /** Spec, error catalogue: an action that needs a linked wallet. */
   walletRequired: "Please Connect Wallet to Proceed",
   /** Spec, error catalogue: the wallet is on another chain (payments). */

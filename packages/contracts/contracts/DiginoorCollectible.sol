@@ -28,6 +28,10 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     /// @notice Royalty rates can never be set above 15%.
     uint16 public constant MAX_ROYALTY_BPS = 1_500;
     uint256 private constant BPS_DENOMINATOR = 10_000;
+    /// @notice Order ids of primary (voucher) sales are at least this (2^64); the minter's path (card/INR orders,
+    /// primary auctions) uses ids below it. So a voucher, whoever signed it, can never take an order id of the
+    /// minter's path, nor the reverse (docs/decisions/109).
+    uint256 public constant VOUCHER_ORDER_ID_MIN = 1 << 64;
 
     /// @dev Storage: one slot per token, 160 + 16 + 32 + 16 + 32 = 256 bits. `version` counts every
     /// transfer after the mint and every single-token approval change. The marketplace stores it in a
@@ -51,14 +55,29 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         uint32 version;
     }
 
+    /// @notice What a primary (voucher) sale of a catalogue item pays to whom: `payee` (the production house)
+    /// receives the price net of the platform share and becomes the token's royalty receiver; the price must be
+    /// at least `floorWei`. Set by the admin or a minter (never by the voucher signer); an item without a payee
+    /// cannot be sold by voucher.
+    struct PrimaryTerms {
+        address payee;
+        uint96 floorWei;
+    }
+
     /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
     uint16 public immutable defaultRoyaltyBps;
+    /// @notice The marketplace this collectible was deployed with (MINTER_ROLE from the constructor), the only
+    /// caller of {mintPrimary}. It can never be a royalty receiver, even after its role is revoked (ETH credited
+    /// to it there could never be withdrawn).
+    address public immutable marketplace;
 
     mapping(uint256 tokenId => TokenData) private _tokenData;
     /// @notice Bumped each time `owner` revokes an operator it had approved for all its tokens. A listing
     /// records its seller's value, so revoking the marketplace's approval cancels the seller's listings for
     /// good: approving again later does not revive them.
     mapping(address owner => uint32) public approvalEpoch;
+    /// @notice Payee and floor price of each catalogue item's primary sales.
+    mapping(uint64 catalogueNftId => PrimaryTerms) public primaryTerms;
     string private _baseTokenURI;
 
     error InvalidOrderId();
@@ -66,6 +85,13 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     error InvalidRoyaltyReceiver(address receiver);
     error RoyaltyTooHigh(uint256 bps, uint256 maxBps);
     error CatalogueIdTooLarge(uint64 catalogueNftId);
+    error InvalidMarketplace();
+    error TokenInEscrow(uint256 tokenId);
+    error NotMarketplace(address caller);
+    error NotVoucherOrderId(bytes32 orderId);
+    error NotMinterOrderId(bytes32 orderId);
+    error NoPrimaryTerms(uint64 catalogueNftId);
+    error PriceBelowFloor(uint256 floorWei, uint256 priceWei);
 
     /// @notice A token was minted for an order (primary voucher sale or card/INR order).
     event CollectibleMinted(
@@ -77,6 +103,8 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         uint16 royaltyBps,
         bytes32 orderId
     );
+    /// @notice A catalogue item's primary-sale payee and floor price were set (payee 0: no longer sold by voucher).
+    event PrimaryTermsSet(uint64 indexed catalogueNftId, address indexed payee, uint256 floorWei);
     /// @notice The royalty of a token changed.
     event TokenRoyaltyUpdated(uint256 indexed tokenId, address indexed receiver, uint16 royaltyBps);
     /// @notice The metadata base URI changed.
@@ -84,14 +112,27 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     /// @notice ERC-4906: metadata of a range of tokens changed.
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
+    /// @param admin holder of DEFAULT_ADMIN_ROLE from the start (a multisig in production: no deployer key is
+    /// ever admin, docs/decisions/109).
     /// @param adminDelay seconds an admin transfer waits before it can be accepted (two-step, see
     /// AccessControlDefaultAdminRules).
-    constructor(address admin, uint48 adminDelay, string memory baseURI_, uint16 defaultRoyaltyBps_)
-        ERC721("Diginoor Collectible", "DGNR")
-        AccessControlDefaultAdminRules(adminDelay, admin)
-    {
+    /// @param marketplace_ the marketplace (deployed next, at an address computed from the deployer's nonce);
+    /// it gets MINTER_ROLE.
+    /// @param minter the server's minter key (card/INR orders); MINTER_ROLE unless 0.
+    constructor(
+        address admin,
+        uint48 adminDelay,
+        string memory baseURI_,
+        uint16 defaultRoyaltyBps_,
+        address marketplace_,
+        address minter
+    ) ERC721("Diginoor Collectible", "DGNR") AccessControlDefaultAdminRules(adminDelay, admin) {
         if (defaultRoyaltyBps_ > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(defaultRoyaltyBps_, MAX_ROYALTY_BPS);
+        if (marketplace_ == address(0)) revert InvalidMarketplace();
         defaultRoyaltyBps = defaultRoyaltyBps_;
+        marketplace = marketplace_;
+        _grantRole(MINTER_ROLE, marketplace_);
+        if (minter != address(0)) _grantRole(MINTER_ROLE, minter);
         _baseTokenURI = baseURI_;
         emit BaseURIUpdated(baseURI_);
     }
@@ -99,7 +140,8 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     // ------------------------------------------------------------------ minting
 
     /**
-     * @notice Mint the token of `orderId` to `to`. Only MINTER_ROLE. Each order id mints at most once.
+     * @notice Mint the token of `orderId` (below VOUCHER_ORDER_ID_MIN) to `to` for a card/INR order or a primary
+     * auction. Only MINTER_ROLE. Each order id mints at most once.
      * @return tokenId `uint256(orderId)`.
      */
     function mintForOrder(address to, uint64 catalogueNftId, uint16 edition, address royaltyReceiver, bytes32 orderId)
@@ -109,7 +151,48 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         returns (uint256 tokenId)
     {
         if (orderId == bytes32(0)) revert InvalidOrderId();
+        if (uint256(orderId) >= VOUCHER_ORDER_ID_MIN) revert NotMinterOrderId(orderId);
         _checkRoyaltyReceiver(royaltyReceiver);
+        return _mintToken(to, catalogueNftId, edition, royaltyReceiver, orderId);
+    }
+
+    /**
+     * @notice Mint the token of a primary (voucher) sale: only the marketplace, while it holds MINTER_ROLE (revoking
+     * it stops primary sales). The order id must be at least VOUCHER_ORDER_ID_MIN and `priceWei` at least the
+     * item's floor. @return payee the item's payee, who becomes the royalty receiver and is paid by the marketplace.
+     */
+    function mintPrimary(address to, uint64 catalogueNftId, uint16 edition, bytes32 orderId, uint256 priceWei)
+        external
+        onlyRole(MINTER_ROLE)
+        nonReentrant
+        returns (address payee)
+    {
+        if (msg.sender != marketplace) revert NotMarketplace(msg.sender);
+        if (uint256(orderId) < VOUCHER_ORDER_ID_MIN) revert NotVoucherOrderId(orderId);
+        PrimaryTerms memory terms = primaryTerms[catalogueNftId];
+        payee = terms.payee;
+        if (payee == address(0)) revert NoPrimaryTerms(catalogueNftId);
+        if (priceWei < terms.floorWei) revert PriceBelowFloor(terms.floorWei, priceWei);
+        // The payee was checked (_checkRoyaltyReceiver) when the terms were set.
+        _mintToken(to, catalogueNftId, edition, payee, orderId);
+    }
+
+    /**
+     * @notice Set the payee (production house) and floor price of a catalogue item's primary sales; payee 0 stops
+     * its voucher sales. The admin or a minter (the server's minter key: never the voucher signer's key alone).
+     */
+    function setPrimaryTerms(uint64 catalogueNftId, address payee, uint96 floorWei) external nonReentrant {
+        if (msg.sender != defaultAdmin()) _checkRole(MINTER_ROLE);
+        if (catalogueNftId > type(uint32).max) revert CatalogueIdTooLarge(catalogueNftId);
+        if (payee != address(0)) _checkRoyaltyReceiver(payee);
+        primaryTerms[catalogueNftId] = PrimaryTerms(payee, floorWei);
+        emit PrimaryTermsSet(catalogueNftId, payee, floorWei);
+    }
+
+    function _mintToken(address to, uint64 catalogueNftId, uint16 edition, address royaltyReceiver, bytes32 orderId)
+        private
+        returns (uint256 tokenId)
+    {
         if (catalogueNftId > type(uint32).max) revert CatalogueIdTooLarge(catalogueNftId);
         tokenId = uint256(orderId);
         if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
@@ -129,18 +212,26 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         emit BatchMetadataUpdate(0, type(uint256).max);
     }
 
-    /// @notice Change a token's royalty receiver and rate (capped at MAX_ROYALTY_BPS). Admin only.
+    /**
+     * @notice Change a token's royalty receiver and rate (capped at MAX_ROYALTY_BPS). Admin only. Applies only to
+     * trades agreed afterwards: it bumps the token's version, so a live listing dies (its seller lists again on the
+     * new terms), and it is refused while the token is escrowed in an auction (the auction settles on the terms
+     * of its creation). docs/decisions/108.
+     */
     function setTokenRoyalty(uint256 tokenId, address receiver, uint16 royaltyBps)
         external
         onlyRole(DEFAULT_ADMIN_ROLE)
         nonReentrant
     {
-        _requireOwned(tokenId);
+        if (_requireOwned(tokenId) == marketplace) revert TokenInEscrow(tokenId);
         _checkRoyaltyReceiver(receiver);
         if (royaltyBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(royaltyBps, MAX_ROYALTY_BPS);
         TokenData storage d = _tokenData[tokenId];
         d.royaltyReceiver = receiver;
         d.royaltyBps = royaltyBps;
+        unchecked {
+            d.version += 1;
+        }
         emit TokenRoyaltyUpdated(tokenId, receiver, royaltyBps);
     }
 
@@ -270,12 +361,13 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         }
     }
 
-    /// @dev A royalty receiver must be able to receive: never zero, this contract, or a minter (the
-    /// marketplace holds MINTER_ROLE; ETH credited to it there could never be withdrawn).
+    /// @dev A royalty receiver must be able to receive: never zero, this contract, the marketplace (with or
+    /// without its role: ETH credited to it there could never be withdrawn) or a minter.
     function _checkRoyaltyReceiver(address receiver) private view {
-        if (receiver == address(0) || receiver == address(this) || hasRole(MINTER_ROLE, receiver)) {
-            revert InvalidRoyaltyReceiver(receiver);
-        }
+        if (
+            receiver == address(0) || receiver == address(this) || receiver == marketplace
+                || hasRole(MINTER_ROLE, receiver)
+        ) revert InvalidRoyaltyReceiver(receiver);
     }
 
     function _baseURI() internal view override returns (string memory) {

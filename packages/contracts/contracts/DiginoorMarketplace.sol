@@ -17,22 +17,35 @@ import {DiginoorCollectible} from "./DiginoorCollectible.sol";
  * checks-effects-interactions. All ETH payouts are pushed with a gas cap (PAYOUT_GAS) and fall back to a
  * withdrawable balance, so no payee (seller, royalty receiver, treasury, outbid bidder) can block others.
  * Invariant: address(this).balance == sum(escrowed highest bids) + sum(pendingWithdrawals).
+ * Platform fees accrue in the marketplace and go to the treasury through {withdrawFees} (anyone may call).
+ * Invariant: address(this).balance == sum(escrowed highest bids) + sum(pendingWithdrawals) + accruedFees().
  * Pause stops purchases, listings, price updates, sales, auctions, bids and the settlement of auctions
  * that were still running when it began; it never stops cancelling, withdrawing or settling an auction that
  * had ended before it. A pause lasts at most MAX_PAUSE_DURATION, and an auction that was running when a
- * pause began takes bids until EXTENSION_WINDOW after the pause ends (docs/decisions/108).
- * Terms are fixed when agreed: a listing and an auction record the fee and royalty rates of their creation;
- * a voucher carries the primary fee it was signed with; fee increases take effect FEE_INCREASE_DELAY later.
+ * pause began takes bids until EXTENSION_WINDOW after the pause ends (docs/decisions/108); `Unpaused` says
+ * until when, and {auctionEndsAt} always returns that fair end.
+ * Terms are fixed when agreed: a listing and an auction record the fee, royalty and (auction) increment rates
+ * of their creation; a voucher carries the primary fee it was signed with and stays redeemable until its
+ * expiry through a fee decrease; fee increases take effect FEE_INCREASE_DELAY later and lapse if not applied
+ * within FEE_INCREASE_WINDOW after that.
+ * Primary sales (docs/decisions/109): the admin or a minter sets each catalogue item's payee and floor price on
+ * the collectible; a voucher (signed by SIGNER_ROLE) can sell an item only at or above its floor, pays its
+ * payee, and uses an order id of the voucher range (>= 2^64), so the signer key alone cannot mint below the
+ * floor, redirect the studio's money, or take an order id of the minter's path (card/INR orders, below 2^64).
  */
 contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, ReentrancyGuardTransient {
     /// @notice Role whose signatures are accepted on purchase vouchers (held by a key of its own, not the minter's).
     bytes32 public constant SIGNER_ROLE = keccak256("SIGNER_ROLE");
     /// @notice EIP-712 type of the primary-sale voucher.
     bytes32 public constant PURCHASE_VOUCHER_TYPEHASH = keccak256(
-        "PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)"
+        "PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)"
     );
+    /// @notice Longest life of a voucher the server signs (expiry - signing time). A voucher signed before a
+    /// primary fee decrease keeps its signed fee this long after the decrease, so it stays valid until expiry.
+    uint40 public constant MAX_VOUCHER_LIFETIME = 1 days;
 
     uint256 private constant BPS = 10_000;
+
     /// @notice Upper bound of the resale platform fee (10%).
     uint16 public constant MAX_FEE_BPS = 1_000;
     /// @notice Upper bound of the platform's share of a primary sale (50%).
@@ -47,6 +60,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     uint256 public constant PAYOUT_GAS = 10_000;
     /// @notice A fee increase takes effect this long after it is announced (decreases take effect at once).
     uint40 public constant FEE_INCREASE_DELAY = 7 days;
+    /// @notice An announced fee increase lapses if it is not applied within this long after its effective time.
+    uint40 public constant FEE_INCREASE_WINDOW = 7 days;
     /// @notice A pause ends by itself after this long, so nothing is locked for ever (even with no admin left).
     uint40 public constant MAX_PAUSE_DURATION = 7 days;
     /// @notice Time between the end of a pause and the next pause; longer than EXTENSION_WINDOW, so the
@@ -69,12 +84,16 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         uint40 unpausedAt;
     }
 
-    /// @dev Announced fee increases: each applies (through {applyFeeIncreases}) once its time has come.
+    /// @dev Announced fee increases: each applies (through {applyFeeIncreases}) once its time has come and
+    /// before it lapses. `primaryFeeGraceBps`: the highest primary fee a voucher expiring by
+    /// `primaryFeeGraceUntil` may carry (the fee before the last decrease; 0 when none).
     struct PendingFees {
         uint16 feeBps;
         uint40 feeEffectiveAt;
         uint16 primaryFeeBps;
         uint40 primaryFeeEffectiveAt;
+        uint16 primaryFeeGraceBps;
+        uint40 primaryFeeGraceUntil;
     }
 
     /// @dev One slot: 96 + 32 + 32 + 16 + 16 = 192 bits. The seller is not stored: a listing is live only while
@@ -98,27 +117,28 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     }
 
     /// @dev Two slots. `amount` is the reserve price until the first bid (highestBidder == 0), then the
-    /// highest bid. `endTime` is 0 until the first bid starts the clock. `feeBps`/`royaltyBps`: the terms
-    /// at creation, used at settlement.
+    /// highest bid. `endTime` is 0 until the first bid starts the clock. `feeBps`/`royaltyBps`/`minIncrementBps`:
+    /// the terms at creation, used at settlement and for every bid.
     struct Auction {
         address seller;
         uint40 endTime;
-        uint16 durationDays;
+        uint8 durationDays;
         uint16 feeBps;
         uint16 royaltyBps;
+        uint16 minIncrementBps;
         address highestBidder;
         uint96 amount;
     }
 
-    /// @notice Server-signed primary-sale voucher. `productionHouse` receives the revenue net of the platform
-    /// share `platformFeeBps` and becomes the token's royalty receiver; both are signed so neither a buyer nor
-    /// a later fee change can alter what the production house was promised.
+    /// @notice Server-signed primary-sale voucher. The catalogue item's payee (its primary terms on the
+    /// collectible, DiginoorCollectible.primaryTerms) receives the
+    /// revenue net of the platform share `platformFeeBps`, which is signed so a later fee change cannot alter
+    /// what the production house was promised.
     struct PurchaseVoucher {
         uint64 catalogueNftId;
         uint16 edition;
         uint256 priceWei;
         address buyer;
-        address productionHouse;
         uint16 platformFeeBps;
         bytes32 orderId;
         uint64 expiry;
@@ -134,8 +154,10 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     mapping(uint256 tokenId => Auction) private _auctions;
     /// @notice ETH owed to an account whose pushed payout failed (or that was outbid and rejected the refund).
     mapping(address account => uint256) public pendingWithdrawals;
-    /// @notice Vouchers cancelled before they expired (by order id).
-    mapping(bytes32 orderId => bool) public voucherCancelled;
+    /// @notice Vouchers cancelled before they expired (by EIP-712 digest, see {voucherDigest}).
+    mapping(bytes32 digest => bool) public voucherCancelled;
+    /// @dev Platform fees not yet sent to the treasury, plus 1 (never zero, so accruing costs no new slot).
+    uint256 private _accruedFeesPlusOne = 1;
 
     // ------------------------------------------------------------------ errors
     error EnforcedPause();
@@ -147,7 +169,9 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     error InvalidIncrement(uint256 bps);
     error NoFeeIncreaseDue();
     error VoucherExpired(uint64 expiry);
-    error VoucherIsCancelled(bytes32 orderId);
+    error VoucherIsCancelled(bytes32 digest);
+    error VoucherAlreadyRedeemed(bytes32 orderId);
+
     error VoucherFeeTooHigh(uint256 bps, uint256 maxBps);
     error InvalidSignature(address recovered);
     error NotVoucherBuyer(address buyer, address caller);
@@ -179,15 +203,23 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     error WithdrawFailed(address to, uint256 amount);
 
     // ------------------------------------------------------------------ events
-    event Paused(address indexed account);
-    event Unpaused(address indexed account);
+    /// @notice Trading paused; the pause ends by itself at `endsBy` (MAX_PAUSE_DURATION) unless lifted earlier.
+    event Paused(address indexed account, uint256 endsBy);
+    /// @notice The pause that began at `pausedAt` was lifted. Every auction that was running at `pausedAt` and
+    /// would have ended before `biddingUntil` now ends at `biddingUntil` (EXTENSION_WINDOW after the unpause).
+    /// A pause that ends by itself at `endsBy` has the same effect with biddingUntil = endsBy + EXTENSION_WINDOW.
+    event Unpaused(address indexed account, uint256 pausedAt, uint256 biddingUntil);
     event TreasuryUpdated(address indexed previousTreasury, address indexed newTreasury);
     event FeeUpdated(uint16 previousBps, uint16 newBps);
     event PrimaryFeeUpdated(uint16 previousBps, uint16 newBps);
     /// @notice A fee increase was announced; it can be applied from `effectiveAt`. `primary` tells which fee.
     event FeeIncreaseScheduled(bool indexed primary, uint16 newBps, uint256 effectiveAt);
     event MinIncrementUpdated(uint16 previousBps, uint16 newBps);
-    event VoucherCancelled(bytes32 indexed orderId, address indexed by);
+    /// @notice The voucher with EIP-712 digest `digest` (for order `orderId`) can no longer be redeemed; a new
+    /// voucher for the same order (e.g. repriced) still can.
+    event VoucherCancelled(bytes32 indexed orderId, bytes32 indexed digest, address indexed by);
+    /// @notice Accrued platform fees were sent to the treasury.
+    event FeesWithdrawn(address indexed treasury, uint256 amount);
     /// @notice The admin returned a token that was sent to the marketplace outside an auction.
     event TokenRescued(uint256 indexed tokenId, address indexed to);
 
@@ -226,7 +258,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         uint256 reservePrice,
         uint16 durationDays,
         uint16 feeBps,
-        uint16 royaltyBps
+        uint16 royaltyBps,
+        uint16 minIncrementBps
     );
     /// @notice A bid was accepted. `endTime` is the (possibly started or extended) end of the auction.
     event BidPlaced(
@@ -258,7 +291,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     /// @param adminDelay seconds a two-step admin transfer waits (AccessControlDefaultAdminRules).
     /// @param signer holder of SIGNER_ROLE (voucher signing); none when 0.
     constructor(DiginoorCollectible collectible_, address admin, uint48 adminDelay, address treasury_, address signer)
-        EIP712("Diginoor Marketplace", "1")
+        EIP712("Diginoor Marketplace", "2")
         AccessControlDefaultAdminRules(adminDelay, admin)
     {
         if (address(collectible_) == address(0)) revert InvalidAddress();
@@ -275,8 +308,9 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     // ================================================================== primary sales
 
     /**
-     * @notice Redeem a server-signed voucher: pay exactly `priceWei`, mint token `uint256(orderId)` to the
-     * buyer (the caller), pay the signed platform share to the treasury and the rest to the production house.
+     * @notice Redeem a server-signed voucher: pay exactly `priceWei` (at least the item's floor), mint token
+     * `uint256(orderId)` to the buyer (the caller), credit the signed platform share to the treasury's fees and
+     * pay the rest to the item's payee.
      */
     function purchase(PurchaseVoucher calldata voucher, bytes calldata signature)
         external
@@ -289,37 +323,32 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         if (block.timestamp > voucher.expiry) revert VoucherExpired(voucher.expiry);
         if (msg.sender != voucher.buyer) revert NotVoucherBuyer(voucher.buyer, msg.sender);
         if (msg.value != voucher.priceWei) revert WrongPayment(voucher.priceWei, msg.value);
-        // The signed share may be below today's rate (signed before a decrease took effect), never above it.
-        if (voucher.platformFeeBps > cfg.primaryFeeBps) {
-            revert VoucherFeeTooHigh(voucher.platformFeeBps, cfg.primaryFeeBps);
-        }
-        if (voucherCancelled[voucher.orderId]) revert VoucherIsCancelled(voucher.orderId);
-        address signer = ECDSA.recoverCalldata(_hashTypedDataV4(hashVoucher(voucher)), signature);
+        // The signed share is at most today's rate, or the rate before the last decrease for a voucher that
+        // expires within MAX_VOUCHER_LIFETIME of that decrease (it was signed before it, or just after by a
+        // signer that had not yet seen it): a voucher valid when signed stays valid until it expires.
+        if (voucher.platformFeeBps > cfg.primaryFeeBps) _checkGraceFee(voucher.platformFeeBps, voucher.expiry, cfg);
+        bytes32 digest = _hashTypedDataV4(_hashVoucher(voucher));
+        if (voucherCancelled[digest]) revert VoucherIsCancelled(digest);
+        address signer = ECDSA.recoverCalldata(digest, signature);
         if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSignature(signer);
 
-        // Mint (reverts OrderAlreadyMinted on replay, InvalidRoyaltyReceiver for a payee that could never be
-        // paid). Marketplace state is not touched, so the mint callback into a contract buyer sees a
-        // consistent state (and cannot re-enter: nonReentrant).
-        tokenId = collectible.mintForOrder(
-            msg.sender, voucher.catalogueNftId, voucher.edition, voucher.productionHouse, voucher.orderId
+        // Mint: the collectible checks the order id's range and the item's floor price and returns its payee
+        // (reverts OrderAlreadyMinted on replay). Marketplace state is not touched before it, so the mint
+        // callback into a contract buyer sees a consistent state (and cannot re-enter: nonReentrant).
+        tokenId = uint256(voucher.orderId);
+        address payee = collectible.mintPrimary(
+            msg.sender, voucher.catalogueNftId, voucher.edition, voucher.orderId, msg.value
         );
         uint256 fee = (msg.value * voucher.platformFeeBps) / BPS;
         emit PrimaryPurchase(
-            tokenId,
-            msg.sender,
-            voucher.productionHouse,
-            voucher.catalogueNftId,
-            voucher.edition,
-            voucher.orderId,
-            msg.value,
-            fee
+            tokenId, msg.sender, payee, voucher.catalogueNftId, voucher.edition, voucher.orderId, msg.value, fee
         );
-        _pay(voucher.productionHouse, msg.value - fee);
-        _pay(cfg.treasury, fee);
+        _accrueFee(fee);
+        _pay(payee, msg.value - fee);
     }
 
-    /// @notice EIP-712 struct hash of a voucher (without the domain).
-    function hashVoucher(PurchaseVoucher calldata v) public pure returns (bytes32) {
+    /// @dev EIP-712 struct hash of a voucher (without the domain).
+    function _hashVoucher(PurchaseVoucher calldata v) private pure returns (bytes32) {
         return keccak256(
             abi.encode(
                 PURCHASE_VOUCHER_TYPEHASH,
@@ -327,7 +356,6 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
                 v.edition,
                 v.priceWei,
                 v.buyer,
-                v.productionHouse,
                 v.platformFeeBps,
                 v.orderId,
                 v.expiry
@@ -337,16 +365,21 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
 
     /// @notice EIP-712 digest that the signer signs for `v` on this chain and contract.
     function voucherDigest(PurchaseVoucher calldata v) external view returns (bytes32) {
-        return _hashTypedDataV4(hashVoucher(v));
+        return _hashTypedDataV4(_hashVoucher(v));
     }
 
-    /// @notice Cancel a voucher before it expires (a signer or the admin), e.g. when its order is refunded.
-    function cancelVoucher(bytes32 orderId) external nonReentrant {
+    /**
+     * @notice Cancel one voucher before it expires (a signer or the admin), e.g. when its order is refunded or
+     * repriced: a new voucher for the same order is still accepted. Refused once the order is minted.
+     */
+    function cancelVoucher(PurchaseVoucher calldata v) external nonReentrant {
         if (!hasRole(SIGNER_ROLE, msg.sender) && msg.sender != defaultAdmin()) {
             revert AccessControlUnauthorizedAccount(msg.sender, SIGNER_ROLE);
         }
-        voucherCancelled[orderId] = true;
-        emit VoucherCancelled(orderId, msg.sender);
+        if (collectible.isOrderMinted(v.orderId)) revert VoucherAlreadyRedeemed(v.orderId);
+        bytes32 digest = _hashTypedDataV4(_hashVoucher(v));
+        voucherCancelled[digest] = true;
+        emit VoucherCancelled(v.orderId, digest, msg.sender);
     }
 
     // ================================================================== resale listings
@@ -421,8 +454,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         delete _listings[tokenId];
         collectible.safeTransferFrom(seller, msg.sender, tokenId);
         emit Sale(tokenId, seller, msg.sender, msg.value, royaltyReceiver, royalty, fee, proceeds);
+        _accrueFee(fee);
         _pay(royaltyReceiver, royalty);
-        _pay(cfg.treasury, fee);
         _pay(seller, proceeds);
     }
 
@@ -464,9 +497,12 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
             emit ListingCancelled(tokenId, address(0));
         }
         // transferFrom checks the approval.
-        _auctions[tokenId] =
-            Auction(msg.sender, 0, durationDays, cfg.feeBps, royaltyBps, address(0), reservePrice);
-        emit AuctionCreated(tokenId, msg.sender, reservePrice, durationDays, cfg.feeBps, royaltyBps);
+        _auctions[tokenId] = Auction(
+            msg.sender, 0, uint8(durationDays), cfg.feeBps, royaltyBps, cfg.minIncrementBps, address(0), reservePrice
+        );
+        emit AuctionCreated(
+            tokenId, msg.sender, reservePrice, durationDays, cfg.feeBps, royaltyBps, cfg.minIncrementBps
+        );
         collectible.transferFrom(msg.sender, address(this), tokenId);
     }
 
@@ -499,7 +535,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
                 uint256 fairEnd = _fairEnd(endTime, cfg);
                 if (block.timestamp >= fairEnd) revert AuctionEnded(tokenId, fairEnd);
             }
-            uint256 increment = (previousAmount * cfg.minIncrementBps) / BPS;
+            uint256 increment = (previousAmount * a.minIncrementBps) / BPS;
             uint256 minimum = previousAmount + (increment == 0 ? 1 : increment);
             if (msg.value < minimum) revert BidTooLow(minimum, msg.value);
             if (endTime < block.timestamp + EXTENSION_WINDOW) {
@@ -536,8 +572,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         if (royalty + fee > a.amount) revert FeesExceedPrice(a.amount, royalty, fee);
         uint256 proceeds = a.amount - royalty - fee;
         emit AuctionSettled(tokenId, a.seller, a.highestBidder, a.amount, royaltyReceiver, royalty, fee, proceeds);
+        _accrueFee(fee);
         _pay(royaltyReceiver, royalty);
-        _pay(cfg.treasury, fee);
         _pay(a.seller, proceeds);
     }
 
@@ -557,13 +593,22 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         return _auctions[tokenId];
     }
 
-    /// @notice When bidding on `tokenId` closes: its end time, later after a pause that began while it ran.
+    /**
+     * @notice When bidding on `tokenId` closes (0 before the first bid): its end time, or EXTENSION_WINDOW after
+     * the end of a pause that began while it ran, from the moment that pause ends. During such a pause, the
+     * latest it can be: EXTENSION_WINDOW after the pause would end by itself (an unpause brings it forward).
+     */
     function auctionEndsAt(uint256 tokenId) external view returns (uint256) {
         Auction storage a = _auctions[tokenId];
         if (a.seller == address(0)) revert AuctionNotFound(tokenId);
         uint256 endTime = a.endTime;
         if (endTime == 0) return 0;
-        return block.timestamp >= endTime ? _fairEnd(endTime, _config) : endTime;
+        Config memory cfg = _config;
+        if (_isPaused(cfg) && cfg.pausedAt < endTime) {
+            uint256 latest = uint256(cfg.pausedAt) + MAX_PAUSE_DURATION + EXTENSION_WINDOW;
+            return latest > endTime ? latest : endTime;
+        }
+        return _fairEnd(endTime, cfg);
     }
 
     /// @notice The smallest acceptable next bid on `tokenId` (reserve before the first bid).
@@ -572,7 +617,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         if (a.seller == address(0)) revert AuctionNotFound(tokenId);
         uint256 amount = a.amount;
         if (a.highestBidder == address(0)) return amount;
-        uint256 increment = (amount * _config.minIncrementBps) / BPS;
+        uint256 increment = (amount * a.minIncrementBps) / BPS;
         return amount + (increment == 0 ? 1 : increment);
     }
 
@@ -614,7 +659,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
             revert PauseCooldown(uint256(last.unpausedAt) + PAUSE_COOLDOWN);
         }
         _config.pausedAt = uint40(block.timestamp);
-        emit Paused(msg.sender);
+        emit Paused(msg.sender, block.timestamp + MAX_PAUSE_DURATION);
     }
 
     function unpause() external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
@@ -622,13 +667,37 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         if (!_isPaused(cfg)) revert ExpectedPause();
         _lastPause = PauseHistory(cfg.pausedAt, uint40(block.timestamp));
         _config.pausedAt = 0;
-        emit Unpaused(msg.sender);
+        emit Unpaused(msg.sender, cfg.pausedAt, block.timestamp + EXTENSION_WINDOW);
     }
 
+    /// @notice Change the treasury; the fees accrued so far are paid to the previous one first.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         _checkPayee(newTreasury);
-        emit TreasuryUpdated(_config.treasury, newTreasury);
+        address previous = _config.treasury;
+        emit TreasuryUpdated(previous, newTreasury);
         _config.treasury = newTreasury;
+        uint256 fees = _accruedFeesPlusOne - 1;
+        if (fees != 0) {
+            _accruedFeesPlusOne = 1;
+            emit FeesWithdrawn(previous, fees);
+            _pay(previous, fees);
+        }
+    }
+
+    /// @notice Send the accrued platform fees to the treasury (anyone may call; never paused).
+    function withdrawFees() external nonReentrant {
+        uint256 fees = _accruedFeesPlusOne - 1;
+        if (fees == 0) revert NothingToWithdraw();
+        _accruedFeesPlusOne = 1;
+        address to = _config.treasury;
+        emit FeesWithdrawn(to, fees);
+        (bool ok,) = to.call{value: fees}("");
+        if (!ok) revert WithdrawFailed(to, fees);
+    }
+
+    /// @notice Platform fees accrued and not yet sent to the treasury.
+    function accruedFees() external view returns (uint256) {
+        return _accruedFeesPlusOne - 1;
     }
 
     /// @notice Resale platform fee in basis points (default 250, at most MAX_FEE_BPS). A decrease applies at
@@ -655,8 +724,19 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         if (bps > MAX_PRIMARY_FEE_BPS) revert FeeTooHigh(bps, MAX_PRIMARY_FEE_BPS);
         uint16 current = _config.primaryFeeBps;
         if (bps <= current) {
-            _pendingFees.primaryFeeBps = 0;
-            _pendingFees.primaryFeeEffectiveAt = 0;
+            PendingFees memory p = _pendingFees;
+            p.primaryFeeBps = 0;
+            p.primaryFeeEffectiveAt = 0;
+            if (bps < current) {
+                // Vouchers signed at `current` stay redeemable until they expire (at most MAX_VOUCHER_LIFETIME).
+                uint16 grace = current;
+                if (block.timestamp <= p.primaryFeeGraceUntil && p.primaryFeeGraceBps > grace) {
+                    grace = p.primaryFeeGraceBps;
+                }
+                p.primaryFeeGraceBps = grace;
+                p.primaryFeeGraceUntil = uint40(block.timestamp) + MAX_VOUCHER_LIFETIME;
+            }
+            _pendingFees = p;
             emit PrimaryFeeUpdated(current, bps);
             _config.primaryFeeBps = bps;
         } else {
@@ -667,18 +747,18 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         }
     }
 
-    /// @notice Apply the announced fee increases whose time has come (anyone may call).
+    /// @notice Apply the announced fee increases whose time has come and that have not lapsed (anyone may call).
     function applyFeeIncreases() external nonReentrant {
         PendingFees memory p = _pendingFees;
         bool applied;
-        if (p.feeEffectiveAt != 0 && block.timestamp >= p.feeEffectiveAt) {
+        if (_due(p.feeEffectiveAt)) {
             emit FeeUpdated(_config.feeBps, p.feeBps);
             _config.feeBps = p.feeBps;
             p.feeBps = 0;
             p.feeEffectiveAt = 0;
             applied = true;
         }
-        if (p.primaryFeeEffectiveAt != 0 && block.timestamp >= p.primaryFeeEffectiveAt) {
+        if (_due(p.primaryFeeEffectiveAt)) {
             emit PrimaryFeeUpdated(_config.primaryFeeBps, p.primaryFeeBps);
             _config.primaryFeeBps = p.primaryFeeBps;
             p.primaryFeeBps = 0;
@@ -694,7 +774,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         return _pendingFees;
     }
 
-    /// @notice Minimum auction increment in basis points (default 500 = 5%).
+    /// @notice Minimum auction increment in basis points (default 500 = 5%), for auctions created afterwards.
     function setMinIncrementBps(uint16 bps) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         if (bps == 0 || bps > MAX_MIN_INCREMENT_BPS) revert InvalidIncrement(bps);
         emit MinIncrementUpdated(_config.minIncrementBps, bps);
@@ -737,6 +817,26 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     }
 
     // ================================================================== internals
+
+    /// @dev Whether an announced increase effective at `effectiveAt` can be applied now (not lapsed).
+    function _due(uint40 effectiveAt) private view returns (bool) {
+        return effectiveAt != 0 && block.timestamp >= effectiveAt
+            && block.timestamp <= uint256(effectiveAt) + FEE_INCREASE_WINDOW;
+    }
+
+    /// @dev A voucher fee above today's primary fee is accepted only as the fee before the last decrease, for a
+    /// voucher expiring within MAX_VOUCHER_LIFETIME of it.
+    function _checkGraceFee(uint16 bps, uint64 expiry, Config memory cfg) private view {
+        PendingFees memory p = _pendingFees;
+        if (bps > p.primaryFeeGraceBps || expiry > p.primaryFeeGraceUntil) {
+            revert VoucherFeeTooHigh(bps, cfg.primaryFeeBps);
+        }
+    }
+
+    /// @dev Credit a platform fee to the treasury's accrued fees (sent by {withdrawFees}).
+    function _accrueFee(uint256 fee) private {
+        if (fee != 0) _accruedFeesPlusOne += fee;
+    }
 
     function _isPaused(Config memory cfg) private view returns (bool) {
         return cfg.pausedAt != 0 && block.timestamp < uint256(cfg.pausedAt) + MAX_PAUSE_DURATION;

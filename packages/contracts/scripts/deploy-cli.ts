@@ -6,9 +6,12 @@
  *          [--admin <address>] [--admin-delay <seconds>] [--minter <address>] [--signer <address>]
  * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset); MINTER_PRIVATE_KEY and
  * VOUCHER_SIGNER_PRIVATE_KEY (their addresses get MINTER_ROLE and SIGNER_ROLE when --minter / --signer
- * are absent; the deployer when neither is given), ADMIN_ADDRESS (e.g. a multisig: it receives the admin
- * role by a two-step transfer it accepts after the delay), CHAIN_RPC_URL (when --rpc is absent), PUBLIC_URL
- * (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent), TREASURY_ADDRESS.
+ * are absent), ADMIN_ADDRESS (a multisig: admin of both contracts from their constructors), CHAIN_RPC_URL
+ * (when --rpc is absent), PUBLIC_URL (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent),
+ * TREASURY_ADDRESS.
+ * On a development chain (31337, 1337) every role not given goes to the deployer. On any other chain the
+ * deployment is refused unless admin, minter, signer and treasury are four different addresses, none of them
+ * the deployer's; the error says what to pass (docs/decisions/109-contract-keys-and-roles.md).
  */
 import { parseArgs } from "node:util";
 import { type Address, getAddress, type Hex } from "viem";

@@ -5,11 +5,21 @@ import { privateKeyToAccount } from "viem/accounts";
 /** EIP-712 domain name of DiginoorMarketplace. */
 export const VOUCHER_DOMAIN_NAME = "Diginoor Marketplace";
 /** EIP-712 domain version of DiginoorMarketplace. */
-export const VOUCHER_DOMAIN_VERSION = "1";
+export const VOUCHER_DOMAIN_VERSION = "2";
+/**
+ * Order ids of voucher (wallet) sales are at least 2^64 (`DiginoorCollectible.VOUCHER_ORDER_ID_MIN`); the
+ * minter's path (card/INR orders, primary auctions) uses ids below it. See {@link voucherOrderId}.
+ */
+export const VOUCHER_ORDER_ID_MIN = 2n ** 64n;
+/**
+ * Longest life of a voucher (expiry minus signing time) the server may sign: `MAX_VOUCHER_LIFETIME` of the
+ * marketplace. A voucher no longer than this stays redeemable through a primary fee decrease.
+ */
+export const MAX_VOUCHER_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /**
  * EIP-712 types of the primary-sale voucher, exactly as in DiginoorMarketplace.PURCHASE_VOUCHER_TYPEHASH:
- * `PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,address productionHouse,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)`.
+ * `PurchaseVoucher(uint64 catalogueNftId,uint16 edition,uint256 priceWei,address buyer,uint16 platformFeeBps,bytes32 orderId,uint64 expiry)`.
  */
 export const purchaseVoucherTypes = {
   PurchaseVoucher: [
@@ -17,7 +27,6 @@ export const purchaseVoucherTypes = {
     { name: "edition", type: "uint16" },
     { name: "priceWei", type: "uint256" },
     { name: "buyer", type: "address" },
-    { name: "productionHouse", type: "address" },
     { name: "platformFeeBps", type: "uint16" },
     { name: "orderId", type: "bytes32" },
     { name: "expiry", type: "uint64" },
@@ -28,21 +37,21 @@ export const purchaseVoucherTypes = {
  * A primary-sale voucher signed by an account holding SIGNER_ROLE on the marketplace.
  * - `catalogueNftId`: the catalogue NFT (uint64) the token represents.
  * - `edition`: edition number (uint16, 0 = unnumbered).
- * - `priceWei`: exact ETH the buyer must send.
+ * - `priceWei`: exact ETH the buyer must send; at least the item's floor (`DiginoorCollectible.primaryTerms`).
  * - `buyer`: the only account that may redeem it (msg.sender) and who receives the token.
- * - `productionHouse`: receives the revenue net of the platform share and becomes the token's royalty
- *   receiver; signed so a buyer cannot redirect revenue.
- * - `platformFeeBps`: the platform's share in basis points, at most the marketplace's `primaryFeeBps()`;
- *   signed, so a later fee change cannot alter what the production house was promised.
- * - `orderId`: bytes32, non-zero; the minted token id is `BigInt(orderId)`; each order mints once.
- * - `expiry`: unix seconds; redeemable while `block.timestamp <= expiry`.
+ * - `platformFeeBps`: the platform's share in basis points, at most the marketplace's `primaryFeeBps()` when
+ *   signed; signed, so a later fee change cannot alter what the production house was promised. The rest goes
+ *   to the item's payee on the collectible (`primaryTerms(catalogueNftId).payee`), never chosen by the signer.
+ * - `orderId`: bytes32, at least 2^64 ({@link voucherOrderId}); the minted token id is `BigInt(orderId)`;
+ *   each order mints once.
+ * - `expiry`: unix seconds; redeemable while `block.timestamp <= expiry`; at most
+ *   {@link MAX_VOUCHER_LIFETIME_SECONDS} after signing.
  */
 export interface PurchaseVoucher {
   catalogueNftId: bigint;
   edition: number;
   priceWei: bigint;
   buyer: Address;
-  productionHouse: Address;
   platformFeeBps: number;
   orderId: Hex;
   expiry: bigint;
@@ -106,6 +115,17 @@ export function toOrderId(orderNumber: bigint): Hex {
   return pad(toHex(orderNumber), { size: 32 });
 }
 
+/**
+ * The bytes32 order id of a wallet (voucher) order: 2^64 + its numeric id, so it can never be the id of a card
+ * order or a primary auction (which use {@link toOrderId} of their number, below 2^64).
+ */
+export function voucherOrderId(orderNumber: bigint): Hex {
+  if (typeof orderNumber !== "bigint" || orderNumber <= 0n || orderNumber >= VOUCHER_ORDER_ID_MIN) {
+    throw new RangeError(`voucher order number ${String(orderNumber)} is outside 1 .. 2^64-1`);
+  }
+  return toOrderId(VOUCHER_ORDER_ID_MIN + orderNumber);
+}
+
 /** The token id minted for an order: `BigInt(orderId)`. */
 export function orderIdToTokenId(orderId: Hex): bigint {
   return hexToBigInt(orderId);
@@ -122,7 +142,6 @@ export interface PurchaseVoucherJson {
   edition: number;
   priceWei: string;
   buyer: string;
-  productionHouse: string;
   platformFeeBps: number;
   orderId: string;
   expiry: string;
@@ -135,7 +154,6 @@ export function voucherFromJson(v: PurchaseVoucherJson): PurchaseVoucher {
     edition: v.edition,
     priceWei: BigInt(v.priceWei),
     buyer: v.buyer as Address,
-    productionHouse: v.productionHouse as Address,
     platformFeeBps: v.platformFeeBps,
     orderId: v.orderId as Hex,
     expiry: BigInt(v.expiry),

@@ -19,6 +19,7 @@ import {
   useFixture,
   type Wallet,
   zeroAddress,
+  heldBalance,
 } from "./fixture.js";
 
 let f: Fixture;
@@ -53,11 +54,20 @@ describe("marketplace deployment", () => {
 describe("admin setters", () => {
   it("pause / unpause with events; double pause or unpause reverts", async () => {
     const r = await mp(f, f.admin, "pause");
-    expect(eventOf(r, "Paused")).toEqual({ account: f.admin.account.address });
+    const pausedAt = (await f.publicClient.getBlock({ blockNumber: r.blockNumber })).timestamp;
+    expect(eventOf(r, "Paused")).toEqual({
+      account: f.admin.account.address,
+      endsBy: pausedAt + 7n * 86_400n,
+    });
     expect(await readMp(f, "paused")).toBe(true);
     await expectRevert(mp(f, f.admin, "pause"), "EnforcedPause");
     const u = await mp(f, f.admin, "unpause");
-    expect(eventOf(u, "Unpaused")).toEqual({ account: f.admin.account.address });
+    const unpausedAt = (await f.publicClient.getBlock({ blockNumber: u.blockNumber })).timestamp;
+    expect(eventOf(u, "Unpaused")).toEqual({
+      account: f.admin.account.address,
+      pausedAt,
+      biddingUntil: unpausedAt + 900n,
+    });
     await expectRevert(mp(f, f.admin, "unpause"), "ExpectedPause");
   });
 
@@ -152,7 +162,7 @@ describe("withdrawals", () => {
     expect(await readMp(f, "pendingWithdrawals", [w])).toBe(0n);
     await expectRevert(attack(f, owner, w, "execute", [f.marketplace, 0n, withdraw]), "NothingToWithdraw");
     // Escrow: only the highest bid remains.
-    expect(await balance(f, f.marketplace)).toBe(2n * ETH);
+    expect(await heldBalance(f)).toBe(2n * ETH);
   });
 });
 
@@ -201,7 +211,7 @@ describe("royalty + fee can never exceed the price", () => {
 });
 
 describe("role management", () => {
-  it("roles can be renounced on both contracts; hashVoucher and the typehash match the TS types", async () => {
+  it("roles can be renounced on both contracts; the voucher digest and the typehash match the TS types", async () => {
     const { SIGNER_ROLE, MINTER_ROLE } = await import("../src/deploy.js");
     const { col, readCol } = await import("./fixture.js");
     await mp(f, f.admin, "grantRole", [SIGNER_ROLE, f.minter.account.address]);
@@ -214,8 +224,8 @@ describe("role management", () => {
       mp(f, f.admin, "renounceRole", [SIGNER_ROLE, f.minter.account.address]),
       "AccessControlBadConfirmation",
     );
-    const { hashStruct, keccak256, toHex } = await import("viem");
-    const { purchaseVoucherTypes } = await import("../src/voucher.js");
+    const { hashTypedData, keccak256, toHex } = await import("viem");
+    const { purchaseVoucherTypes, voucherDomain } = await import("../src/voucher.js");
     const typeString = `PurchaseVoucher(${purchaseVoucherTypes.PurchaseVoucher.map((x) => `${x.type} ${x.name}`).join(",")})`;
     expect(await readMp(f, "PURCHASE_VOUCHER_TYPEHASH")).toBe(keccak256(toHex(typeString)));
     const voucher = {
@@ -223,13 +233,17 @@ describe("role management", () => {
       edition: 2,
       priceWei: 3n,
       buyer: ANVIL_ADDRESSES[4],
-      productionHouse: ANVIL_ADDRESSES[2],
       platformFeeBps: 250,
       orderId: `0x${"11".repeat(32)}` as Hex,
       expiry: 4n,
     };
-    expect(await readMp(f, "hashVoucher", [voucher])).toBe(
-      hashStruct({ data: voucher, types: purchaseVoucherTypes, primaryType: "PurchaseVoucher" }),
+    expect(await readMp(f, "voucherDigest", [voucher])).toBe(
+      hashTypedData({
+        domain: voucherDomain(f.chain.id, f.marketplace),
+        message: voucher,
+        types: purchaseVoucherTypes,
+        primaryType: "PurchaseVoucher",
+      }),
     );
   });
 });

@@ -25,6 +25,7 @@ import {
   useFixture,
   type Wallet,
   zeroAddress,
+  heldBalance,
 } from "./fixture.js";
 
 let f: Fixture;
@@ -83,7 +84,7 @@ describe("re-entrant buyer", () => {
     expect(await readCol(f, "ownerOf", [a])).toBe(w);
     expect(await readCol(f, "ownerOf", [b])).toBe(seller.account.address);
     expect((await readMp<{ seller: string }>(f, "getListing", [b])).seller).toBe(seller.account.address);
-    expect(await balance(f, f.marketplace)).toBe(0n);
+    expect(await heldBalance(f)).toBe(0n);
   });
 
   it("cannot re-enter purchase() or withdraw() from the mint callback of a primary purchase", async () => {
@@ -133,11 +134,11 @@ describe("re-entrant and ETH-rejecting bidders", () => {
       bob.account.address,
     );
     expect(await readMp(f, "pendingWithdrawals", [w])).toBe(ETH);
-    expect(await balance(f, f.marketplace)).toBe(3n * ETH);
+    expect(await heldBalance(f)).toBe(3n * ETH);
     // Settlement is not blocked either.
     await advance(f, 86_400);
     await mp(f, bob, "settle", [t]);
-    expect(await balance(f, f.marketplace)).toBe(ETH);
+    expect(await heldBalance(f)).toBe(ETH);
   });
 
   it("a bidder whose receive() re-enters bid() gains nothing: the refund is gas-capped and guarded", async () => {
@@ -156,7 +157,7 @@ describe("re-entrant and ETH-rejecting bidders", () => {
     const credited = (await readMp<bigint>(f, "pendingWithdrawals", [w])) as bigint;
     const wBal = await balance(f, w);
     expect(credited + wBal).toBe(11n * ETH);
-    expect(await balance(f, f.marketplace)).toBe(2n * ETH + credited);
+    expect(await heldBalance(f)).toBe(2n * ETH + credited);
   });
 
   it("a withdraw() re-entered from receive() pays out exactly once", async () => {
@@ -170,7 +171,7 @@ describe("re-entrant and ETH-rejecting bidders", () => {
     const r = await attack(f, eve, w, "execute", [f.marketplace, 0n, mpData("withdraw")]);
     expect(reentries(r)).toEqual([{ success: false, error: "ReentrancyGuardReentrantCall" }]);
     expect(await balance(f, w)).toBe(ETH);
-    expect(await balance(f, f.marketplace)).toBe(2n * ETH);
+    expect(await heldBalance(f)).toBe(2n * ETH);
   });
 });
 
@@ -197,7 +198,7 @@ describe("re-entrant seller and royalty receiver", () => {
     const proceeds = ETH - ETH / 10n - (ETH * 250n) / 10_000n;
     const credited = (await readMp<bigint>(f, "pendingWithdrawals", [w])) as bigint;
     expect((await balance(f, w)) + credited).toBe(proceeds);
-    expect(await balance(f, f.marketplace)).toBe(credited);
+    expect(await heldBalance(f)).toBe(credited);
   });
 });
 

@@ -22,6 +22,8 @@ import {
   useFixture,
   type Wallet,
   zeroAddress,
+  heldBalance,
+  treasuryFunds,
 } from "./fixture.js";
 
 let f: Fixture;
@@ -61,6 +63,7 @@ describe("createAuction", () => {
       durationDays: 3,
       feeBps: 250,
       royaltyBps: 1000,
+      minIncrementBps: 500,
     });
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(f.marketplace);
     expect(await auction()).toEqual({
@@ -69,6 +72,7 @@ describe("createAuction", () => {
       durationDays: 3,
       feeBps: 250,
       royaltyBps: 1000,
+      minIncrementBps: 500,
       highestBidder: zeroAddress,
       amount: ETH,
     });
@@ -120,7 +124,7 @@ describe("bid", () => {
       amount: ETH,
       endTime: Number(t + 2n * DAY),
     });
-    expect(await balance(f, f.marketplace)).toBe(ETH);
+    expect(await heldBalance(f)).toBe(ETH);
   });
 
   it("later bids must beat the highest by the minimum increment; the outbid bidder is refunded at once", async () => {
@@ -138,7 +142,7 @@ describe("bid", () => {
       previousBidder: alice.account.address,
       previousBid: ETH,
     });
-    expect(await balance(f, f.marketplace)).toBe(min);
+    expect(await heldBalance(f)).toBe(min);
     // A bidder may raise their own bid; they get their previous bid back.
     const b0 = await balance(f, bob.account.address);
     const next = (min * 105n) / 100n + 1n;
@@ -259,7 +263,7 @@ describe("settle", () => {
     const [s0, ph0, tr0] = await Promise.all([
       balance(f, seller.account.address),
       balance(f, f.productionHouse),
-      balance(f, f.treasury),
+      treasuryFunds(f),
     ]);
     const r = await mp(f, f.wallets[7] as Wallet, "settle", [tokenId]);
     const price = 2n * ETH;
@@ -268,8 +272,8 @@ describe("settle", () => {
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(bob.account.address);
     expect(await balance(f, seller.account.address)).toBe(s0 + price - royalty - fee);
     expect(await balance(f, f.productionHouse)).toBe(ph0 + royalty);
-    expect(await balance(f, f.treasury)).toBe(tr0 + fee);
-    expect(await balance(f, f.marketplace)).toBe(0n);
+    expect(await treasuryFunds(f)).toBe(tr0 + fee);
+    expect(await heldBalance(f)).toBe(0n);
     expect(eventOf(r, "AuctionSettled")).toEqual({
       tokenId,
       seller: seller.account.address,

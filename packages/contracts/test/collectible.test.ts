@@ -45,11 +45,19 @@ describe("DiginoorCollectible deployment", () => {
     expect(await readCol(f, "supportsInterface", ["0xffffffff"])).toBe(false);
   });
 
-  it("constructor rejects a zero admin and a royalty above the cap", async () => {
-    const deploy = (args: readonly [Hex, number, string, number]) =>
+  it("constructor rejects a zero admin, a royalty above the cap and no marketplace", async () => {
+    const deploy = (args: readonly [Hex, number, string, number, Hex, Hex]) =>
       f.admin.deployContract({ abi: diginoorCollectibleAbi, bytecode: diginoorCollectibleBytecode, args });
-    await expectRevert(deploy([zeroAddress, 0, BASE_URI, 1000]), "AccessControlInvalidDefaultAdmin");
-    await expectRevert(deploy([ANVIL_ADDRESSES[0], 0, BASE_URI, 1501]), "RoyaltyTooHigh");
+    const mkt = ANVIL_ADDRESSES[7];
+    await expectRevert(
+      deploy([zeroAddress, 0, BASE_URI, 1000, mkt, zeroAddress]),
+      "AccessControlInvalidDefaultAdmin",
+    );
+    await expectRevert(deploy([ANVIL_ADDRESSES[0], 0, BASE_URI, 1501, mkt, zeroAddress]), "RoyaltyTooHigh");
+    await expectRevert(
+      deploy([ANVIL_ADDRESSES[0], 0, BASE_URI, 1000, zeroAddress, zeroAddress]),
+      "InvalidMarketplace",
+    );
   });
 });
 

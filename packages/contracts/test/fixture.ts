@@ -32,7 +32,7 @@ import { attackerWalletAbi, attackerWalletBytecode } from "../generated/testHelp
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { type AnvilInstance, startAnvil } from "../src/anvil.js";
 import { deployAll, type Deployment } from "../src/deploy.js";
-import { type PurchaseVoucher, signPurchaseVoucher, toOrderId } from "../src/voucher.js";
+import { type PurchaseVoucher, signPurchaseVoucher, toOrderId, voucherOrderId } from "../src/voucher.js";
 
 export const BASE_URI = "https://diginoor.test/api/v1/metadata/";
 /** The voucher signer's key: a key of its own, apart from the minter's (SIGNER_ROLE only, holds no ETH). */
@@ -74,6 +74,9 @@ function makeTestClient(chain: Chain, rpcUrl: string) {
 /** Admin transfer delay used by the test deployments (1 hour). */
 export const ADMIN_DELAY = 3600;
 
+/** Catalogue items whose primary terms the fixture sets (payee: the production house, floor 0). */
+export const FIXTURE_CATALOGUE_IDS = [42n, 77n, 78n] as const;
+
 export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
   const anvil = await startAnvil({ chainId: opts.chainId });
   const chain = defineChain({
@@ -96,7 +99,7 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     treasury: ANVIL_ADDRESSES[9],
     adminDelaySeconds: ADMIN_DELAY,
   });
-  return {
+  const f: Fixture = {
     anvil,
     chain,
     publicClient,
@@ -112,6 +115,18 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     treasury: ANVIL_ADDRESSES[9],
     stop: () => anvil.stop(),
   };
+  for (const id of FIXTURE_CATALOGUE_IDS) await setPrimaryTerms(f, id, f.productionHouse, 0n);
+  return f;
+}
+
+/** The minter sets a catalogue item's primary payee and floor price on the collectible. */
+export function setPrimaryTerms(f: Fixture, catalogueNftId: bigint, payee: Address, floorWei: bigint) {
+  return send(f, f.minter, {
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: "setPrimaryTerms",
+    args: [catalogueNftId, payee, floorWei],
+  });
 }
 
 /**
@@ -213,10 +228,16 @@ export async function now(f: Fixture): Promise<bigint> {
 }
 
 let orderCounter = 1000n;
-/** A fresh order id (small numbers, so token ids stay readable). */
+/** A fresh order id of the minter's path (small numbers, so token ids stay readable). */
 export function nextOrderId(): Hex {
   orderCounter += 1n;
   return toOrderId(orderCounter);
+}
+
+/** A fresh order id of the voucher path (2^64 + n). */
+export function nextVoucherOrderId(): Hex {
+  orderCounter += 1n;
+  return voucherOrderId(orderCounter);
 }
 
 /** Mint a token to `to` through the minter role (card/INR path). Returns the token id. */
@@ -235,7 +256,10 @@ export async function minterMint(
   return { tokenId: BigInt(orderId), receipt, orderId };
 }
 
-/** Build and sign a voucher (signed by the SIGNER_ROLE holder unless `signerKey` is given; fee 250 bps). */
+/**
+ * Build and sign a voucher (signed by the SIGNER_ROLE holder unless `signerKey` is given; fee 250 bps; catalogue
+ * item 42, whose payee is the production house).
+ */
 export async function makeVoucher(
   f: Fixture,
   buyer: Address,
@@ -246,9 +270,8 @@ export async function makeVoucher(
     edition: o.edition ?? 3,
     priceWei: o.priceWei ?? ETH / 10n,
     buyer,
-    productionHouse: o.productionHouse ?? f.productionHouse,
     platformFeeBps: o.platformFeeBps ?? 250,
-    orderId: o.orderId ?? nextOrderId(),
+    orderId: o.orderId ?? nextVoucherOrderId(),
     expiry: o.expiry ?? (await now(f)) + 3600n,
   };
   const signature = await signPurchaseVoucher({
@@ -366,3 +389,15 @@ export function attack(
 }
 
 export { encodeFunctionData, zeroAddress } from "viem";
+
+/** What the treasury has and is owed: its balance plus the marketplace's accrued platform fees. */
+export async function treasuryFunds(f: Fixture): Promise<bigint> {
+  const [b, accrued] = await Promise.all([balance(f, f.treasury), readMp<bigint>(f, "accruedFees")]);
+  return b + accrued;
+}
+
+/** ETH the marketplace holds for bidders and payees: its balance minus the accrued platform fees. */
+export async function heldBalance(f: Fixture): Promise<bigint> {
+  const [b, accrued] = await Promise.all([balance(f, f.marketplace), readMp<bigint>(f, "accruedFees")]);
+  return b - accrued;
+}

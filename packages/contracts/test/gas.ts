@@ -31,7 +31,7 @@ export const GAS_GOALS: Record<string, number> = {
 export const LABELS: Record<string, string> = {
   deployCollectible: "deploy DiginoorCollectible",
   deployMarketplace: "deploy DiginoorMarketplace",
-  deployAll: "deployAll total (2 deploys + 2 role grants)",
+  deployAll: "deployAll total (2 deploys, roles from the constructors)",
   primaryPurchase: "primary purchase (voucher, mint, split)",
   primaryPurchaseRepeatBuyer: "primary purchase, buyer already holds a token",
   minterMint: "minter mint (card/INR order)",
@@ -55,14 +55,10 @@ export async function measureGas(): Promise<Record<string, number>> {
     };
     const pc = f.publicClient;
     // Deployment receipts: the first two transactions of the deployer.
-    // deployAll = 4 transactions (2 deployments, 2 role grants), one block each on automining anvil.
+    // deployAll = 2 transactions (the two deployments: roles come from the constructors), one block each
+    // on automining anvil.
     let deployTotal = 0;
-    for (const [i, key] of [
-      "deployCollectible",
-      "deployMarketplace",
-      "grantMinterToMarketplace",
-      "grantMinterToServer",
-    ].entries()) {
+    for (const [i, key] of ["deployCollectible", "deployMarketplace"].entries()) {
       const block = await pc.getBlock({
         blockNumber: f.deployment.blockNumber + BigInt(i),
         includeTransactions: true,
@@ -71,7 +67,7 @@ export async function measureGas(): Promise<Record<string, number>> {
       if (!tx || typeof tx === "string") throw new Error("no deploy tx");
       const used = Number((await pc.getTransactionReceipt({ hash: tx.hash })).gasUsed);
       deployTotal += used;
-      if (i < 2) g[key] = used;
+      g[key] = used;
     }
     g.deployAll = deployTotal;
 

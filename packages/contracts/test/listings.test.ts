@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANVIL_ADDRESSES } from "../src/anvil-accounts.js";
+import { saleSplit } from "../src/proceeds.js";
 import {
   advance,
   approveMarketplace,
@@ -19,6 +20,8 @@ import {
   useFixture,
   type Wallet,
   zeroAddress,
+  heldBalance,
+  treasuryFunds,
 } from "./fixture.js";
 
 let f: Fixture;
@@ -151,7 +154,7 @@ describe("buy", () => {
     const [s0, ph0, tr0, b0] = await Promise.all([
       balance(f, seller.account.address),
       balance(f, f.productionHouse),
-      balance(f, f.treasury),
+      treasuryFunds(f),
       balance(f, buyer.account.address),
     ]);
     const r = await mp(f, buyer, "buy", [tokenId, ETH], ETH);
@@ -160,9 +163,9 @@ describe("buy", () => {
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer.account.address);
     expect(await balance(f, seller.account.address)).toBe(s0 + ETH - royalty - fee);
     expect(await balance(f, f.productionHouse)).toBe(ph0 + royalty);
-    expect(await balance(f, f.treasury)).toBe(tr0 + fee);
+    expect(await treasuryFunds(f)).toBe(tr0 + fee);
     expect(await balance(f, buyer.account.address)).toBe(b0 - ETH - gasCost(r));
-    expect(await balance(f, f.marketplace)).toBe(0n);
+    expect(await heldBalance(f)).toBe(0n);
     expect(eventOf(r, "Sale")).toEqual({
       tokenId,
       seller: seller.account.address,
@@ -185,6 +188,20 @@ describe("buy", () => {
     const r = await mp(f, buyer, "buy", [tokenId, 10_000n], 10_000n);
     const sale = eventOf(r, "Sale");
     expect([sale.royaltyAmount, sale.platformFee, sale.sellerProceeds]).toEqual([1500n, 1000n, 7500n]);
+  });
+
+  it("pays the seller what saleSplit (the sell dialogs' 'You receive') says, at awkward prices", async () => {
+    const royaltyBps = (await readCol<{ royaltyBps: number }>(f, "tokenInfo", [tokenId])).royaltyBps;
+    const feeBps = await readMp<number>(f, "feeBps");
+    let owner = seller;
+    let next = buyer;
+    for (const price of [1n, 9_999n, 12_345_678_901_234_567n, ETH / 3n, 7n * ETH + 1n]) {
+      await approveMarketplace(f, owner);
+      await mp(f, owner, "list", [tokenId, price]);
+      const sale = eventOf(await mp(f, next, "buy", [tokenId, price], price), "Sale");
+      expect(sale).toMatchObject(saleSplit(price, feeBps, royaltyBps));
+      [owner, next] = [next, owner];
+    }
   });
 
   it("a seller cannot buy their own listing", async () => {
@@ -233,7 +250,7 @@ describe("buy", () => {
     await mp(f, seller, "list", [tokenId, ETH]);
     await mp(f, buyer, "buy", [tokenId, ETH], ETH);
     expect(await readMp(f, "pendingWithdrawals", [w])).toBe(ETH / 10n);
-    expect(await balance(f, f.marketplace)).toBe(ETH / 10n);
+    expect(await heldBalance(f)).toBe(ETH / 10n);
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer.account.address);
   });
 });

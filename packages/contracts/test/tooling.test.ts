@@ -9,7 +9,13 @@ import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generate
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { startAnvil } from "../src/anvil.js";
 import { MINTER_ROLE, SIGNER_ROLE } from "../src/deploy.js";
-import { orderIdToTokenId, purchaseVoucherTypes, tokenIdToOrderId, toOrderId } from "../src/voucher.js";
+import {
+  orderIdToTokenId,
+  purchaseVoucherTypes,
+  tokenIdToOrderId,
+  toOrderId,
+  voucherOrderId,
+} from "../src/voucher.js";
 
 const run = promisify(execFile);
 const pkgDir = new URL("..", import.meta.url).pathname;
@@ -44,6 +50,37 @@ describe("startAnvil", () => {
 });
 
 describe("deploy CLI", () => {
+  it("refuses one key on a chain that is not a development chain, saying what to pass", async () => {
+    const a = await startAnvil({ chainId: 137 });
+    try {
+      const err = (await run(
+        "npx",
+        ["tsx", "scripts/deploy-cli.ts", "--rpc", a.rpcUrl, "--base-uri", "https://x.test/api/v1/metadata"],
+        {
+          cwd: pkgDir,
+          env: {
+            ...process.env,
+            DEPLOYER_PRIVATE_KEY: "",
+            MINTER_PRIVATE_KEY: "",
+            VOUCHER_SIGNER_PRIVATE_KEY: "",
+          },
+        },
+      ).catch((e: { code: number; stderr: string; stdout: string }) => e)) as {
+        code: number;
+        stderr: string;
+        stdout: string;
+      };
+      expect(err.code).toBe(1);
+      expect(err.stdout).toBe("");
+      expect(err.stderr).toMatch(/refusing to deploy on chain 137 \(not a development chain\)/);
+      expect(err.stderr).toMatch(/pass --admin <multisig address> \(ADMIN_ADDRESS\), --minter <address>/);
+      const c = createPublicClient({ transport: http(a.rpcUrl) });
+      expect(await c.getTransactionCount({ address: ANVIL_ADDRESSES[0] })).toBe(0);
+    } finally {
+      await a.stop();
+    }
+  });
+
   it("prints one JSON line with every address and grants the roles", async () => {
     const a = await startAnvil();
     try {
@@ -107,6 +144,10 @@ describe("voucher helpers", () => {
     expect(orderIdToTokenId(toOrderId(123n))).toBe(123n);
     expect(tokenIdToOrderId(255n)).toBe(`0x${"0".repeat(62)}ff`);
     expect(tokenIdToOrderId(orderIdToTokenId(toOrderId(2n ** 255n)))).toBe(toOrderId(2n ** 255n));
+    // Wallet (voucher) orders use 2^64 + their number, apart from card orders' ids.
+    expect(orderIdToTokenId(voucherOrderId(5n))).toBe(2n ** 64n + 5n);
+    expect(() => voucherOrderId(0n)).toThrow(RangeError);
+    expect(() => voucherOrderId(2n ** 64n)).toThrow(RangeError);
   });
 
   it("the EIP-712 type string matches the contract typehash", async () => {

@@ -78,11 +78,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   const dir = opts.dataDir && opts.dataDir !== "memory://" ? opts.dataDir : undefined;
   if (dir) fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const client = await PGlite.create({
-    ...(dir ? { dataDir: dir } : {}),
-    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-    extensions: await pgliteExtensions(),
-  });
+  const unlock = dir ? lockDataDir(dir) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(dir ? { dataDir: dir } : {}),
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      extensions: await pgliteExtensions(),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = drizzlePglite(client) as unknown as Db;
   const conn: Pick<Database, "exec" | "query"> = {
     exec: async (script) => {
@@ -97,8 +104,65 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     raw: { kind: "pglite", client },
     ...conn,
     exclusive: (fn) => fn(conn),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
+}
+
+/** A second process opened an embedded database that a running process (a server) holds. */
+export class DatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid} (a running server). ` +
+        "PGlite serves one process at a time: what another process writes there is lost. Stop that " +
+        "process and run this again, or run both against a PostgreSQL server (DATABASE_URL).",
+    );
+  }
+}
+
+/**
+ * PGlite keeps its database in the memory of the one process that opened it and writes it back to the
+ * directory, so a second process (`npm run admin:create` beside a running server) would change a copy
+ * that the first one then overwrites. The owner's pid sits in `<dir>.pid`; another opener is refused
+ * while that process lives. A pid file left by a process that died is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  const file = `${dir}.pid`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+      return () => {
+        try {
+          if (fs.readFileSync(file, "utf8") === String(process.pid)) fs.unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const pid = Number(fs.readFileSync(file, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new DatabaseInUseError(dir, pid);
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`Could not take the lock ${file}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function pgliteExtensions() {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "./errors.ts";
+import { isChainUnavailable, isDatabaseUnavailable } from "./unavailable.ts";
 
 /** Fixed messages for Fastify's own client errors: never the framework's text, which echoes input. */
 const frameworkMessages: Record<number, { code: string; message: string }> = {
@@ -47,6 +48,16 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     const known = frameworkMessages[status] ?? { code: "bad_request", message: "The request is not valid" };
     req.log.info({ code: e.code, status }, "client error");
     return send(reply, status, known.code, known.message);
+  }
+  if (isChainUnavailable(err)) {
+    req.log.warn({ err: { message: err.message, name: err.name } }, "chain RPC unavailable");
+    reply.header("retry-after", "10");
+    return send(reply, 503, "unavailable", "Crypto payments are paused, try again shortly");
+  }
+  if (isDatabaseUnavailable(err)) {
+    req.log.warn({ err: { message: err.message, code: e.code } }, "database unavailable");
+    reply.header("retry-after", "2");
+    return send(reply, 503, "unavailable", "The service is briefly unavailable; try again in a few seconds");
   }
   req.log.error({ err }, "unhandled error");
   return send(reply, 500, "internal", "Something Went Wrong");

@@ -24,7 +24,8 @@ const staticOperations: Record<string, OpenAPIV3.OperationObject> = {
   "/robots.txt": textFile("getRobots", "Crawler rules", "seo", "text/plain"),
   "/media/{path}": {
     operationId: "getMedia",
-    summary: "Uploaded and seeded media (images, videos); immutable, cached for a day",
+    summary:
+      "Uploaded and seeded media (images, videos) from the configured storage; ETag is the SHA-256 of the content, cached as immutable",
     tags: ["media"],
     security: [],
     parameters: [
@@ -35,7 +36,7 @@ const staticOperations: Record<string, OpenAPIV3.OperationObject> = {
         description: "The file",
         content: { "*/*": { schema: { type: "string", format: "binary" } } },
       },
-      "403": { description: "Refused (a path outside the media folder)" },
+      "304": { description: "Not modified (If-None-Match named the current ETag)" },
       "404": { description: "No such file" },
     },
   },

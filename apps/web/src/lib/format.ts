@@ -1,38 +1,7 @@
 import type { Tier } from "@diginoor/api/catalogue";
 
-const usdWhole = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
-const usdCents = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** Formats integer USD cents: 1500000000 → "$15,000,000", 1250 → "$12.50", 1200 → "$12". */
-export function formatUsd(cents: number): string {
-  if (!Number.isFinite(cents)) return "—";
-  const whole = Math.trunc(cents);
-  if (whole % 100 === 0) return usdWhole.format(whole / 100);
-  return usdCents.format(whole / 100);
-}
-
-const inr = new Intl.NumberFormat("en-IN", {
-  style: "currency",
-  currency: "INR",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** Formats integer paise: 211250 → "₹2,112.50" (Indian digit grouping). */
-export function formatInr(paise: number): string {
-  if (!Number.isFinite(paise)) return "—";
-  return inr.format(Math.trunc(paise) / 100);
-}
+// Money is formatted in one place, shared with the server (packages/api/src/money.ts).
+export { formatInr, formatNative, formatPrice, formatUsd, usdCentsToPaise } from "@diginoor/api/money";
 
 /** Parses a dollar amount typed by a user ("12", "12.5", "$1,200.00") to integer cents, or null. */
 export function parseUsdToCents(text: string): number | null {

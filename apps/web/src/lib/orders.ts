@@ -1,4 +1,5 @@
 import type { OrderState, orderEndpoints } from "@diginoor/api/orders";
+import type { PriceInput } from "@diginoor/api/money";
 import { useQuery } from "@tanstack/react-query";
 import { callApi } from "./api.ts";
 
@@ -19,4 +20,20 @@ export function useMyOrders(enabled = true) {
     refetchInterval: (q) =>
       q.state.data?.items.some((o) => !FINAL_ORDER_STATES.has(o.state)) ? 5000 : false,
   });
+}
+
+/** What an order charged, as ui/Price shows it: its dollars, with its rupees or its crypto when paid so. */
+export function orderPrice(o: {
+  usdCents: number;
+  payCurrency: "usd" | "inr" | null;
+  payAmountMinor: number | null;
+  priceWei: string | null;
+  symbol: string | null;
+}): PriceInput {
+  return {
+    usdCents: o.usdCents,
+    paise: o.payCurrency === "inr" ? o.payAmountMinor : null,
+    wei: o.priceWei,
+    symbol: o.symbol,
+  };
 }

@@ -1,10 +1,10 @@
 import type { NftSummary } from "@diginoor/api/catalogue";
 import { Link } from "react-router";
-import { formatUsd } from "../lib/format.ts";
 import { shareLink } from "../lib/share.ts";
 import { Countdown } from "./Countdown.tsx";
 import { ShareIcon } from "./icons.tsx";
 import { LikeButton } from "./LikeButton.tsx";
+import { Price } from "./Price.tsx";
 import { Skeleton } from "./Skeleton.tsx";
 import { TierBadge } from "./TierBadge.tsx";
 import { useToast } from "./Toast.tsx";
@@ -52,7 +52,7 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
         {nft.saleType === "auction" ? (
           <div className="nft-card-price">
             <span className="nft-card-price-label">Reserve</span>
-            <span className="nft-card-price-value tabular">{formatUsd(nft.priceUsdCents)}</span>
+            <Price usdCents={nft.priceUsdCents} className="nft-card-price-value" stacked />
             <span className="nft-card-clock">
               <Countdown endsAt={nft.auctionEndsAt} compact />
             </span>
@@ -60,7 +60,7 @@ export function NftCard({ nft, eager = false }: { nft: NftSummary; eager?: boole
         ) : (
           <div className="nft-card-price">
             <span className="nft-card-price-label">Price</span>
-            <span className="nft-card-price-value tabular">{formatUsd(nft.priceUsdCents)}</span>
+            <Price usdCents={nft.priceUsdCents} className="nft-card-price-value" stacked />
             <span className="nft-card-editions tabular">
               {nft.editionsAvailable} of {nft.editionSize} left
             </span>

@@ -1,17 +1,18 @@
 import type { MarketToken } from "@diginoor/api/chain";
 import { renditionSrcSet } from "@diginoor/api/media";
 import { Link } from "react-router";
-import { formatNative } from "../lib/wallet/amounts.ts";
+import { Price } from "./Price.tsx";
 
 /** A token on the chain as a small card: art, title and edition, and what it is doing (sale, auction). */
 export function TokenCard({ token, symbol, to }: { token: MarketToken; symbol: string; to: string }) {
-  const status = token.listing
-    ? `On sale for ${formatNative(token.listing.priceWei, symbol)}`
-    : token.auction && !token.auction.settled
-      ? token.auction.highestBidWei
-        ? `Auction: ${formatNative(token.auction.highestBidWei, symbol)} bid`
-        : `Auction: reserve ${formatNative(token.auction.reserveWei, symbol)}`
-      : "Not on sale";
+  const live = token.auction && !token.auction.settled ? token.auction : null;
+  const [label, wei] = token.listing
+    ? ["On sale for", token.listing.priceWei]
+    : live
+      ? live.highestBidWei
+        ? ["Highest bid", live.highestBidWei]
+        : ["Auction, reserve", live.reserveWei]
+      : ["Not on sale", null];
   return (
     <Link to={to} className={`token-card tier-${token.nft?.tier ?? "common"}`}>
       {token.nft ? (
@@ -34,7 +35,15 @@ export function TokenCard({ token, symbol, to }: { token: MarketToken; symbol: s
           {token.nft.tierLabel} · {token.nft.film}
         </span>
       ) : null}
-      <span className="token-card__status">{status}</span>
+      <span className="token-card__status">
+        {label}
+        {wei ? (
+          <>
+            {" "}
+            <Price wei={wei} symbol={symbol} stacked />
+          </>
+        ) : null}
+      </span>
     </Link>
   );
 }

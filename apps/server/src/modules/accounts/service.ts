@@ -19,6 +19,7 @@ import {
   verificationMail,
 } from "../mail/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
+import { sha256Hex } from "../../lib/storage/storage.ts";
 import type { GoogleIdentity } from "./google.ts";
 import { limits } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
@@ -449,7 +450,8 @@ export async function changePassword(
 
 /**
  * Replaces the avatar or cover with an uploaded image: checked, rendered into `renditions`, stored
- * under a fresh random key (nobody can overwrite another user's or an older file); the previous
+ * under the account's prefix and the content hash of the upload (nobody can write another user's
+ * files, and a name never changes content); the previous
  * files are deleted once the account points at the new ones.
  */
 export async function setProfileImage(
@@ -462,7 +464,9 @@ export async function setProfileImage(
   const db = ctx.database.db;
   await checkImage(data);
   const rendered = await renderImage(data, renditions);
-  const base = `${kind}s/${user.id}/${newSecret().slice(0, 22)}`;
+  // Named by the hash of the uploaded bytes: the renditions under a name never change, so every
+  // server serves them as immutable; only this account's prefix can be written by this account.
+  const base = `${kind}s/${user.id}/${sha256Hex(data).slice(0, 32)}`;
   for (const r of rendered) await ctx.storage.put(`${base}${r.suffix}.webp`, r.data, "image/webp");
   const previous = await repo.imageKey(db, user.id, kind);
   const updated = await repo.setImage(db, user.id, kind, base, ctx.storage.url(`${base}.webp`));

@@ -40,6 +40,7 @@ import { postsAdmin } from "../blog/service.ts";
 import { celebritiesAdmin, filmsAdmin, nftsAdmin, studios } from "../catalogue/service.ts";
 import { createContactService } from "../contact/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
+import { sha256Hex } from "../../lib/storage/storage.ts";
 import { createNewsletterService } from "../newsletter/service.ts";
 import * as repo from "./repo.ts";
 
@@ -415,14 +416,15 @@ export function createAdminService(ctx: AdminDeps) {
 
     /**
      * Checks an uploaded image by content, re-encodes it to WebP renditions (as avatar uploads do)
-     * and stores them under a fresh random key; answers their URLs by name.
+     * and stores them under the content hash of the upload; answers their URLs by name.
      */
     async uploadImage(actor: Actor, purpose: UploadPurpose, data: Buffer): Promise<Record<string, string>> {
       houseScope(actor);
       await checkImage(data);
       const renditions = UPLOAD_RENDITIONS[purpose];
       const rendered = await renderImage(data, renditions);
-      const base = `console/${purpose}/${randomKey()}`;
+      // Named by the content hash: the same upload twice is the same object, and a name never changes.
+      const base = `console/${purpose}/${sha256Hex(data).slice(0, 32)}`;
       const images: Record<string, string> = {};
       for (const [i, r] of rendered.entries()) {
         const key = `${base}${r.suffix}.webp`;
@@ -437,10 +439,6 @@ export function createAdminService(ctx: AdminDeps) {
       }));
     },
   };
-}
-
-function randomKey(): string {
-  return randomUUID().replace(/-/g, "");
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;

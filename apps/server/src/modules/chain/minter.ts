@@ -1,4 +1,5 @@
-import { createWalletClient, type Hash, http, type LocalAccount } from "viem";
+import { createWalletClient, type Hash, type LocalAccount } from "viem";
+import { rpcTransport } from "../../lib/rpc-transport.ts";
 import type { ChainRuntime } from "./runtime.ts";
 
 type WriteRequest = Omit<Parameters<ReturnType<typeof createWalletClient>["writeContract"]>[0], "account">;
@@ -21,7 +22,7 @@ export interface Minter {
 export function createMinter(chain: ChainRuntime | undefined): Minter | undefined {
   const account = chain?.minter;
   if (!chain || !account) return undefined;
-  const wallet = createWalletClient({ account, transport: http(chain.rpcUrl) });
+  const wallet = createWalletClient({ account, transport: rpcTransport(chain.rpcUrls) });
   let queue: Promise<unknown> = Promise.resolve();
   const write = (request: WriteRequest): Promise<Hash> => {
     const sent = queue.then(() => wallet.writeContract({ ...request, account } as never));

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
+import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { deployAll } from "@diginoor/contracts/deploy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/harness.ts";
@@ -82,9 +83,14 @@ describe("a chain given by CHAIN_RPC_URL", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     anvil = await startAnvil({ chainId: 777 });
+    // Not a development chain: four distinct role holders (deployAll refuses one key there).
     const d = await deployAll({
       rpcUrl: anvil.rpcUrl,
       metadataBaseUri: "https://diginoor.example/api/v1/metadata/",
+      adminAddress: ANVIL_ADDRESSES[5],
+      minterAddress: ANVIL_ADDRESSES[6],
+      signerAddress: ANVIL_ADDRESSES[7],
+      treasury: ANVIL_ADDRESSES[8],
     });
     // Exactly what the deploy CLI prints.
     deploymentLine = JSON.stringify({ ...d, blockNumber: d.blockNumber.toString() });
@@ -126,6 +132,17 @@ describe("a chain given by CHAIN_RPC_URL", () => {
     const fresh = await createTestDatabase();
     try {
       await expect(startChain(remote(), fresh.database.db, () => {})).rejects.toThrow(/npm run deploy/);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it("never deploys on a chain that is not a development chain, even with a deployer key", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await expect(
+        startChain(remote({ DEPLOYER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[0] }), fresh.database.db, () => {}),
+      ).rejects.toThrow(/chain 777: run `npm run deploy.*--admin <multisig address>/);
     } finally {
       await fresh.dispose();
     }

@@ -7,7 +7,7 @@ import {
   ANVIL_PRIVATE_KEYS,
 } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
-import { deployAll } from "@diginoor/contracts/deploy";
+import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
 import { deployWallets, ENTRYPOINT_ADDRESS } from "@diginoor/contracts/wallets";
 import {
   type Address,
@@ -22,11 +22,15 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { type ChainDeployment, latestDeployment, recordDeployment } from "./deployments.ts";
+import { rpcTransport } from "../../lib/rpc-transport.ts";
 
 /** The chain the server talks to, with our contracts' addresses. */
 export interface ChainRuntime {
   chainId: number;
+  /** The first RPC endpoint (the local anvil's, or CHAIN_RPC_URL's first). */
   rpcUrl: string;
+  /** Every RPC endpoint CHAIN_RPC_URL names (requests fall back from one to the next). */
+  rpcUrls: string[];
   /** True when the server started its own anvil. */
   local: boolean;
   deployment: ChainDeployment;
@@ -70,7 +74,8 @@ export async function startChain(
 ): Promise<ChainRuntime | undefined> {
   if (config.CHAIN_DISABLED) return undefined;
   const local = !config.CHAIN_RPC_URL;
-  let rpcUrl = config.CHAIN_RPC_URL ?? "";
+  let rpcUrls = config.CHAIN_RPC_URL ?? [];
+  let rpcUrl = rpcUrls[0] ?? "";
   let stop = async () => {};
   if (local) {
     const statePath = config.paths.anvilState;
@@ -80,10 +85,11 @@ export async function startChain(
       () => startAnvil({ chainId: LOCAL_CHAIN_ID, statePath }),
     );
     rpcUrl = anvil.rpcUrl;
+    rpcUrls = [rpcUrl];
     stop = anvil.stop;
     log(`Local chain (anvil) at ${rpcUrl}, chain id ${anvil.chainId}`);
   }
-  const publicClient = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
+  const publicClient = createPublicClient({ transport: rpcTransport(rpcUrls) }) as PublicClient;
   try {
     const chainId = await publicClient.getChainId();
     if (config.CHAIN_ID && config.CHAIN_ID !== chainId) {
@@ -107,9 +113,13 @@ export async function startChain(
       deployment = undefined;
     }
     if (!deployment) {
-      if (!local && !config.DEPLOYER_PRIVATE_KEY) {
+      if (!local && !(config.DEPLOYER_PRIVATE_KEY && DEV_CHAIN_IDS.includes(chainId))) {
+        // Outside a development chain the roles need four different addresses (a multisig admin among
+        // them): the deploy script takes them; the server never deploys there with its own keys.
         throw new Error(
-          "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY",
+          DEV_CHAIN_IDS.includes(chainId)
+            ? "No contracts recorded for this chain: run `npm run deploy -w packages/contracts -- --rpc <url>` and set CHAIN_DEPLOYMENT to the JSON it prints, or set DEPLOYER_PRIVATE_KEY"
+            : `No contracts recorded for chain ${chainId}: run \`npm run deploy -w packages/contracts -- --rpc <url>\` (${PRODUCTION_ROLES_HINT}) and set CHAIN_DEPLOYMENT to the JSON it prints`,
         );
       }
       const addressOf = (key: string | undefined) =>
@@ -170,7 +180,7 @@ export async function startChain(
       k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
     const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
     const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
-    return { chainId, rpcUrl, local, deployment, publicClient, signer, minter, wallets, stop };
+    return { chainId, rpcUrl, rpcUrls, local, deployment, publicClient, signer, minter, wallets, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -290,9 +290,11 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
           break;
         }
         case "TokenRoyaltyUpdated": {
+          // Like the contract, a royalty change bumps the token's version: its live listing dies.
           const t = token(id, log);
           set("tokens", id, {
             ...t,
+            version: t.version + 1,
             royalty_receiver: a.receiver as string,
             royalty_bps: Number(a.royaltyBps),
           });

@@ -10,6 +10,7 @@ import { getAddress } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
+import { auctionTiming } from "./pause.ts";
 import * as repo from "./repo.ts";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -50,6 +51,19 @@ export function createTokenReads(opts: TokenReadsOptions) {
   ): Promise<Token[]> {
     const nfts = loaded ?? (await nftsOf(rows));
     const hidden = (await opts.hidden?.(rows.map((r) => r.token_id))) ?? new Set<string>();
+    // An open auction's true end after a pause (the latest Paused/Unpaused event), read once per answer.
+    const pause =
+      opts.chainId !== undefined && rows.some((r) => r.auction_ends && r.auction_status === "open")
+        ? await repo.lastPauseEvent(q, opts.chainId)
+        : undefined;
+    const nowSec = Math.floor(Date.now() / 1000);
+    const endOf = (r: repo.TokenViewRow) => {
+      if (!r.auction_ends) return null;
+      const stored = Number(r.auction_ends);
+      const end =
+        r.auction_status === "open" ? (auctionTiming(stored, pause, nowSec).endsAt ?? stored) : stored;
+      return new Date(end * 1000).toISOString();
+    };
     return rows.map((r) => ({
       hidden: hidden.has(r.token_id),
       tokenId: r.token_id,
@@ -65,7 +79,7 @@ export function createTokenReads(opts: TokenReadsOptions) {
               reserveWei: r.auction_reserve,
               highestBidWei: r.auction_high,
               highestBidder: r.auction_bidder,
-              endsAt: r.auction_ends ? new Date(Number(r.auction_ends) * 1000).toISOString() : null,
+              endsAt: endOf(r),
               settled: r.auction_status === "settled",
             }
           : null,
@@ -170,18 +184,29 @@ export function createTokenReads(opts: TokenReadsOptions) {
     );
   }
 
-  /** The indexer's record of a token's auction (open, or over: settled or cancelled rows are gone or settled). */
-  async function auction(tokenId: string) {
+  /**
+   * The indexer's record of a token's auction (open, or over: settled or cancelled rows are gone or settled).
+   * `endsAt` is the true end at chain time `nowSec` (default: our clock): after a pause that began while the
+   * auction ran, EXTENSION_WINDOW after the pause ended; `paused` while such a pause lasts.
+   */
+  async function auction(tokenId: string, nowSec = Math.floor(Date.now() / 1000)) {
     if (opts.chainId === undefined) return undefined;
     const [row] = await repo.auctionOf(q, opts.chainId, canonicalTokenId(tokenId));
     if (!row) return undefined;
+    const open = row.status === "open";
+    const timing = auctionTiming(
+      row.ends_at === null ? null : Number(row.ends_at),
+      open ? await repo.lastPauseEvent(q, opts.chainId) : undefined,
+      nowSec,
+    );
     return {
       seller: row.seller,
       reserveWei: BigInt(row.reserve_wei),
       durationDays: row.duration_days,
       highestBidWei: row.highest_bid_wei === null ? null : BigInt(row.highest_bid_wei),
       highestBidder: row.highest_bidder,
-      endsAt: row.ends_at === null ? null : Number(row.ends_at),
+      endsAt: timing.endsAt,
+      paused: timing.paused,
       settled: row.status === "settled",
     };
   }

@@ -8,6 +8,7 @@ import {
   type MutableTable,
   type UndoEntry,
 } from "./apply.ts";
+import type { PauseEvent } from "./pause.ts";
 import {
   indexerAuctions,
   indexerBids,
@@ -490,6 +491,17 @@ export function auctionOf(q: Query, chainId: number, tokenId: string): Promise<A
        FROM indexer_auctions WHERE chain_id = $1 AND token_id = $2::numeric`,
     [chainId, tokenId],
   );
+}
+
+/** The marketplace's latest Paused or Unpaused event on `chainId` (index indexer_events_pause_idx). */
+export async function lastPauseEvent(q: Query, chainId: number): Promise<PauseEvent | undefined> {
+  const [row] = await q<PauseEvent>(
+    `SELECT name, args FROM indexer_events
+      WHERE chain_id = $1 AND contract = 'marketplace' AND name IN ('Paused', 'Unpaused')
+      ORDER BY block_number DESC, log_index DESC LIMIT 1`,
+    [chainId],
+  );
+  return row;
 }
 
 /** Tokens with a live listing or an open auction, newest token first (at most `limit`). */

@@ -8,7 +8,6 @@ import {
   createPublicClient,
   getAddress,
   type Hex,
-  http,
   type Log,
   type PublicClient,
   toEventSelector,
@@ -19,6 +18,7 @@ import { type Tx, withTransaction } from "../../platform/tx.ts";
 import { applyEvents, type IndexedLog, keysOf } from "./apply.ts";
 import { compileDecoder, type EventDecoder } from "./decode.ts";
 import * as repo from "./repo.ts";
+import { rpcTransport } from "../../lib/rpc-transport.ts";
 
 /** Pub/sub channel of the indexer: one message per applied batch or rollback. */
 export const CHAIN_EVENTS_CHANNEL = "chain.events";
@@ -40,7 +40,8 @@ export interface ChainEventsMessage {
 export interface IndexerOptions {
   database: Database;
   chainId: number;
-  rpcUrl: string;
+  /** The RPC endpoint, or several (falling back from one to the next). */
+  rpcUrl: string | readonly string[];
   collectible: Address;
   marketplace: Address;
   /** Block of the contracts' deployment: indexing starts there. */
@@ -114,7 +115,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const log = opts.log ?? ((level, msg, extra) => console[level](`indexer: ${msg}`, extra ?? ""));
   const client = createPublicClient({
     // getLogs answers of a catch-up are large (20,000 logs are about 15 MB); ranges are halved beyond this.
-    transport: http(opts.rpcUrl, {
+    transport: rpcTransport(typeof opts.rpcUrl === "string" ? [opts.rpcUrl] : opts.rpcUrl, {
       batch: { batchSize: 500, wait: 0 },
       retryCount: 2,
       maxResponseBodySize: 64 * 1024 * 1024,

@@ -14,7 +14,7 @@ export function registerIndexerWorker(app: FastifyInstance, ctx: AppContext): In
   const indexer = createIndexer({
     database: ctx.database,
     chainId: chain.chainId,
-    rpcUrl: chain.rpcUrl,
+    rpcUrl: chain.rpcUrls,
     collectible: chain.deployment.collectible,
     marketplace: chain.deployment.marketplace,
     startBlock: chain.deployment.blockNumber,

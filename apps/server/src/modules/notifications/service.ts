@@ -9,7 +9,7 @@ import {
   type NotificationPreferences,
   type UnsubscribeState,
 } from "@diginoor/api/notifications";
-import { formatUnits } from "viem";
+import { formatNative } from "@diginoor/api/money";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
@@ -105,12 +105,7 @@ function toApi(r: repo.NotificationRow): Notification {
   };
 }
 
-const amount = (wei: string | null, symbol: string) => {
-  if (!wei) return "";
-  const [w, f = ""] = formatUnits(BigInt(wei), 18).split(".");
-  const d = f.slice(0, 4).replace(/0+$/, "");
-  return `${w}${d ? `.${d}` : ""} ${symbol}`;
-};
+const amount = (wei: string | null, symbol: string) => (wei ? formatNative(wei, symbol) : "");
 
 /** The line and the page of a notification the indexer recorded. */
 export function notificationText(

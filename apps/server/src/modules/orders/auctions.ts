@@ -163,19 +163,22 @@ export function createPrimaryAuctions(deps: PrimaryAuctionsDeps) {
       if (nft.saleType !== "auction") throw AppError.notFound("Auction");
       const row = await repo.latestPrimaryAuction(q, chain.chainId, nft.id);
       if (!row) throw AppError.notFound("Auction");
-      const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id) : undefined;
+      const nowSec = Math.floor((await deps.market.now()) / 1000);
+      // The true end and state around a marketplace pause (the indexer applies Paused/Unpaused).
+      const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id, nowSec) : undefined;
       const { minIncrementBps } = await deps.market.terms();
       const high = onChain?.highestBidWei ?? null;
       const reserve = onChain?.reserveWei ?? BigInt(row.reserve_wei);
       const increment = high === null ? 0n : (high * BigInt(minIncrementBps)) / 10_000n;
-      const nowSec = Math.floor((await deps.market.now()) / 1000);
       const status = !onChain
         ? "opening"
         : onChain.settled
           ? "settled"
-          : onChain.endsAt !== null && nowSec >= onChain.endsAt
-            ? "ended"
-            : "open";
+          : onChain.paused
+            ? "paused"
+            : onChain.endsAt !== null && nowSec >= onChain.endsAt
+              ? "ended"
+              : "open";
       return {
         nftId: nft.id,
         edition: row.edition,

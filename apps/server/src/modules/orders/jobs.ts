@@ -4,7 +4,7 @@ import { defineJob } from "../../platform/jobs/jobs.ts";
 import { mailContact } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
-import { formatInr, formatUsd } from "./sandbox.ts";
+import { formatInr, formatUsd } from "@diginoor/api/money";
 import type { PrimaryAuctions } from "./auctions.ts";
 import type { CardFulfilment } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";

@@ -1,4 +1,3 @@
-import { toOrderId } from "@diginoor/contracts/voucher";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import {
   type AdminOrderList,
@@ -8,7 +7,7 @@ import {
   orderMessages as m,
 } from "@diginoor/api/orders";
 import { z } from "zod";
-import type { Hash } from "viem";
+import { getAddress, type Hash } from "viem";
 import type { Database } from "../../db/client.ts";
 import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
@@ -21,7 +20,7 @@ import type { ChainRuntime } from "../chain/service.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
 import * as repo from "./repo.ts";
-import { paymentOf } from "./voucher.ts";
+import { orderTokenId, paymentOf } from "./voucher.ts";
 
 /** Mints a paid card order (decision 141); enqueued in the transaction that marks it paid. */
 export const fulfilOrder: JobRef<{ orderId: string }> = {
@@ -116,7 +115,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
       priceWei: o.price_wei,
       symbol: o.chain_id === null ? null : nativeSymbolOf(o.chain_id),
       chainId: o.chain_id,
-      tokenId: BigInt(toOrderId(BigInt(o.number))).toString(),
+      tokenId: orderTokenId(o),
       txHash: o.tx_hash,
       confirmations: extra.confirmations ?? null,
       requiredConfirmations: typeof deps.confirmations === "number" ? deps.confirmations : null,
@@ -220,11 +219,22 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     ];
     const counts = { fulfilled: 0, expired: 0 };
     if (open.length === 0) return counts;
-    const tokenIdOf = (o: repo.OrderRow) => BigInt(o.number).toString();
-    const mints = await deps.tokens.mints(open.map(tokenIdOf));
+    const mints = await deps.tokens.mints(open.map(orderTokenId));
     for (const o of open) {
-      const mint = mints.get(tokenIdOf(o));
-      if (mint) {
+      const mint = mints.get(orderTokenId(o));
+      if (mint && getAddress(mint.to) !== getAddress(o.buyer_address ?? mint.to)) {
+        // Someone else's mint took this order's token id: never fulfilled, the buyer needs a refund.
+        if (
+          await move(
+            o,
+            repo.OPEN_STATES,
+            "failed",
+            `token ${orderTokenId(o)} was minted to ${mint.to} in ${mint.txHash}, not to the buyer: needs a refund`,
+          )
+        ) {
+          log("error", "an order's token id was minted to someone else", { orderId: o.id, to: mint.to });
+        }
+      } else if (mint) {
         if (
           await move(o, repo.OPEN_STATES, "fulfilled", `minted to ${mint.to} in ${mint.txHash}`, {
             txHash: mint.txHash,
@@ -325,7 +335,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
         usdCents: Number(o.usd_cents),
         /** Rupee orders: what was paid, in paise (the mail shows it rather than dollars). */
         inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
-        tokenId: BigInt(o.number).toString(),
+        tokenId: orderTokenId(o),
         wallet: o.buyer_address ?? "",
       };
     },

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { z } from "zod";
 import { localSecret } from "../../lib/local-secret.ts";
 import { AppError } from "../../http/errors.ts";
+import { formatUsd } from "@diginoor/api/money";
 import { escapeHtml } from "../mail/service.ts";
 
 /**
@@ -95,13 +96,6 @@ export function verifySandboxWebhook(
   if (!parsed.success) throw refuse("not a sandbox event");
   return parsed.data;
 }
-
-export const formatUsd = (cents: number) =>
-  `US$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-/** Paise as rupees with Indian digit grouping: 211250 → "₹2,112.50" (the confirmation mail of rupee orders). */
-export const formatInr = (paise: number) =>
-  `₹${(paise / 100).toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** The hosted checkout page: amount, what is bought, and Pay / Decline / Abandon (plain forms, no script). */
 export function checkoutPage(o: {

@@ -1,4 +1,4 @@
-import { signPurchaseVoucher, toOrderId } from "@diginoor/contracts/voucher";
+import { signPurchaseVoucher, toOrderId, voucherOrderId } from "@diginoor/contracts/voucher";
 import type { Order } from "@diginoor/api/orders";
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem";
 import type { OrderRow } from "./repo.ts";
@@ -9,6 +9,19 @@ export interface VoucherDomain {
   marketplace: Address;
 }
 
+/**
+ * The on-chain order id of an order: wallet (voucher) orders use the voucher range (2^64 + number), card
+ * orders the number itself, so a voucher can never take a card order's id (docs/decisions/109).
+ */
+export function onChainOrderId(o: Pick<OrderRow, "number" | "provider">): Hex {
+  return o.provider === "wallet" ? voucherOrderId(BigInt(o.number)) : toOrderId(BigInt(o.number));
+}
+
+/** The token id an order mints (decimal). */
+export function orderTokenId(o: Pick<OrderRow, "number" | "provider">): string {
+  return BigInt(onChainOrderId(o)).toString();
+}
+
 /** The purchase voucher of a wallet order, from its row (the terms it was created with). */
 export function voucherOf(o: OrderRow, catalogueNumber: bigint) {
   return {
@@ -16,9 +29,8 @@ export function voucherOf(o: OrderRow, catalogueNumber: bigint) {
     edition: o.edition,
     priceWei: BigInt(o.price_wei ?? "0"),
     buyer: getAddress(o.buyer_address ?? ""),
-    productionHouse: getAddress(o.payout_address ?? ""),
     platformFeeBps: o.platform_fee_bps ?? 0,
-    orderId: toOrderId(BigInt(o.number)),
+    orderId: onChainOrderId(o),
     expiry: BigInt(o.voucher_expiry ?? Math.floor(o.reserved_until.getTime() / 1000)),
   };
 }

@@ -1,3 +1,4 @@
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import type { Order } from "@diginoor/api/orders";
 import { orderMessages as m } from "@diginoor/api/orders";
 import { getAddress } from "viem";
@@ -6,7 +7,8 @@ import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { withTransaction } from "../../platform/tx.ts";
-import type { ChainRuntime, MarketView } from "../chain/service.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { ChainRuntime, MarketView, Minter } from "../chain/service.ts";
 import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import type { OrderLifecycle } from "./lifecycle.ts";
@@ -19,7 +21,11 @@ export interface WalletCheckoutDeps {
   quotes: Pick<QuotesService, "validQuote">;
   wallets: Pick<WalletsService, "receivingWallet">;
   /** The chain the voucher is redeemed on, with the signer key; absent: 503. */
-  chain?: Pick<ChainRuntime, "chainId" | "deployment" | "signer">;
+  chain?: Pick<ChainRuntime, "chainId" | "deployment" | "signer" | "publicClient">;
+  /** Sets a catalogue item's primary terms (payee, floor) on the collectible when they do not fit. */
+  minter?: Pick<Minter, "send">;
+  catalogue: Pick<CatalogueService, "purchaseTerms">;
+  log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
   market: Pick<MarketView, "terms" | "now">;
   lifecycle: Pick<OrderLifecycle, "reserveEdition" | "move" | "ownOrder" | "getOrder" | "fullView">;
 }
@@ -42,6 +48,42 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
     return deps.chain;
   }
 
+  /**
+   * Makes sure the catalogue item's primary terms on the collectible (payee and floor price, which the
+   * voucher signer cannot set) let a voucher at `priceWei` pay its production house: when the payee differs
+   * or the floor is above the price (the native token rose), the minter key sets the payee and a floor of
+   * 90% of the price. The floor is never raised here, so vouchers in flight stay redeemable
+   * (docs/decisions/109).
+   */
+  async function ensurePrimaryTerms(
+    chain: NonNullable<WalletCheckoutDeps["chain"]>,
+    nftId: string,
+    priceWei: bigint,
+  ) {
+    const nft = await deps.catalogue.purchaseTerms(nftId);
+    if (!nft.payoutAddress) return; // reserveEdition refuses it with its own message
+    const payee = getAddress(nft.payoutAddress);
+    const [current, floor] = await chain.publicClient.readContract({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "primaryTerms",
+      args: [nft.catalogueNumber],
+    });
+    if (current === payee && floor <= priceWei) return;
+    if (!deps.minter) {
+      throw new AppError(503, "unavailable", "Crypto payments are unavailable: no minter key is configured");
+    }
+    const floorWei = (priceWei * 9n) / 10n;
+    await deps.minter.send({
+      chain: null,
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "setPrimaryTerms",
+      args: [nft.catalogueNumber, payee, floorWei],
+    });
+    deps.log?.("info", "primary terms set", { nftId, payee, floorWei: floorWei.toString() });
+  }
+
   return {
     /**
      * Starts a wallet purchase: the price comes from the user's unexpired quote (never from the
@@ -62,6 +104,7 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
           "Crypto payments are unavailable: no voucher signer is configured",
         );
       const { primaryFeeBps } = await deps.market.terms();
+      await ensurePrimaryTerms(chain, body.nftId, BigInt(quote.priceWei));
       const reservedUntil = new Date(quote.expiresAt);
       const skewMs = (await deps.market.now()) - clock.now();
       const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));

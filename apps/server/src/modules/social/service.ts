@@ -14,7 +14,7 @@ import type {
   UserList,
 } from "@diginoor/api/social";
 import { socialMessages } from "@diginoor/api/social";
-import { formatUnits } from "viem";
+import { formatNative } from "@diginoor/api/money";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
@@ -41,12 +41,7 @@ export interface SocialDeps {
 const LIST_SIZE = 200;
 const FEED_SIZE = 100;
 
-const amount = (wei: string | null, symbol: string) => {
-  if (!wei) return "";
-  const [w, f = ""] = formatUnits(BigInt(wei), 18).split(".");
-  const d = f.slice(0, 4).replace(/0+$/, "");
-  return `${w}${d ? `.${d}` : ""} ${symbol}`;
-};
+const amount = (wei: string | null, symbol: string) => (wei ? formatNative(wei, symbol) : "");
 
 const card = (a: PublicAccount) => ({ handle: a.handle, name: a.name, avatarUrl: a.avatarUrl });
 

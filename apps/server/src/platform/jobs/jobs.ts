@@ -129,6 +129,8 @@ export interface Jobs {
   retry(def: JobRef<unknown> | string, id: string): Promise<void>;
   /** Stops fetching, waits for running handlers (up to `timeoutMs`). */
   stop(timeoutMs?: number): Promise<void>;
+  /** Calls `listener` after each attempt this process runs (metrics). */
+  onAttempt(listener: (job: string, ok: boolean) => void): void;
   readonly boss: PgBoss;
 }
 
@@ -199,6 +201,9 @@ function toRecord(j: PgBoss.JobWithMetadata<unknown>): JobRecord {
   };
 }
 
+/** The attempts emitter's event for every settled attempt (job ids are UUIDs, never this). */
+const SETTLED = Symbol("settled");
+
 export function createJobs(opts: JobsOptions): Jobs {
   const onError = opts.onError ?? ((err: unknown) => console.error("jobs:", err));
   const definitions = new Map<string, JobDefinition<unknown>>();
@@ -235,6 +240,9 @@ export function createJobs(opts: JobsOptions): Jobs {
     workers: opts.workers,
     boss,
     register,
+    onAttempt(listener) {
+      attempts.on(SETTLED, listener);
+    },
     waitForAttempt(id, timeoutMs) {
       if (!id || !opts.workers) return Promise.resolve("pending");
       return new Promise((resolve) => {
@@ -316,9 +324,11 @@ export function createJobs(opts: JobsOptions): Jobs {
             const e = err instanceof Error ? err : new Error(String(err));
             await boss.fail(def.name, job.id, { name: e.name, message: e.message, stack: e.stack });
             attempts.emit(job.id, false);
+            attempts.emit(SETTLED, def.name, false);
             return;
           }
           attempts.emit(job.id, true);
+          attempts.emit(SETTLED, def.name, true);
         };
         const id = await boss.work<unknown>(
           def.name,

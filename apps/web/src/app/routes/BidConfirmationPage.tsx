@@ -2,7 +2,7 @@ import { useParams, useSearchParams } from "react-router";
 import { useNft } from "../../lib/catalogue/nft.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useChainInfo } from "../../lib/wallet/chain.ts";
-import { formatNative } from "../../lib/wallet/amounts.ts";
+import { Price } from "../../ui/Price.tsx";
 import { ButtonLink, buttonClass } from "../../ui/Button.tsx";
 import { Countdown } from "../../ui/Countdown.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
@@ -51,7 +51,7 @@ export function BidConfirmationPage() {
             <dl className="checkout-lines">
               <div>
                 <dt>Highest bid</dt>
-                <dd className="tabular">{a.highestBidWei ? formatNative(a.highestBidWei, symbol) : "—"}</dd>
+                <dd>{a.highestBidWei ? <Price wei={a.highestBidWei} symbol={symbol} /> : "—"}</dd>
               </div>
               <div>
                 <dt>Auction ends in</dt>

@@ -3,29 +3,23 @@ import type { ReactNode } from "react";
 import { useParams } from "react-router";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { RequireAccount } from "../../lib/account.tsx";
-import { formatInr, formatUsd } from "../../lib/format.ts";
-import { formatNative } from "../../lib/wallet/amounts.ts";
+import { formatPrice } from "../../lib/format.ts";
+import { useRates } from "../../lib/rates.ts";
 import { ButtonLink, buttonClass } from "../../ui/Button.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { containerFrame, QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useMyOrders } from "../../lib/orders.ts";
+import { orderPrice, useMyOrders } from "../../lib/orders.ts";
+import { Price } from "../../ui/Price.tsx";
 import { useOrder } from "../../features/nft/checkout/api.ts";
 import { TransactionLink, tweetUrl } from "../../features/nft/components/TransactionLink.tsx";
 import "./confirmation.css";
 
 type StepState = "done" | "current" | "todo";
 
-/** What the buyer pays: rupees for Cashfree orders, the native token for wallet orders, else dollars. */
-function priceOf(o: Order): string {
-  if (o.payCurrency === "inr" && o.payAmountMinor !== null) return formatInr(o.payAmountMinor);
-  if (o.priceWei && o.symbol) return formatNative(o.priceWei, o.symbol);
-  return formatUsd(o.usdCents);
-}
-
 /** A card order: paid on the provider's page, then minted to the buyer's wallet by Diginoor. */
-function cardStepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
+function cardStepsOf(o: Order, priceText: string): { label: string; detail?: string; state: StepState }[] {
   const paid = o.state === "paid" || o.state === "minting" || o.state === "fulfilled";
   const minting = o.state === "minting";
   const done = o.state === "fulfilled";
@@ -34,7 +28,7 @@ function cardStepsOf(o: Order): { label: string; detail?: string; state: StepSta
     {
       label: "Payment received",
       detail: paid
-        ? priceOf(o)
+        ? priceText
         : `Waiting for ${o.provider === "cashfree" ? "Cashfree" : "the card provider"} to confirm the payment`,
       state: paid ? "done" : "current",
     },
@@ -51,8 +45,8 @@ function cardStepsOf(o: Order): { label: string; detail?: string; state: StepSta
   ];
 }
 
-function stepsOf(o: Order): { label: string; detail?: string; state: StepState }[] {
-  if (o.provider !== "wallet") return cardStepsOf(o);
+function stepsOf(o: Order, priceText: string): { label: string; detail?: string; state: StepState }[] {
+  if (o.provider !== "wallet") return cardStepsOf(o, priceText);
   const sent = !!o.txHash;
   const done = o.state === "fulfilled";
   const confirmations =
@@ -88,7 +82,7 @@ function stepsOf(o: Order): { label: string; detail?: string; state: StepState }
  */
 export function ConfirmationPage() {
   const { nftId, orderId, "*": rest } = useParams();
-  useDocumentTitle("Your NFT is on it's way!");
+  useDocumentTitle("Your NFT is on its way");
   return (
     <RequireOrderOwner>
       <OrderConfirmation nftId={nftId} orderId={orderId} cancelled={rest?.startsWith("cancelled") ?? false} />
@@ -164,6 +158,7 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
   const failed = o.state === "failed" || o.state === "expired" || o.state === "refunded";
   const done = o.state === "fulfilled";
   const share = tweetUrl(`I just collected ${o.nftTitle} on Diginoor!`, `/nftdetail/${o.nftId}`);
+  const rates = useRates();
   return (
     <div className="container section confirmation">
       <article className="confirmation-card">
@@ -174,10 +169,10 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
               ? "Your NFT is in your wallet!"
               : failed
                 ? "This purchase did not go through"
-                : "Your NFT is on it's way!"}
+                : "Your NFT is on its way"}
           </h1>
           <p className="muted">
-            {o.nftTitle} · edition {o.edition} · {priceOf(o)}
+            {o.nftTitle} · edition {o.edition} · <Price {...orderPrice(o)} />
           </p>
           {failed ? (
             <p className="form-error" role="alert">
@@ -191,7 +186,7 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
             </p>
           ) : (
             <ol className="steps" aria-label="Progress">
-              {stepsOf(o).map((s) => (
+              {stepsOf(o, formatPrice(orderPrice(o), rates.data)).map((s) => (
                 <li
                   key={s.label}
                   className={`step step-${s.state}`}

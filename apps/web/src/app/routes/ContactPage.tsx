@@ -76,7 +76,6 @@ export function ContactPage() {
             id="contact-name"
             label="Name"
             autoComplete="name"
-            maxLength={100}
             {...fieldProps(form, "name", { clearOnChange: true })}
           />
           <TextField
@@ -84,14 +83,12 @@ export function ContactPage() {
             label="Email"
             type="email"
             autoComplete="email"
-            maxLength={254}
             hint="We only use it to reply to you."
             {...fieldProps(form, "email", { clearOnChange: true })}
           />
           <TextAreaField
             id="contact-message"
             label="Message"
-            maxLength={5000}
             {...fieldProps(form, "message", { clearOnChange: true })}
           />
           <Button type="submit" size="lg" loading={mutation.isPending}>

@@ -2,7 +2,7 @@ import type { NftSummary } from "@diginoor/api/catalogue";
 import { Link, useLocation, useNavigate } from "react-router";
 import { ApiError } from "../../lib/api.ts";
 import { useFilm } from "../../lib/catalogue/film.ts";
-import { formatUsd } from "../../lib/format.ts";
+import { Price } from "../../ui/Price.tsx";
 import { useDocumentTitle, useIsDesktop } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { shareLink } from "../../lib/share.ts";
@@ -108,7 +108,9 @@ export function FeaturedSongPage() {
                     </div>
                     <div>
                       <dt>Reserve price</dt>
-                      <dd className="tabular">{formatUsd(featured.priceUsdCents)}</dd>
+                      <dd>
+                        <Price usdCents={featured.priceUsdCents} stacked />
+                      </dd>
                     </div>
                   </dl>
                   <div className="featured-song-clock">

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useLocation } from "react-router";
 import { useDocumentTitle } from "../../lib/hooks.ts";
+import { useChainLabel } from "../../lib/wallet/chain.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
 import { ChevronIcon, PlayIcon } from "../../ui/icons.tsx";
 import { faqs, tutorials } from "../../features/help/faq.ts";
@@ -69,6 +70,8 @@ export function HowItWorksPage() {
   useDocumentTitle("How it works");
   const [open, setOpen] = useState<number | null>(0);
   const location = useLocation();
+  const chain = useChainLabel();
+  const chainText = chain ? chain.name : "the blockchain";
 
   // Links such as /how it works#faq or #wallet scroll to their section once the page has rendered.
   useEffect(() => {
@@ -84,8 +87,7 @@ export function HowItWorksPage() {
         <p>
           An NFT (non-fungible token) is a one-of-a-kind record on a blockchain that proves who owns a
           particular digital item. On Diginoor, each NFT is an officially licensed moment from Indian cinema:
-          the record lives on the Polygon network, the art is yours to display, and no one can copy your
-          ownership.
+          the record lives on {chainText}, the art is yours to display, and no one can copy your ownership.
         </p>
       </section>
 
@@ -132,11 +134,12 @@ export function HowItWorksPage() {
           <h2 id="payments-title">Pay the way you like</h2>
           <ul className="check-list">
             <li>
-              <strong>Card.</strong> Buy fixed-price NFTs with a debit or credit card, charged in US dollars.
+              <strong>Card.</strong> Buy fixed-price NFTs with a debit or credit card, or in rupees by UPI.
+              The checkout says whether you are charged in rupees or US dollars before you pay.
             </li>
             <li>
-              <strong>Crypto.</strong> Pay from your own wallet on the Polygon network. Auctions are crypto
-              only.
+              <strong>Crypto.</strong> Pay from your own wallet on {chainText}
+              {chain ? ` in ${chain.symbol}` : ""}. Auctions are crypto only.
             </li>
             <li>
               <strong>Fees.</strong> Prices include the NFT; the network fee for the blockchain transaction is

@@ -119,7 +119,7 @@ export function Component() {
     >
       <GoogleSignIn next={next} label="Sign up with Google" />
       <form className="auth-form" noValidate onSubmit={onSubmit} aria-label="Sign up">
-        <TextField label="Name" autoComplete="name" required maxLength={100} {...fieldProps(form, "name")} />
+        <TextField label="Name" autoComplete="name" required {...fieldProps(form, "name")} />
         <PhoneField
           hint="Optional, with the country code, like +919876543210"
           {...fieldProps(form, "phone")}

@@ -1,9 +1,11 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Token, tokenEndpoints } from "@diginoor/api/chain";
 import { renditionSrcSet } from "@diginoor/api/media";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import { saleSplit } from "@diginoor/contracts/proceeds";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { Address } from "viem";
 import { useBlock, useReadContract } from "wagmi";
@@ -18,12 +20,12 @@ import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../lib/wallet/market.ts";
 import { SendToOwnWallet } from "../../lib/wallet/SendToOwnWallet.tsx";
-import { NativeAmount } from "../../lib/wallet/NativeAmount.tsx";
 import { OwnerListing } from "../../lib/wallet/OwnerListing.tsx";
 import { WithWallet } from "../../lib/wallet/WithWallet.tsx";
 import { Button } from "../../ui/Button.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { ErrorState } from "../../ui/ErrorState.tsx";
+import { Price } from "../../ui/Price.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TextField } from "../../ui/TextField.tsx";
@@ -158,6 +160,8 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
   const toast = useToast();
   const actions = useMarketActions(chain);
   const [progress, setProgress] = useState<string | null>(null);
+  // Listed or put up for auction on the chain, not yet seen by the indexer: "Listing…", no second offer.
+  const [pending, setPending] = useState<"listing" | "auction" | null>(null);
   const symbol = chain.nativeSymbol ?? "ETH";
   const tokenId = BigInt(token.tokenId);
   const holder = token.auction ? token.auction.seller : token.owner;
@@ -188,6 +192,11 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     }
   }
 
+  const indexed = pending === "listing" ? !!token.listing : pending === "auction" ? !!token.auction : true;
+  useEffect(() => {
+    if (pending && indexed) setPending(null);
+  }, [pending, indexed]);
+
   if (token.hidden) {
     return (
       <p className="nft-panel-note" role="status">
@@ -211,7 +220,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
             reserveWei: a.reserveWei,
             highestBidWei: a.highestBidWei,
             highestBidder: a.highestBidder,
-            minimumBidWei: (minimum.data ?? BigInt(a.highestBidWei ?? a.reserveWei)).toString(),
+            minimumBidWei: minimum.data === undefined ? null : minimum.data.toString(),
             endsAt: a.endsAt,
             seller: a.seller,
           }}
@@ -237,7 +246,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     return (
       <div className="trade">
         <p className="trade-price">
-          Price: <NativeAmount wei={token.listing.priceWei} symbol={symbol} />
+          Price: <Price wei={token.listing.priceWei} symbol={symbol} testId="listing-price" />
         </p>
         {mine ? (
           <OwnerListing
@@ -271,6 +280,16 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     );
   }
 
+  if (pending) {
+    return (
+      <p className="trade-pending" role="status" data-testid="trade-pending">
+        <span className="spinner" aria-hidden="true" />
+        {pending === "listing" ? "Listing…" : "Opening the auction…"} It is on the blockchain; this page shows
+        it as soon as our marketplace has read it.
+      </p>
+    );
+  }
+
   if (mine) {
     const inPasskeyWallet = (linked.data?.items ?? []).some(
       (w) => w.kind === "passkey" && same(holder, w.address),
@@ -278,13 +297,23 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     return (
       <>
         <PutToSale
+          chain={chain}
+          tokenId={tokenId}
           title={title}
           symbol={symbol}
           busy={!!progress}
           progress={progress}
-          onSell={(wei) => act(() => actions.list(tokenId, wei, setProgress), "NFT Listed on Sale")}
+          onSell={(wei) =>
+            act(async () => {
+              await actions.list(tokenId, wei, setProgress);
+              setPending("listing");
+            }, "NFT Listed on Sale")
+          }
           onAuction={(wei, days) =>
-            act(() => actions.createAuction(tokenId, wei, days, setProgress), "Auction created")
+            act(async () => {
+              await actions.createAuction(tokenId, wei, days, setProgress);
+              setPending("auction");
+            }, "Auction created")
           }
         />
         {inPasskeyWallet ? (
@@ -302,7 +331,73 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
   return <p className="nft-panel-note">This NFT is not for sale right now.</p>;
 }
 
+/**
+ * What the seller receives from a sale at `priceWei`: the contract's split (the token's royalty and the
+ * marketplace's fee, read from the chain), each line in ₹, $ and the native token.
+ */
+function Proceeds({
+  chain,
+  tokenId,
+  priceWei,
+  symbol,
+  auction,
+}: {
+  chain: ReadyChain;
+  tokenId: bigint;
+  priceWei: bigint | null;
+  symbol: string;
+  auction: boolean;
+}) {
+  const fee = useReadContract({
+    address: chain.marketplace as Address,
+    abi: diginoorMarketplaceAbi,
+    functionName: "feeBps",
+    chainId: chain.chainId,
+  });
+  const info = useReadContract({
+    address: chain.collectible as Address,
+    abi: diginoorCollectibleAbi,
+    functionName: "tokenInfo",
+    args: [tokenId],
+    chainId: chain.chainId,
+  });
+  if (priceWei === null) return null;
+  if (fee.data === undefined || !info.data) return <Skeleton height={96} />;
+  const split = saleSplit(priceWei, fee.data, info.data.royaltyBps);
+  const pct = (bps: number) => `${bps / 100}%`;
+  return (
+    <dl className="proceeds" aria-label={auction ? "At the reserve price" : "What you receive"}>
+      <div>
+        <dt>{auction ? "Reserve price" : "Price"}</dt>
+        <dd>
+          <Price wei={priceWei} symbol={symbol} digits={6} stacked />
+        </dd>
+      </div>
+      <div>
+        <dt>Studio royalty ({pct(info.data.royaltyBps)})</dt>
+        <dd>
+          − <Price wei={split.royaltyAmount} symbol={symbol} digits={6} stacked />
+        </dd>
+      </div>
+      <div>
+        <dt>Marketplace fee ({pct(fee.data)})</dt>
+        <dd>
+          − <Price wei={split.platformFee} symbol={symbol} digits={6} stacked />
+        </dd>
+      </div>
+      <div className="proceeds-total">
+        <dt>{auction ? "You receive at the reserve" : "You receive"}</dt>
+        <dd>
+          <Price wei={split.sellerProceeds} symbol={symbol} digits={6} stacked testId="you-receive" />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
 function PutToSale({
+  chain,
+  tokenId,
   title,
   symbol,
   busy,
@@ -310,6 +405,8 @@ function PutToSale({
   onSell,
   onAuction,
 }: {
+  chain: ReadyChain;
+  tokenId: bigint;
   title: string;
   symbol: string;
   busy: boolean;
@@ -377,6 +474,13 @@ function PutToSale({
             value={price}
             onChange={(e) => setPrice(e.target.value)}
             error={error}
+          />
+          <Proceeds
+            chain={chain}
+            tokenId={tokenId}
+            priceWei={parseNative(price)}
+            symbol={symbol}
+            auction={open === "auction"}
           />
           {open === "auction" ? (
             <>

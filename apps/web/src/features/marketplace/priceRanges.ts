@@ -9,13 +9,20 @@ export interface PriceRange {
 
 const NICE_DOLLARS = [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000];
 
-const dollars = (n: number) => `$${n.toLocaleString("en-US")}`;
+const plainDollars = (cents: number) => `$${(cents / 100).toLocaleString("en-US")}`;
 
 /**
  * Splits [min, max] (cents) into at most `maxBands` bands at round dollar amounts.
  * The lowest band starts at 0 and the highest is open-ended, so every NFT falls in exactly one band.
+ * `price` writes a bound in the labels (the site's rupees-first price, given the rates).
  */
-export function derivePriceRanges(minCents: number, maxCents: number, maxBands = 5): PriceRange[] {
+export function derivePriceRanges(
+  minCents: number,
+  maxCents: number,
+  maxBands = 5,
+  price: (cents: number) => string = plainDollars,
+): PriceRange[] {
+  const dollars = (n: number) => price(n * 100);
   if (!Number.isFinite(minCents) || !Number.isFinite(maxCents) || maxCents <= 0 || maxCents < minCents)
     return [];
   const inside = NICE_DOLLARS.filter((d) => d * 100 > minCents && d * 100 <= maxCents);

@@ -106,7 +106,7 @@ function PersonalInfoForm({ user }: { user: User }) {
         Personal info
       </h2>
       <form className="auth-form" noValidate onSubmit={onSubmit} aria-labelledby="personal-title">
-        <TextField label="Name" autoComplete="name" required maxLength={100} {...fieldProps(form, "name")} />
+        <TextField label="Name" autoComplete="name" required {...fieldProps(form, "name")} />
         <PhoneField
           hint="With the country code, like +919876543210. Leave empty to remove it."
           {...fieldProps(form, "phone")}

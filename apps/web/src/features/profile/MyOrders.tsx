@@ -1,12 +1,11 @@
 import type { OrderList } from "@diginoor/api/orders";
 import { Link } from "react-router";
-import { formatInr, formatUsd } from "../../lib/format.ts";
-import { formatNative } from "../../lib/wallet/amounts.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
-import { useMyOrders } from "../../lib/orders.ts";
+import { orderPrice, useMyOrders } from "../../lib/orders.ts";
+import { Price } from "../../ui/Price.tsx";
 
 type OrderRow = OrderList["items"][number];
 
@@ -26,12 +25,6 @@ const PROVIDER_LABELS: Record<OrderRow["provider"], string> = {
   stripe: "Card",
   cashfree: "Rupees (Cashfree)",
 };
-
-function amountOf(o: OrderRow): string {
-  if (o.payCurrency === "inr" && o.payAmountMinor !== null) return formatInr(o.payAmountMinor);
-  if (o.priceWei && o.symbol) return formatNative(o.priceWei, o.symbol);
-  return formatUsd(o.usdCents);
-}
 
 /** The 'My orders' tab: every purchase attempt (wallet, card, rupees), newest first, each linking to its live page. */
 export function MyOrders() {
@@ -64,8 +57,9 @@ export function MyOrders() {
                 <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
                   {o.nftTitle} · edition {o.edition}
                 </Link>
-                <span className="tabular">
-                  {amountOf(o)} · {PROVIDER_LABELS[o.provider]} ·{" "}
+                <Price {...orderPrice(o)} />
+                <span>
+                  {PROVIDER_LABELS[o.provider]} ·{" "}
                   {new Date(o.createdAt).toLocaleDateString(undefined, {
                     day: "numeric",
                     month: "short",

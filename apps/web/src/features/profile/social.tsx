@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { callApi } from "../../lib/api.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { shareLink } from "../../lib/share.ts";
-import { formatNative } from "../../lib/wallet/amounts.ts";
+import { Price } from "../../ui/Price.tsx";
 import { useChainInfo } from "../../lib/wallet/chain.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { Countdown } from "../../ui/Countdown.tsx";
@@ -98,7 +98,8 @@ export function FollowCounts({ profile }: { profile: PublicProfile }) {
   return (
     <p className="profile-head__meta profile-counts">
       <span>
-        <strong className="tabular">{profile.followers}</strong> followers
+        <strong className="tabular">{profile.followers}</strong>{" "}
+        {profile.followers === 1 ? "follower" : "followers"}
       </span>{" "}
       ·{" "}
       <span>
@@ -288,9 +289,8 @@ export function BidsTab() {
               ) : null}
               <div className="profile-row__text">
                 <Link to={b.link}>{b.nft?.title ?? `Token #${b.tokenId}`}</Link>
-                <span className="tabular">
-                  {formatNative(b.amountWei, symbol)} · {new Date(b.at).toLocaleDateString()}
-                </span>
+                <Price wei={b.amountWei} symbol={symbol} />
+                <span>{new Date(b.at).toLocaleDateString()}</span>
                 {b.endsAt ? <Countdown endsAt={b.endsAt} compact /> : null}
               </div>
               <span className={`bid-state bid-state--${b.state}`} data-testid="bid-state">

@@ -1,7 +1,7 @@
-import { walletMessages as m, weiToUsdCents, wrongChainMessage } from "@diginoor/api/wallets";
+import { walletMessages as m, wrongChainMessage } from "@diginoor/api/wallets";
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { formatUnits, UserRejectedRequestError } from "viem";
+import { UserRejectedRequestError } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import {
   type Connector,
@@ -18,20 +18,13 @@ import {
 import { useLocation, useSearchParams } from "react-router";
 import { ApiError } from "../../lib/api.ts";
 import { safeNextPath } from "../../lib/safe-next.ts";
-import { formatUsd } from "../../lib/format.ts";
+import { Price } from "../../ui/Price.tsx";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import {
-  type ChainInfo,
-  type useChainInfo,
-  useLinkedWallets,
-  useRates,
-  walletApi,
-  walletsQueryKey,
-} from "./api.ts";
+import { type ChainInfo, type useChainInfo, useLinkedWallets, walletApi, walletsQueryKey } from "./api.ts";
 import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../lib/wallet/passkey.ts";
 import { useCurrentUser } from "../../lib/session.ts";
@@ -278,12 +271,6 @@ function PasskeyWalletCard() {
   );
 }
 
-function formatNative(wei: bigint, symbol: string): string {
-  const [whole, fraction = ""] = formatUnits(wei, 18).split(".");
-  const shown = fraction.slice(0, 4).replace(/0+$/, "");
-  return `${Number(whole).toLocaleString("en-US")}${shown ? `.${shown}` : ""} ${symbol}`;
-}
-
 function shortError(err: Error): string {
   const withShort = err as Error & { shortMessage?: string };
   return withShort.shortMessage ?? err.message;
@@ -305,10 +292,8 @@ function ConnectedCard({
   const symbol = info.nativeSymbol ?? "ETH";
   const chainName = info.chainName ?? `Chain ${info.chainId}`;
   const balance = useBalance({ address, chainId: info.chainId });
-  const rates = useRates();
   const switchChain = useSwitchChain();
   const wrongChain = walletChainId !== undefined && walletChainId !== info.chainId;
-  const rate = rates.data?.usdMicrosPerToken[symbol];
 
   return (
     <section className="wallet-card wallet-card--connected" aria-labelledby="connected-title">
@@ -330,14 +315,7 @@ function ConnectedCard({
           <dt>Balance on {chainName}</dt>
           <dd data-testid="wallet-balance" className="wallet-amount">
             {balance.data ? (
-              <>
-                <span>{formatNative(balance.data.value, symbol)}</span>
-                {rate ? (
-                  <span className="wallet-usd">
-                    ≈ {formatUsd(Number(weiToUsdCents(balance.data.value, BigInt(rate))))}
-                  </span>
-                ) : null}
-              </>
+              <Price wei={balance.data.value} symbol={symbol} stacked />
             ) : balance.error ? (
               <span className="wallet-error">Balance unavailable: {shortError(balance.error)}</span>
             ) : (

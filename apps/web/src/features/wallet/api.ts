@@ -5,7 +5,6 @@ export {
   type ChainInfo,
   useChainInfo,
   useLinkedWallets,
-  useRates,
   walletsQueryKey,
 } from "../../lib/wallet/chain.ts";
 

@@ -9,22 +9,24 @@ import { Countdown } from "../../ui/Countdown.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { formatNative, parseNative, roundUpNative } from "./amounts.ts";
+import { AMOUNT_DECIMALS, formatNative, parseNative, roundUpNative, roundUpWei } from "./amounts.ts";
 import type { ReadyChain } from "./chain.ts";
 import { walletErrorMessage } from "./errors.ts";
 import { useMarketActions } from "./market.ts";
-import { NativeAmount } from "./NativeAmount.tsx";
+import { Price } from "../../ui/Price.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
 import "./wallet-ui.css";
 import { WalletProgress } from "./WalletProgress.tsx";
 
 export interface AuctionState {
   tokenId: string;
   symbol: string;
-  status: "opening" | "open" | "ended" | "settled";
+  status: "opening" | "open" | "paused" | "ended" | "settled";
   reserveWei: string;
   highestBidWei: string | null;
   highestBidder: string | null;
-  minimumBidWei: string;
+  /** The contract's minimumBid (null while it is read). */
+  minimumBidWei: string | null;
   endsAt: string | null;
   seller: string;
 }
@@ -32,9 +34,17 @@ export interface AuctionState {
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /**
- * An auction on the marketplace contract: the highest bid and the minimum next bid in the native token
- * with their dollar value, the real countdown from the chain's end time, Place a bid (checked against
- * the minimum before the wallet opens), and Settle for anyone once it has ended.
+ * The one minimum bid shown everywhere: the contract's minimumBid rounded up to the decimals a bid is
+ * typed with, so the figure shown, the figure suggested and the figure "Bid the minimum" sends agree.
+ */
+export function shownMinimum(auction: Pick<AuctionState, "minimumBidWei">): bigint | null {
+  return auction.minimumBidWei === null ? null : roundUpWei(BigInt(auction.minimumBidWei));
+}
+
+/**
+ * An auction on the marketplace contract: the highest bid and the contract's minimum next bid (₹, $ and
+ * the native token), the real countdown from the chain's end time, Place a bid (checked against the
+ * minimum before the wallet opens), Bid the minimum, and Settle for anyone once it has ended.
  */
 export function AuctionBox({
   chain,
@@ -56,6 +66,21 @@ export function AuctionBox({
   const [open, setOpen] = useState(false);
   const [progress, setProgress] = useState<string | null>(null);
   const { symbol } = auction;
+  const minimum = shownMinimum(auction);
+
+  async function bidMinimum() {
+    if (!signedIn) return onSignInNeeded();
+    if (minimum === null) return;
+    try {
+      const hash = await actions.bid(BigInt(auction.tokenId), minimum, setProgress);
+      toast.success("Bid Placed Successfully");
+      onBidPlaced(hash, minimum);
+    } catch (err) {
+      toast.error(walletErrorMessage(err, symbol));
+    } finally {
+      setProgress(null);
+    }
+  }
 
   async function settle() {
     if (!signedIn) return onSignInNeeded();
@@ -80,7 +105,7 @@ export function AuctionBox({
           </dt>
           <dd data-testid="auction-highest">
             {auction.highestBidWei ? (
-              <NativeAmount wei={auction.highestBidWei} symbol={symbol} />
+              <Price wei={auction.highestBidWei} symbol={symbol} stacked />
             ) : (
               <span className="price-none">No bids yet</span>
             )}
@@ -89,7 +114,7 @@ export function AuctionBox({
         <div>
           <dt>Reserve price</dt>
           <dd>
-            <NativeAmount wei={auction.reserveWei} symbol={symbol} />
+            <Price wei={auction.reserveWei} symbol={symbol} stacked />
           </dd>
         </div>
       </dl>
@@ -106,18 +131,42 @@ export function AuctionBox({
         ) : auction.status === "ended" ? (
           // The chain says it is over (its clock may run ahead of ours on a development chain).
           <span className="countdown countdown-ended">Auction ended: waiting for anyone to settle it</span>
+        ) : auction.status === "paused" ? (
+          <span className="countdown countdown-ended">
+            Trading is paused. Bidding reopens when it resumes and stays open 15 minutes after that.
+          </span>
         ) : (
           <Countdown endsAt={auction.endsAt} />
         )}
       </div>
       {auction.status === "open" ? (
         <>
-          <p className="auction-min">
-            Minimum bid: <NativeAmount wei={auction.minimumBidWei} symbol={symbol} />
+          <p className="auction-min" data-testid="auction-minimum">
+            Minimum bid:{" "}
+            {minimum === null ? (
+              <Skeleton width="8rem" />
+            ) : (
+              <Price wei={minimum} symbol={symbol} digits={AMOUNT_DECIMALS} />
+            )}
           </p>
-          <Button size="lg" block onClick={() => (signedIn ? setOpen(true) : onSignInNeeded())}>
-            Place a bid
-          </Button>
+          <div className="auction-actions">
+            <Button
+              size="lg"
+              onClick={() => (signedIn ? setOpen(true) : onSignInNeeded())}
+              disabled={!!progress}
+            >
+              Place a bid
+            </Button>
+            <Button
+              size="lg"
+              variant="secondary"
+              onClick={bidMinimum}
+              loading={!!progress}
+              disabled={minimum === null}
+            >
+              Bid the minimum
+            </Button>
+          </div>
           <BidNeedsCrypto symbol={symbol} />
         </>
       ) : auction.status === "ended" ? (
@@ -130,48 +179,47 @@ export function AuctionBox({
         </p>
       ) : null}
       <WalletProgress text={progress} note={false} />
-      <BidDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        auction={auction}
-        onBid={async (wei, step) => {
-          const hash = await actions.bid(BigInt(auction.tokenId), wei, step);
-          setOpen(false);
-          toast.success("Bid Placed Successfully");
-          onBidPlaced(hash, wei);
-        }}
-      />
+      {minimum === null ? null : (
+        <BidDialog
+          minimum={minimum}
+          open={open}
+          onClose={() => setOpen(false)}
+          auction={auction}
+          onBid={async (wei, step) => {
+            const hash = await actions.bid(BigInt(auction.tokenId), wei, step);
+            setOpen(false);
+            toast.success("Bid Placed Successfully");
+            onBidPlaced(hash, wei);
+          }}
+        />
+      )}
     </div>
   );
 }
 
 function BidDialog({
+  minimum,
   open,
   onClose,
   auction,
   onBid,
 }: {
+  minimum: bigint;
   open: boolean;
   onClose: () => void;
   auction: AuctionState;
   onBid: (wei: bigint, step: (text: string) => void) => Promise<void>;
 }) {
   const { symbol } = auction;
-  const minimum = BigInt(auction.minimumBidWei);
+  const minimumText = formatNative(minimum, symbol, AMOUNT_DECIMALS);
   const form = useAppForm({ defaultValues: { bid: roundUpNative(minimum) } });
   const [progress, setProgress] = useState<string | null>(null);
   const value = form.watch("bid");
 
-  function tooLowMessage(): string {
-    return auction.highestBidWei
-      ? `Please Enter Value Greater than Previous Bid Value ${formatNative(auction.highestBidWei, symbol, 6)} (at least ${formatNative(minimum, symbol, 6)})`
-      : `Please Enter Value Greater than the reserve price ${formatNative(auction.reserveWei, symbol, 6)}`;
-  }
-
   function checkBid(text: string): true | string {
     const wei = parseNative(text);
     if (wei === null) return `Enter an amount in ${symbol}, such as ${roundUpNative(minimum)}`;
-    return wei < minimum ? tooLowMessage() : true;
+    return wei < minimum ? `Enter a bid of at least ${minimumText}` : true;
   }
 
   const submit = form.handleSubmit(async ({ bid }) => {
@@ -189,18 +237,18 @@ function BidDialog({
       <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
         <p>
           {auction.highestBidWei ? "Latest bid" : "Reserve price"}:{" "}
-          <NativeAmount wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} />
+          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} />
         </p>
         <TextField
           label={`Your bid (${symbol})`}
           inputMode="decimal"
           autoComplete="off"
-          hint={`At least ${formatNative(minimum, symbol, 6)}. Outbid bids are refunded at once.`}
+          hint={`At least ${minimumText}. Outbid bids are refunded at once.`}
           {...fieldProps(form, "bid", { validate: checkBid })}
         />
         {parseNative(value) !== null ? (
           <p className="bid-preview">
-            You bid <NativeAmount wei={parseNative(value) as bigint} symbol={symbol} />
+            You bid <Price wei={parseNative(value) as bigint} symbol={symbol} digits={AMOUNT_DECIMALS} />
           </p>
         ) : null}
         <Button type="submit" block loading={!!progress}>

@@ -1,13 +1,6 @@
 import { formatUnits, parseUnits } from "viem";
 
-/** A wei amount as the native token with at most `digits` decimals, e.g. "0.1052 ETH". */
-export function formatNative(wei: bigint | string, symbol: string, digits = 4): string {
-  const [whole, fraction = ""] = formatUnits(BigInt(wei), 18).split(".");
-  let shown = fraction.slice(0, digits).replace(/0+$/, "");
-  // Never show a non-zero amount as zero.
-  if (!shown && BigInt(wei) > 0n && whole === "0") shown = fraction.replace(/0+$/, "").slice(0, 18);
-  return `${Number(whole).toLocaleString("en-US")}${shown ? `.${shown}` : ""} ${symbol}`;
-}
+export { formatNative } from "@diginoor/api/money";
 
 /** Parses what a user typed as an amount of the native token; null when it is not a positive amount. */
 export function parseNative(text: string): bigint | null {
@@ -17,9 +10,16 @@ export function parseNative(text: string): bigint | null {
   return wei > 0n ? wei : null;
 }
 
-/** The smallest amount with at most 6 decimals that is at least `wei` (what a bid field suggests). */
+/** Decimals a typed amount of the native token is shown and suggested with. */
+export const AMOUNT_DECIMALS = 6;
+
+/** The smallest amount with at most 6 decimals that is at least `wei`, in wei (the minimum bid shown). */
+export function roundUpWei(wei: bigint): bigint {
+  const step = 10n ** BigInt(18 - AMOUNT_DECIMALS);
+  return ((wei + step - 1n) / step) * step;
+}
+
+/** `roundUpWei` as the text a bid field suggests ("6.666667"). */
 export function roundUpNative(wei: bigint): string {
-  const step = 10n ** 12n;
-  const up = ((wei + step - 1n) / step) * step;
-  return formatUnits(up, 18);
+  return formatUnits(roundUpWei(wei), 18);
 }

@@ -1,5 +1,5 @@
 import type { ChainInfo as ApiChainInfo, chainEndpoints } from "@diginoor/api/chain";
-import type { quoteEndpoints, walletEndpoints } from "@diginoor/api/wallets";
+import type { walletEndpoints } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
 import { callApi } from "../api.ts";
 
@@ -22,13 +22,7 @@ export function readyChain(info: ChainInfo | undefined): ReadyChain | undefined 
     : undefined;
 }
 
-export function useRates() {
-  return useQuery({
-    queryKey: ["rates"],
-    queryFn: ({ signal }) => callApi<typeof quoteEndpoints.getRates>("GET /api/v1/rates", { signal }),
-    staleTime: 60_000,
-  });
-}
+export { useRates } from "../rates.ts";
 
 export const walletsQueryKey = ["wallets"] as const;
 
@@ -43,4 +37,12 @@ export function useLinkedWallets(enabled: boolean) {
     queryFn: fetchLinkedWallets,
     enabled,
   });
+}
+
+/** The configured chain's name and currency ("Local chain", "ETH"), from GET /api/v1/chain; null without one. */
+export function useChainLabel(): { name: string; symbol: string } | null {
+  const info = useChainInfo().data;
+  return info?.enabled && info.chainName && info.nativeSymbol
+    ? { name: info.chainName, symbol: info.nativeSymbol }
+    : null;
 }

@@ -18,7 +18,7 @@ export class WalletStepError extends Error {
 }
 
 const reverts: Record<string, string> = {
-  BidTooLow: "Please Enter Value Greater than Previous Bid Value",
+  BidTooLow: "Someone bid first: enter a bid of at least the new minimum",
   BidBelowReserve: "Your bid is below the reserve price",
   AuctionEnded: "This auction has ended",
   AuctionNotFound: "This auction is not open",

@@ -71,7 +71,7 @@ export function HomePage() {
       <section className="home-hero">
         <div className="container home-hero-inner">
           <div className="home-hero-copy">
-            <p className="eyebrow">Licensed by the studios · Built on Polygon</p>
+            <p className="eyebrow">Licensed by the studios · Owned on the blockchain</p>
             <h1>Own a moment of Indian cinema</h1>
             <p className="home-hero-lead">
               Collect officially licensed NFTs of the films and stars you love, from Kabali to Chandramukhi.

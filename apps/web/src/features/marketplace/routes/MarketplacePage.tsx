@@ -16,7 +16,8 @@ import { callApi } from "../../../lib/api.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useCollections } from "../../../lib/catalogue/collections.ts";
 import { type NftListFilters, useInfiniteNfts, useNfts } from "../../../lib/catalogue/nfts.ts";
-import { tierLabel, tierOrder } from "../../../lib/format.ts";
+import { formatPrice, tierLabel, tierOrder } from "../../../lib/format.ts";
+import { useRates } from "../../../lib/rates.ts";
 import { useDocumentTitle, useIsDesktop } from "../../../lib/hooks.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Carousel } from "../../../ui/Carousel.tsx";
@@ -121,9 +122,15 @@ export function MarketplacePage() {
   const filters = useMemo(() => filtersFromParams(params), [params]);
   const collections = useCollections();
   const facets = collections.data?.filters;
+  const rates = useRates().data;
   const priceRanges = useMemo(
-    () => (facets ? derivePriceRanges(facets.minPriceUsdCents, facets.maxPriceUsdCents) : []),
-    [facets],
+    () =>
+      facets
+        ? derivePriceRanges(facets.minPriceUsdCents, facets.maxPriceUsdCents, 5, (usdCents) =>
+            formatPrice({ usdCents }, rates),
+          )
+        : [],
+    [facets, rates],
   );
   const results = useInfiniteNfts(filters, 12);
   const isDesktop = useIsDesktop();

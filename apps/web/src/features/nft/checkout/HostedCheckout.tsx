@@ -1,7 +1,7 @@
 import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CheckoutOptions } from "@diginoor/api/orders";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatInr, formatUsd } from "../../../lib/format.ts";
@@ -13,11 +13,13 @@ import {
   walletsQueryKey,
 } from "../../../lib/wallet/chain.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/passkey.ts";
+import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { checkoutApi, useCheckoutOptions, usdCentsToPaise } from "./api.ts";
+import { checkoutApi, useCheckoutOptions } from "./api.ts";
+import { usdCentsToPaise } from "../../../lib/format.ts";
 
-type Reason = "wallet_required" | "phone_required" | "phone_invalid" | undefined;
+type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_order" | undefined;
 
 /**
  * The hosted-checkout choices under the wallet checkout (decision 142), each shown only when the
@@ -29,6 +31,7 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
   const o = options.data;
   if (!o || (!o.card && !o.rupees && !o.onrampUrl)) return null;
   const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);
+  const price = <Price usdCents={nft.priceUsdCents} paise={paise} />;
   return (
     <div className="checkout checkout-card">
       <p className="checkout-or">or pay with money</p>
@@ -36,21 +39,31 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
         <HostedButton
           nft={nft}
           provider={o.card}
-          label={`Pay by card${o.card === "sandbox" ? " (sandbox)" : ""} · ${formatUsd(nft.priceUsdCents)}`}
+          label={
+            <>
+              Pay by card{o.card === "sandbox" ? " (sandbox)" : ""} · {price}
+            </>
+          }
+          note={`Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`}
         />
       ) : null}
       {o.rupees ? (
         <HostedButton
           nft={nft}
           provider={o.rupees}
-          label={`Pay in rupees · ${formatInr(paise)}`}
-          note="UPI, cards or net banking, with Cashfree."
+          label={<>Pay in rupees · {price}</>}
+          note={`UPI, cards or net banking, with Cashfree. Charged in rupees: ${formatInr(paise)}.`}
         />
       ) : null}
       <PasskeyWalletNote />
       <p className="checkout-note">
         You pay on the provider's page; the NFT is minted to the wallet that receives your purchases.
-        {o.rupees ? ` Rupee price at ₹${(Number(o.inrMicrosPerUsd) / 1e6).toFixed(2)} to the dollar.` : ""}
+        {o.rupees ? (
+          <span data-price-note="">
+            {" "}
+            Rupee price at {formatInr(usdCentsToPaise(100, o.inrMicrosPerUsd))} to the dollar.
+          </span>
+        ) : null}
       </p>
       {o.onrampUrl ? <BuyCrypto template={o.onrampUrl} usdCents={nft.priceUsdCents} /> : null}
     </div>
@@ -65,12 +78,12 @@ function HostedButton({
 }: {
   nft: NftDetail;
   provider: NonNullable<CheckoutOptions["card"] | CheckoutOptions["rupees"]>;
-  label: string;
+  label: ReactNode;
   note?: string;
 }) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<{ message: string; reason: Reason } | null>(null);
+  const [error, setError] = useState<{ message: string; reason: Reason; orderId?: string } | null>(null);
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
   const ensurePasskeyWallet = useEnsurePasskeyWallet();
@@ -88,13 +101,14 @@ function HostedButton({
     } catch (err) {
       setBusy(false);
       setStatus(null);
-      const reason =
+      const details =
         err instanceof ApiError
-          ? ((err.details as { reason?: Reason } | undefined)?.reason ?? undefined)
+          ? (err.details as { reason?: Reason; orderId?: string } | undefined)
           : undefined;
       setError({
         message: err instanceof Error ? err.message : "We couldn't start the payment; try again",
-        reason,
+        reason: details?.reason,
+        orderId: details?.orderId,
       });
     }
   }
@@ -116,7 +130,11 @@ function HostedButton({
       <Button block variant="secondary" onClick={pay} loading={busy}>
         {label}
       </Button>
-      {note ? <p className="checkout-note">{note}</p> : null}
+      {note ? (
+        <p className="checkout-note" data-price-note="">
+          {note}
+        </p>
+      ) : null}
       {status ? (
         <p className="checkout-note" role="status">
           {status}
@@ -129,6 +147,12 @@ function HostedButton({
             <>
               {" "}
               <Link to="/wallet">Link a wallet</Link>
+            </>
+          ) : null}
+          {error.reason === "open_order" && error.orderId ? (
+            <>
+              {" "}
+              <Link to={`/confirmation/${nft.id}/${error.orderId}`}>See your open order</Link>
             </>
           ) : null}
         </p>

@@ -2,15 +2,14 @@ import type { NftDetail } from "@diginoor/api/catalogue";
 import type { Order } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
-import { formatInr, formatUsd } from "../../../lib/format.ts";
 import { useCountdown } from "../../../lib/hooks.ts";
 import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
 import type { ReadyChain } from "../../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../../lib/wallet/market.ts";
-import { NativeAmount } from "../../../lib/wallet/NativeAmount.tsx";
+import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { checkoutApi } from "./api.ts";
@@ -43,6 +42,7 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
   const [quote, setQuote] = useState<QuoteResponse | null>(null);
   const [order, setOrder] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [openOrder, setOpenOrder] = useState<string | null>(null);
   const [step, setStep] = useState<string | null>(null);
   const left = useCountdown(quote?.expiresAt ?? null);
   const expired = !!left?.ended;
@@ -76,6 +76,8 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
         navigate(`/confirmation/${nft.id}/${o.orderId}`);
       });
     } catch (err) {
+      const details = err instanceof ApiError ? (err.details as { orderId?: string } | undefined) : undefined;
+      setOpenOrder(err instanceof ApiError && err.status === 409 ? (details?.orderId ?? null) : null);
       setError(walletErrorMessage(err, quote.symbol));
     } finally {
       setStep(null);
@@ -102,13 +104,19 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
         <div>
           <dt>{nft.title}</dt>
           <dd>
-            {formatUsd(quote.usdCents)} · {formatInr(quote.inrPaise)}
+            <Price usdCents={quote.usdCents} paise={quote.inrPaise} />
           </dd>
         </div>
         <div className="checkout-total">
-          <dt>You pay</dt>
+          <dt>You pay in {quote.symbol}</dt>
           <dd data-testid="checkout-price">
-            <NativeAmount wei={quote.priceWei} symbol={quote.symbol} />
+            <Price
+              usdCents={quote.usdCents}
+              paise={quote.inrPaise}
+              wei={quote.priceWei}
+              symbol={quote.symbol}
+              stacked
+            />
           </dd>
         </div>
       </dl>
@@ -132,6 +140,12 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
       {error ? (
         <p className="form-error" role="alert">
           {error}
+          {openOrder ? (
+            <>
+              {" "}
+              <Link to={`/confirmation/${nft.id}/${openOrder}`}>See your open order</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>

@@ -67,8 +67,3 @@ export function useCheckoutOptions({ fresh = false }: { fresh?: boolean } = {}) 
     refetchOnMount: fresh ? "always" : true,
   });
 }
-
-/** Paise worth `usdCents` at `inrMicrosPerUsd` (rounded half up, as the server converts). */
-export function usdCentsToPaise(usdCents: number, inrMicrosPerUsd: string): number {
-  return Number((BigInt(usdCents) * BigInt(inrMicrosPerUsd) + 500_000n) / 1_000_000n);
-}

@@ -3,11 +3,10 @@ import type { tokenEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { callApi } from "../../../lib/api.ts";
-import { formatNative } from "../../../lib/wallet/amounts.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
-import { formatInr, formatUsd } from "../../../lib/format.ts";
-import { useCheckoutOptions, usdCentsToPaise } from "../checkout/api.ts";
+import { useCheckoutOptions } from "../checkout/api.ts";
+import { Price } from "../../../ui/Price.tsx";
 import { useCurrentUser } from "../../../lib/session.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Dialog } from "../../../ui/Dialog.tsx";
@@ -49,8 +48,8 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
         </h2>
         <p className="nft-reserve">
           Reserve price set by the studio:{" "}
-          <strong className="tabular" data-testid="nft-price">
-            {formatUsd(nft.priceUsdCents)}
+          <strong>
+            <Price usdCents={nft.priceUsdCents} testId="nft-price" />
           </strong>
         </p>
         <ClientOnly fallback={<Skeleton height={220} radius="var(--radius-lg)" />}>
@@ -73,14 +72,9 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
       <dl className="nft-price-grid">
         <div>
           <dt>Price</dt>
-          <dd className="tabular" data-testid="nft-price">
-            {formatUsd(nft.priceUsdCents)}
+          <dd>
+            <Price usdCents={nft.priceUsdCents} stacked testId="nft-price" />
           </dd>
-          {options.data ? (
-            <dd className="tabular nft-price-inr">
-              {formatInr(usdCentsToPaise(nft.priceUsdCents, options.data.inrMicrosPerUsd))}
-            </dd>
-          ) : null}
         </div>
         <div>
           <dt>Available</dt>
@@ -165,7 +159,7 @@ export function NftHistory({ nft }: { nft: NftDetail }) {
                   <td>
                     <code>{short(i.kind === "bid" ? i.from : i.to)}</code>
                   </td>
-                  <td className="tabular">{i.amountWei ? formatNative(i.amountWei, symbol) : "—"}</td>
+                  <td>{i.amountWei ? <Price wei={i.amountWei} symbol={symbol} stacked /> : "—"}</td>
                   <td>
                     <code title={i.txHash}>{short(i.txHash)}</code>
                   </td>

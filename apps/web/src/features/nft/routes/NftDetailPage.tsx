@@ -7,6 +7,7 @@ import { useNft } from "../../../lib/catalogue/nft.ts";
 import { editionsText, royaltyText, tierLabel } from "../../../lib/format.ts";
 import { useDocumentTitle } from "../../../lib/hooks.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
+import { useChainLabel } from "../../../lib/wallet/chain.ts";
 import { shareLink } from "../../../lib/share.ts";
 import { containerFrame, QueryState } from "../../../ui/QueryState.tsx";
 import { ChevronIcon, ShareIcon } from "../../../ui/icons.tsx";
@@ -115,6 +116,7 @@ export function NftDetailPage() {
 /** The page of a loaded NFT; `id` is the one in the address. */
 function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
   const { user, isLoading: sessionLoading } = useCurrentUser();
+  const chain = useChainLabel();
   // The API lists the properties (category, movie, celebrity, production house, rarity, …);
   // editions and chain are already shown under Details.
   const properties =
@@ -146,8 +148,8 @@ function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
           <NftPurchasePanel nft={nft} />
           {!user && !sessionLoading ? (
             <p className="nft-login-hint" role="note">
-              Please Login for better experience.{" "}
-              <Link to={`/login?next=${encodeURIComponent(`/nftdetail/${id}`)}`}>Login</Link>
+              Please sign in for a better experience.{" "}
+              <Link to={`/login?next=${encodeURIComponent(`/nftdetail/${id}`)}`}>Sign in</Link>
             </p>
           ) : null}
           <p className="nft-description">{nft.description}</p>
@@ -168,7 +170,7 @@ function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
               </div>
               <div>
                 <dt>Blockchain</dt>
-                <dd>{nft.blockchain}</dd>
+                <dd>{chain ? `${chain.name}, paid in ${chain.symbol}` : nft.blockchain}</dd>
               </div>
               <div>
                 <dt>Proof of authenticity</dt>
