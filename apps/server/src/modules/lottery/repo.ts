@@ -1,4 +1,4 @@
-// Typed queries on the lottery module's tables (migration 0110). No rules here.
+// Typed queries on the lottery module's tables (migration 0128). No rules here.
 
 /** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
 export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
