@@ -222,7 +222,7 @@ describe("point 3: slow and silent connections are closed", () => {
       HTTP_HEADERS_TIMEOUT_MS: "1000",
       // Longer than the request timeout, so a trickled body meets the request timeout first even
       // when a loaded machine delays the trickle.
-      HTTP_IDLE_TIMEOUT_MS: "4000",
+      HTTP_IDLE_TIMEOUT_MS: "8000",
       SSE_HEARTBEAT_MS: "500",
     });
   });
@@ -241,13 +241,13 @@ describe("point 3: slow and silent connections are closed", () => {
       socket.on("error", () => {});
       socket.on("close", () => resolve({ received, openMs: Date.now() - started }));
       // The test's own bound: a connection the server never closes fails the assertions below.
-      setTimeout(() => socket.destroy(), 15_000).unref();
+      setTimeout(() => socket.destroy(), 20_000).unref();
     });
   }
 
   it("closes a connection that sends nothing", async () => {
     const r = await rawConnection(() => {});
-    expect(r.openMs).toBeLessThan(12_000);
+    expect(r.openMs).toBeLessThan(14_000);
   });
 
   it("closes a connection whose body trickles in a byte at a time (408)", async () => {
@@ -260,13 +260,15 @@ describe("point 3: slow and silent connections are closed", () => {
       timer = setInterval(() => socket.writable && socket.write("{"), 200);
     });
     clearInterval(timer);
-    expect(r.openMs).toBeLessThan(12_000);
-    expect(r.received).toMatch(/^HTTP\/1\.1 408/);
+    // Well before the idle timeout could have closed it: the request timeout did.
+    expect(r.openMs).toBeLessThan(7000);
+    // Node answers 408 when it can; a loaded machine may find the socket gone first.
+    expect(r.received === "" || /^HTTP\/1\.1 408/.test(r.received)).toBe(true);
   });
 
   it("keeps an event stream open past the idle timeout through its heartbeats", async () => {
     const { cookie } = await newSignedInUser(t.ctx);
-    const r = await new Promise<{ heartbeats: number; endedByServer: boolean }>((resolve, reject) => {
+    const r = await new Promise<{ heartbeats: number; endedByServer: boolean }>((resolve) => {
       let text = "";
       let endedByServer = false;
       const req = http.get(`${s.base}/api/v1/events`, { headers: { cookie } }, (res) => {
@@ -278,12 +280,11 @@ describe("point 3: slow and silent connections are closed", () => {
         });
       });
       req.on("error", () => {});
-      // Well past the 4 s idle timeout, then the client leaves.
+      // Well past the 8 s idle timeout, then the client leaves.
       setTimeout(() => {
         resolve({ heartbeats: text.split(": heartbeat").length - 1, endedByServer });
         req.destroy();
-      }, 6500);
-      req.on("timeout", reject);
+      }, 10_000);
     });
     expect(r.endedByServer).toBe(false);
     expect(r.heartbeats).toBeGreaterThanOrEqual(3);
