@@ -335,7 +335,7 @@ export const envSchema = z
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
     /**
-     * Where uploaded and seeded media live (decision 160): `local` (DATA_DIR/media, one machine),
+     * Where uploaded and seeded media live (decision 162): `local` (DATA_DIR/media, one machine),
      * `postgres` (a table of the database, shared by every server on it) or `s3` (S3-compatible
      * object storage). Default: postgres when DATABASE_URL is set, else local.
      */

@@ -10,7 +10,7 @@ export interface StoredObject {
 }
 
 /**
- * Where uploaded and seeded media live (decision 160): the local disk, a table of the PostgreSQL
+ * Where uploaded and seeded media live (decision 162): the local disk, a table of the PostgreSQL
  * database, or S3-compatible object storage. Keys are relative paths made by the server, like
  * `avatars/<user>/<sha256>.webp`; an object under a key never changes (uploads are named by the hash
  * of their content), so every server can cache and serve it as immutable.

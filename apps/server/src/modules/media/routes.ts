@@ -30,7 +30,7 @@ export function registerMediaRenditions(app: FastifyInstance, renditions: Rendit
   });
 }
 
-/** Cached for a year and never revalidated: an object never changes under its key (decision 160). */
+/** Cached for a year and never revalidated: an object never changes under its key (decision 162). */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /**

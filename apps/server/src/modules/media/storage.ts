@@ -6,7 +6,7 @@ import type { Storage } from "../../lib/storage/storage.ts";
 import { withReadCache } from "../../lib/storage/cached.ts";
 import { postgresStorage } from "./store.ts";
 
-/** The media storage STORAGE names (decision 160), with recently read objects kept in memory. */
+/** The media storage STORAGE names (decision 162), with recently read objects kept in memory. */
 export function createStorage(
   config: Pick<
     Config,
