@@ -111,7 +111,7 @@ test("an admin creates a film, an NFT with an uploaded image and a post; each is
   await expect(page.getByRole("link", { name: new RegExp(NFT_TITLE) })).toBeVisible();
   await page.goto(nftHref ?? "/");
   await expect(page.getByRole("heading", { level: 1, name: NFT_TITLE })).toBeVisible();
-  await expect(page.locator(`img[src^="/media/console/nft/"]`).first()).toBeVisible();
+  await expect(page.locator(`img[src*="/console/nft/"]`).first()).toBeVisible();
   await page.goto(`/marketplace?q=${encodeURIComponent(NFT_TITLE)}`);
   await expect(page.getByRole("link", { name: new RegExp(NFT_TITLE) })).toBeVisible();
   await page.goto(`/blog/${POST.slug}`);

@@ -176,8 +176,10 @@ test.describe("blog", () => {
     expect(html).toContain(
       `<meta property="og:title" content="${nft.title.replace(/&/g, "&amp;").replace(/"/g, "&quot;")} · Diginoor" />`,
     );
-    const image = /\.svg$/.test(detail.imageUrl) ? detail.thumbnailUrl : detail.imageUrl;
-    expect(html).toContain(`<meta property="og:image" content="${baseURL}${image}" />`);
+    // The link-preview card drawn from the NFT's art (decision 163): a 1200 × 630 JPEG.
+    expect(detail.imageUrl).toBeTruthy();
+    expect(html).toMatch(new RegExp(`<meta property="og:image" content="${baseURL}/og/nft/[^"]+\\.jpg[^"]*" />`));
+    expect(html).toContain('<meta property="og:image:width" content="1200" />');
     expect(html).toMatch(/<script type="module"[^>]+src="\/assets\//);
 
     const parser = new XMLParser({

@@ -18,6 +18,19 @@ const queryClient = makeQueryClient();
 const serverState = document.getElementById("__diginoor_state");
 
 if (serverState && root.firstElementChild) {
+  // Not awaited at the top level: a route chunk that imports a module of this entry chunk would wait
+  // for this module to finish evaluating while this module waited for that chunk (a deadlock: the
+  // page stayed server HTML, never hydrated, with no error).
+  void hydrateServerPage(root, serverState);
+} else {
+  createRoot(root).render(
+    <StrictMode>
+      <App router={createBrowserRouter(routes)} queryClient={queryClient} />
+    </StrictMode>,
+  );
+}
+
+async function hydrateServerPage(root: HTMLElement, serverState: HTMLElement) {
   // A page the server rendered (entry-server.tsx): the same data, the page's own route modules
   // loaded before the first render, then a hydration in a transition, so React yields to the
   // browser while it attaches instead of blocking the main thread for the whole page.
@@ -41,10 +54,4 @@ if (serverState && root.firstElementChild) {
       </StrictMode>,
     );
   });
-} else {
-  createRoot(root).render(
-    <StrictMode>
-      <App router={createBrowserRouter(routes)} queryClient={queryClient} />
-    </StrictMode>,
-  );
 }
