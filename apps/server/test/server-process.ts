@@ -79,7 +79,7 @@ export async function startServerProcess(
     },
   };
   if (opts.waitReady) {
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
       const ok = await fetch(`${base}/readyz`).then(
