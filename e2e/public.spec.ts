@@ -172,7 +172,7 @@ const routes: RouteCase[] = [
       );
       await visibleHeading(page, nft.title);
       await expect(page.getByTestId("nft-price")).toHaveText(
-        new RegExp(`^₹[\\d,.]+ · \\${usd(nft.priceUsdCents).slice(1)}$`),
+        new RegExp(`^₹[\\d,.]+ · \\$${usd(nft.priceUsdCents).slice(1)}$`),
       );
       await expect(page.getByRole("button", { name: "Purchase" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Sale history" })).toBeVisible();
@@ -189,7 +189,7 @@ const routes: RouteCase[] = [
       const nft = await getJson<NftSummaryLite>(page.request, `/api/v1/nfts/${id}`);
       await visibleHeading(page, nft.title);
       await expect(page.getByTestId("nft-price")).toHaveText(
-        new RegExp(`^₹[\\d,.]+ · \\${usd(nft.priceUsdCents).slice(1)}$`),
+        new RegExp(`^₹[\\d,.]+ · \\$${usd(nft.priceUsdCents).slice(1)}$`),
       );
       await expect(page.getByRole("button", { name: "Place a bid" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Bid history" })).toBeVisible();
