@@ -178,7 +178,9 @@ test.describe("blog", () => {
     );
     // The link-preview card drawn from the NFT's art (decision 163): a 1200 × 630 JPEG.
     expect(detail.imageUrl).toBeTruthy();
-    expect(html).toMatch(new RegExp(`<meta property="og:image" content="${baseURL}/og/nft/[^"]+\\.jpg[^"]*" />`));
+    expect(html).toMatch(
+      new RegExp(`<meta property="og:image" content="${baseURL}/og/nft/[^"]+\\.jpg[^"]*" />`),
+    );
     expect(html).toContain('<meta property="og:image:width" content="1200" />');
     expect(html).toMatch(/<script type="module"[^>]+src="\/assets\//);
 

@@ -4,7 +4,6 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
-  bigserial,
   boolean,
   index,
   integer,
@@ -14,7 +13,6 @@ import {
   serial,
   text,
   timestamp,
-  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 export const nftTier = pgEnum("nft_tier", ["common", "rare", "ultimate", "legendary"]);

@@ -13,7 +13,6 @@ import {
   type Address,
   createPublicClient,
   type Hex,
-  http,
   type LocalAccount,
   type PublicClient,
   zeroAddress,
