@@ -85,7 +85,10 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     });
     await shots(page, "3-confirmed");
     const orderId = page.url().split("/").pop()!;
-    const order = await getJson<{ tokenId: string; state: string }>(page.request, `/api/v1/orders/${orderId}`);
+    const order = await getJson<{ tokenId: string; state: string }>(
+      page.request,
+      `/api/v1/orders/${orderId}`,
+    );
     expect(order.state).toBe("fulfilled");
     const tokenId = BigInt(order.tokenId);
     // Owned on chain by the fan's smart account, which does not exist yet (its first operation deploys it).
@@ -125,9 +128,12 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await sale.getByRole("button", { name: "Sell Instantly" }).click();
     await expect(page.getByText("NFT Listed on Sale")).toBeVisible({ timeout: 60_000 });
     await expect
-      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${order.tokenId}`)).listing?.priceWei, {
-        timeout: 15_000,
-      })
+      .poll(
+        async () => (await getJson<Token>(request, `/api/v1/tokens/${order.tokenId}`)).listing?.priceWei,
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe("50000000000000000");
     await expect(page.getByTestId("listing-price")).toContainText("· 0.05 ETH", { timeout: 15_000 });
     await shots(page, "5-listed");
