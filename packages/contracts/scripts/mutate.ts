@@ -191,7 +191,7 @@ export const MUTANTS: Mutant[] = [
     file: MARKET,
     what: "buy charges today's fee, not the listing's (finding 4)",
     find: "uint256 fee = (msg.value * l.feeBps) / BPS;",
-    replace: "uint256 fee = (msg.value * cfg.feeBps) / BPS;",
+    replace: "uint256 fee = (msg.value * _config.feeBps) / BPS;",
   },
   {
     id: "buy-royalty-as-fee",
