@@ -112,6 +112,23 @@ async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
   });
 }
 
+/** Adds a one-edition auction NFT, opens its primary auction and waits until the API shows it open. */
+async function openAuction(id: string, title: string): Promise<bigint> {
+  await t.ctx.database.query(
+    `INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+      VALUES ($1, $2, 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`,
+    [id, title],
+  );
+  await t.ctx.services.orders.auctions.openPrimaryAuctions();
+  const open = await until(
+    "auction open",
+    async () => (await api<NftAuction>("GET", `/api/v1/nfts/${id}/auction`)).body,
+    (b) => b.status === "open",
+  );
+  return BigInt(open.tokenId);
+}
+
 describe("commerce on the chain, over HTTP", () => {
   let alice: Awaited<ReturnType<typeof buyer>>;
   let bob: Awaited<ReturnType<typeof buyer>>;
@@ -591,17 +608,7 @@ describe("commerce on the chain, over HTTP", () => {
   });
 
   it("shows an auction's post-pause end right after the unpause (the indexer applies Paused/Unpaused)", async () => {
-    const q = (sql: string, p?: unknown[]) => t.ctx.database.query(sql, p);
-    await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-      VALUES ('pauseFlip', 'The Pause Flip', 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
-    await t.ctx.services.orders.auctions.openPrimaryAuctions();
-    const open = await until(
-      "auction open",
-      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
-      (b) => b.status === "open",
-    );
-    const tokenId = BigInt(open.tokenId);
+    const tokenId = await openAuction("pauseFlip", "The Pause Flip");
     await pc().waitForTransactionReceipt({
       hash: await alice.wallet.writeContract({
         chain: null,
@@ -658,17 +665,7 @@ describe("commerce on the chain, over HTTP", () => {
   });
 
   it("shows a running auction's minimum bid with its own increment after the admin changes the marketplace's", async () => {
-    const q = (sql: string, p?: unknown[]) => t.ctx.database.query(sql, p);
-    await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-      VALUES ('stepFlip', 'The Step Flip', 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
-    await t.ctx.services.orders.auctions.openPrimaryAuctions();
-    const open = await until(
-      "auction open",
-      async () => (await api<NftAuction>("GET", "/api/v1/nfts/stepFlip/auction")).body,
-      (b) => b.status === "open",
-    );
-    const tokenId = BigInt(open.tokenId);
+    const tokenId = await openAuction("stepFlip", "The Step Flip");
     const rpc = pc();
     const bid = async (wallet: typeof alice.wallet, value: bigint) =>
       rpc.waitForTransactionReceipt({
