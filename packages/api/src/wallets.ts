@@ -28,7 +28,8 @@ export const walletMessages = {
   usedNonce: "The signed message's nonce has already been used; ask for a new one",
   expiredNonce: "The signed message's nonce has expired; ask for a new one",
   issuedInFuture: "The signed message is dated in the future; check your device's clock",
-  noExpiration: "The signed message must have an expiration time",
+  notStandard:
+    "The signed message is not in the standard Sign-In with Ethereum (EIP-4361) form: write it with a library (viem's createSiweMessage, siwe): checksummed address, times in UTC with milliseconds, no extra lines",
   tooLong: "The signed message must expire at most 10 minutes after it was issued",
   expired: "The signed message has expired; sign a new one",
   notYetValid: "The signed message is not valid yet",
