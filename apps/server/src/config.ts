@@ -265,6 +265,12 @@ export const envSchema = z
      */
     ORDER_FULFILMENT_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
     /**
+     * Unpaid orders (each holds an edition) an account, and a receiving wallet address, may have at
+     * once (issue 23 point 1; decision 143). Beyond them a new order is refused with 409, saying the limit.
+     */
+    UNPAID_HOLDS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(3),
+    UNPAID_HOLDS_PER_WALLET: z.coerce.number().int().min(1).max(1000).default(3),
+    /**
      * Where lotteries are allowed (issue 24 point 7): ISO 3166 country (IN) or subdivision (IN-MH)
      * codes separated by commas, or `all`. Unset: every region outside production (the pages say so),
      * none in production.

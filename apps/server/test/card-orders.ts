@@ -3,6 +3,8 @@ import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCo
 import { createPublicClient, getAddress, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
+import { newSignedInUser } from "./factories.ts";
+import type { TestApp } from "./harness.ts";
 
 /**
  * Sandbox card-order traffic shared by the storm and overselling tests and the fulfilment
@@ -141,4 +143,11 @@ export async function linkFreshWallet(database: Query, userId: string, chainId: 
     [address, userId, chainId],
   );
   return address;
+}
+
+/** A signed-in fan of test app `t` (on a chain) whose own fresh wallet receives their purchases. */
+export async function fanWithWallet(t: TestApp) {
+  const { cookie, user } = await newSignedInUser(t.ctx);
+  const address = await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
+  return { cookie, userId: user.id, address };
 }

@@ -30,7 +30,8 @@ beforeAll(async () => {
   await seedStudioFilmAndStar(t.ctx.database, PAYOUT);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL),
+           ('bossExit', 'The Boss Exit', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
 }, 120_000);
 
 afterAll(async () => {
@@ -47,8 +48,8 @@ const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }
 
 const editions = async () =>
   (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
-const cardOrder = (cookie: string) =>
-  api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "sandbox" });
+const cardOrder = (cookie: string, nftId = "bossEntry") =>
+  api<Order>("POST", "/api/v1/orders", cookie, { nftId, provider: "sandbox" });
 const sessionOf = (o: Order) => o.checkoutUrl!.split("/sandbox/checkout/")[1]!;
 const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
 
@@ -169,8 +170,14 @@ describe("sandbox card checkout", () => {
 
   it("fulfils each card order exactly once when every webhook arrives 3 times in random order", async () => {
     const orders: { o: Order; cookie: string; address: string }[] = [];
-    for (const b of [alice, bob, alice, bob]) {
-      const r = await cardOrder(b.cookie);
+    // Two NFTs each: a fan holds one unpaid order per NFT (decision 143).
+    for (const [b, nftId] of [
+      [alice, "bossEntry"],
+      [bob, "bossEntry"],
+      [alice, "bossExit"],
+      [bob, "bossExit"],
+    ] as const) {
+      const r = await cardOrder(b.cookie, nftId);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       orders.push({ o: r.body, cookie: b.cookie, address: b.account.address });
     }
@@ -270,16 +277,23 @@ describe("sandbox card checkout", () => {
     expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
   });
 
-  it("an abandoned checkout holds the edition until the reservation lapses; then it is released", async () => {
+  it("an abandoned checkout is cancelled at once; one left open holds the edition until it lapses", async () => {
     const before = await editions();
     const o = (await cardOrder(bob.cookie)).body;
+    // Abandon (issue 28): the order is cancelled and the edition released now, not when it lapses.
     const left = await t.app.inject({ method: "POST", url: `/sandbox/checkout/${sessionOf(o)}/abandon` });
     expect(left.statusCode).toBe(302);
-    expect(left.headers.location).toBe(`${PUBLIC_URL}/nftdetail/bossEntry`);
-    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("awaiting_payment");
-    clock.advance(31 * 60 * 1000);
+    expect(left.headers.location).toBe(`${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/cancelled`);
+    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("cancelled");
+    expect(await editions()).toBe(before);
+
+    const open = (await cardOrder(bob.cookie)).body;
+    // The sandbox's checkout is open 15 minutes (decision 143).
+    expect(Date.parse(open.reservedUntil) - clock.now()).toBe(15 * 60 * 1000);
+    expect(await editions()).toBe(before - 1);
+    clock.advance(16 * 60 * 1000);
     await t.ctx.services.orders.lifecycle.reconcileOrders();
-    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("expired");
+    expect((await getOrder(bob.cookie, open.orderId)).body.state).toBe("expired");
     expect(await editions()).toBe(before);
   });
 

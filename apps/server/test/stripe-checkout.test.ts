@@ -1,7 +1,7 @@
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
 import { stripeProvider } from "../src/modules/orders/providers/stripe.ts";
@@ -121,6 +121,7 @@ describe("Stripe checkout", () => {
   beforeAll(async () => {
     alice = await h.buyer(ANVIL_PRIVATE_KEYS[1]);
   });
+  afterEach(() => h.lapseUnpaid());
 
   it("offers Stripe as the card provider, and no secret reaches the browser", async () => {
     const res = await h.api<CheckoutOptions>("GET", "/api/v1/checkout/options");
@@ -166,8 +167,12 @@ describe("Stripe checkout", () => {
       cancel_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/cancelled`,
     });
     expect(form.get("customer_email")).toBe(alice.email);
-    // The session ends before the reservation of the edition does.
-    expect(Number(form.get("expires_at")) * 1000).toBeLessThan(Date.parse(o.reservedUntil));
+    // The session ends before the reservation of the edition does, and no sooner than Stripe accepts:
+    // Stripe refuses an expires_at less than 30 minutes ahead (decision 143).
+    const expiresAt = Number(form.get("expires_at")) * 1000;
+    expect(expiresAt).toBeLessThan(Date.parse(o.reservedUntil));
+    expect(expiresAt - Date.parse(o.createdAt)).toBeGreaterThanOrEqual(30 * 60_000);
+    expect(Date.parse(o.reservedUntil) - Date.parse(o.createdAt)).toBeLessThanOrEqual(32 * 60_000);
   });
 
   it("refuses a currency Stripe is not set up for (rupees) without calling it", async () => {

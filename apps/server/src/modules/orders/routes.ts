@@ -36,6 +36,10 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
         : hostedCheckout.createOrder(userId(user), body);
     },
   });
+  route(app, api.cancelOrder, {
+    permission: "signed-in",
+    handler: ({ user, params }) => hostedCheckout.cancelOrder(userId(user), params.orderId),
+  });
   route(app, api.listOrders, {
     permission: "signed-in",
     handler: ({ user }) => lifecycle.listOrders(userId(user)),

@@ -14,8 +14,6 @@ import { escapeHtml } from "../mail/service.ts";
 
 /** Seconds a webhook's timestamp may be away from our clock. */
 export const REPLAY_WINDOW_SECONDS = 5 * 60;
-/** How long a sandbox order holds its edition while the payer is at the checkout page. */
-export const SANDBOX_RESERVATION_MS = 30 * 60 * 1000;
 export const SIGNATURE_HEADER = "x-sandbox-signature";
 
 export const sandboxEventSchema = z.object({

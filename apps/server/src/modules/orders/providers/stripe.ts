@@ -133,6 +133,13 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
       }
       return eventOf(event);
     },
+    async closeCheckout(session) {
+      try {
+        await stripe.checkout.sessions.expire(session, {}, { idempotencyKey: `expire-${session}` });
+      } catch (err) {
+        failure(err);
+      }
+    },
     async fetchStatus(session) {
       let s: Stripe.Checkout.Session;
       try {

@@ -2,7 +2,7 @@ import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CheckoutOptions } from "@diginoor/api/orders";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatInr, formatUsd } from "../../../lib/format.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
@@ -16,7 +16,7 @@ import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/pass
 import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { checkoutApi, useCheckoutOptions } from "./api.ts";
+import { checkoutApi, goToCheckout, useCheckoutOptions } from "./api.ts";
 import { usdCentsToPaise } from "../../../lib/format.ts";
 
 type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_order" | undefined;
@@ -87,6 +87,7 @@ function HostedButton({
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
   const ensurePasskeyWallet = useEnsurePasskeyWallet();
+  const navigate = useNavigate();
 
   async function pay() {
     setBusy(true);
@@ -97,7 +98,7 @@ function HostedButton({
       setStatus("Opening the payment page…");
       const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
       if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
-      window.location.assign(o.checkoutUrl);
+      goToCheckout({ nftId: nft.id, orderId: o.orderId, checkoutUrl: o.checkoutUrl });
     } catch (err) {
       setBusy(false);
       setStatus(null);
@@ -105,6 +106,11 @@ function HostedButton({
         err instanceof ApiError
           ? (err.details as { reason?: Reason; orderId?: string } | undefined)
           : undefined;
+      // A second tab or a double-click: the fan's open order of this NFT is shown, never a second one.
+      if (details?.reason === "open_order" && details.orderId) {
+        navigate(`/confirmation/${nft.id}/${details.orderId}`);
+        return;
+      }
       setError({
         message: err instanceof Error ? err.message : "We couldn't start the payment; try again",
         reason: details?.reason,
