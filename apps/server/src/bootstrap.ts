@@ -242,6 +242,7 @@ function buildOrders(
     jobs,
     publicUrl: config.PUBLIC_URL,
     fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
+    unpaidHolds: { perAccount: config.UNPAID_HOLDS_PER_ACCOUNT, perWallet: config.UNPAID_HOLDS_PER_WALLET },
     log,
   });
   return {

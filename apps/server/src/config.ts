@@ -153,9 +153,14 @@ export const envSchema = z
       .default("auto")
       .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
-    /** Stripe (card, USD; decision 142): offered when both the secret key and the webhook secret are set. */
+    /** Stripe (card, INR or USD by STRIPE_CURRENCY; decision 142): offered when both the secret key and the webhook secret are set. */
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,
+    /**
+     * What Stripe Checkout charges in: `inr` (an Indian Stripe account charging Indian cards in rupees,
+     * at the stored USD→INR rate) or `usd`. The checkout says which before the fan pays.
+     */
+    STRIPE_CURRENCY: z.enum(["inr", "usd"]).default("inr"),
     /** Stripe's API host (default https://api.stripe.com); tests point it at a local server. */
     STRIPE_API_BASE: optionalUrl,
     /** Cashfree (INR: UPI, cards, net banking): the app id and secret key of the merchant dashboard. */
@@ -264,6 +269,12 @@ export const envSchema = z
      * mid-mint) before the reconciler queues the fulfilment again. The contract mints an order once.
      */
     ORDER_FULFILMENT_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+    /**
+     * Unpaid orders (each holds an edition) an account, and a receiving wallet address, may have at
+     * once (issue 23 point 1; decision 143). Beyond them a new order is refused with 409, saying the limit.
+     */
+    UNPAID_HOLDS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(3),
+    UNPAID_HOLDS_PER_WALLET: z.coerce.number().int().min(1).max(1000).default(3),
     /**
      * Where lotteries are allowed (issue 24 point 7): ISO 3166 country (IN) or subdivision (IN-MH)
      * codes separated by commas, or `all`. Unset: every region outside production (the pages say so),

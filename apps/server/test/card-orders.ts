@@ -3,6 +3,8 @@ import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCo
 import { createPublicClient, getAddress, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
+import { newSignedInUser } from "./factories.ts";
+import type { TestApp } from "./harness.ts";
 
 /**
  * Sandbox card-order traffic shared by the storm and overselling tests and the fulfilment
@@ -21,7 +23,7 @@ export interface Delivery {
 
 /** The sandbox's event for order `o` (as its hosted page sends it). */
 export function sandboxEvent(
-  o: Pick<Order, "orderId" | "usdCents" | "checkoutUrl">,
+  o: Pick<Order, "orderId" | "usdCents" | "checkoutUrl" | "payAmountMinor" | "payCurrency">,
   type: "payment.succeeded" | "payment.failed",
   nowSec: number,
   id = `evt_storm_${o.orderId}_${type}`,
@@ -33,8 +35,8 @@ export function sandboxEvent(
     data: {
       session: o.checkoutUrl?.split("/sandbox/checkout/")[1] ?? "",
       orderId: o.orderId,
-      amount: o.usdCents,
-      currency: "usd",
+      amount: Number(o.payAmountMinor ?? o.usdCents),
+      currency: o.payCurrency ?? "usd",
     },
   });
 }
@@ -141,4 +143,11 @@ export async function linkFreshWallet(database: Query, userId: string, chainId: 
     [address, userId, chainId],
   );
   return address;
+}
+
+/** A signed-in fan of test app `t` (on a chain) whose own fresh wallet receives their purchases. */
+export async function fanWithWallet(t: TestApp) {
+  const { cookie, user } = await newSignedInUser(t.ctx);
+  const address = await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
+  return { cookie, userId: user.id, address };
 }

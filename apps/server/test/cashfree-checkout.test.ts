@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import { Cashfree, CFEnvironment } from "cashfree-pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
 import { cashfreeProvider } from "../src/modules/orders/providers/cashfree.ts";
@@ -132,6 +132,7 @@ describe("Cashfree rupee checkout", () => {
   beforeAll(async () => {
     alice = await h.buyer(ANVIL_PRIVATE_KEYS[1]);
   });
+  afterEach(() => h.lapseUnpaid());
 
   it("our signatures are the ones the SDK's own verifier accepts", () => {
     const body = JSON.stringify({ type: "PAYMENT_SUCCESS_WEBHOOK", data: {} });
@@ -206,8 +207,11 @@ describe("Cashfree rupee checkout", () => {
       order_amount: 2112.5,
       order_currency: "INR",
       customer_details: { customer_email: alice.email, customer_phone: "9876543210" },
-      order_meta: { return_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}` },
+      order_meta: { return_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/returned` },
     });
+    // Cashfree's order is open 15 minutes, the edition held one more (decision 143).
+    expect(Date.parse(body.order_expiry_time) - Date.parse(o.createdAt)).toBe(15 * 60_000);
+    expect(Date.parse(o.reservedUntil) - Date.parse(o.createdAt)).toBe(16 * 60_000);
     expect(body.customer_details.customer_id).toMatch(/^[0-9a-f-]{36}$/);
 
     // Our page opens Cashfree's checkout with the payment session, under a strict CSP.

@@ -45,6 +45,22 @@ export async function startHostedCheckoutApp(
       Number((await t.ctx.database.query<{ n: number }>(sql, params))[0]?.n ?? 0),
     editions: async () =>
       (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable,
+    /**
+     * Ends the unpaid orders a test left (as if their checkouts lapsed, editions returned): a fan holds
+     * one unpaid order per NFT (decision 143), and each test here starts a new purchase of `bossEntry`.
+     */
+    async lapseUnpaid() {
+      const open = await t.ctx.database.query<{ id: string; nft_id: string; user_id: string }>(
+        "SELECT id, nft_id, user_id FROM orders WHERE state IN ('created', 'awaiting_payment')",
+      );
+      for (const o of open)
+        await t.ctx.services.orders.lifecycle.move(
+          o,
+          ["created", "awaiting_payment"],
+          "expired",
+          "test: the previous test's checkout lapsed",
+        );
+    },
     getOrder: (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie),
     order: (cookie: string, body: Record<string, unknown>) =>
       api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", ...body }),

@@ -76,8 +76,9 @@ describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("card fulfilment un
     await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
         thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
       VALUES ('crashNft', 'Crash Edition', 'common', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 100, 100, 'fixed', 1500, NULL)`);
+    // One order per fan: a fan holds one unpaid order per NFT (decision 143).
     const fans = await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: ORDERS }, async () => {
         const { cookie, user } = await newSignedInUser(server.database);
         const address = await linkFreshWallet(server.database, user.id, await chain.client.getChainId());
         return { cookie, address };

@@ -1,3 +1,4 @@
+import { formatInr } from "@diginoor/api/money";
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import type { Order } from "@diginoor/api/orders";
@@ -30,7 +31,8 @@ beforeAll(async () => {
   await seedStudioFilmAndStar(t.ctx.database, PAYOUT);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
+    VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL),
+           ('bossExit', 'The Boss Exit', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 2500, NULL)`);
 }, 120_000);
 
 afterAll(async () => {
@@ -47,8 +49,8 @@ const buyer = (key: Hex) => linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }
 
 const editions = async () =>
   (await api<{ editionsAvailable: number }>("GET", "/api/v1/nfts/bossEntry")).body.editionsAvailable;
-const cardOrder = (cookie: string) =>
-  api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "sandbox" });
+const cardOrder = (cookie: string, nftId = "bossEntry") =>
+  api<Order>("POST", "/api/v1/orders", cookie, { nftId, provider: "sandbox" });
 const sessionOf = (o: Order) => o.checkoutUrl!.split("/sandbox/checkout/")[1]!;
 const getOrder = (cookie: string, id: string) => api<Order>("GET", `/api/v1/orders/${id}`, cookie);
 
@@ -58,7 +60,7 @@ function event(o: Order, type: "payment.succeeded" | "payment.failed", id = `evt
     id,
     type,
     created: Math.floor(clock.now() / 1000),
-    data: { session: sessionOf(o), orderId: o.orderId, amount: o.usdCents, currency: "usd" },
+    data: { session: sessionOf(o), orderId: o.orderId, amount: Number(o.payAmountMinor), currency: "inr" },
   });
 }
 const webhook = (body: string, signature: string) =>
@@ -101,15 +103,23 @@ describe("sandbox card checkout", () => {
       provider: "sandbox",
       state: "awaiting_payment",
       usdCents: 2500,
+      payCurrency: "inr",
       buyerAddress: alice.account.address,
     });
+    // The sandbox stands for an Indian card: it charges rupees at the stored rate, recorded on the order.
+    const rate = BigInt(o.inrMicrosPerUsd!);
+    expect(o.payAmountMinor).toBe(Number((2500n * rate + 500_000n) / 1_000_000n));
     expect(o.checkoutUrl).toMatch(/^http:\/\/localhost:3000\/sandbox\/checkout\/cs_sandbox_[0-9a-f]{24}$/);
     expect(await editions()).toBe(before - 1);
 
     const page = await t.app.inject({ method: "GET", url: `/sandbox/checkout/${sessionOf(o)}` });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toContain("text/html");
-    expect(page.body).toContain("$25");
+    // Rupees first, then dollars; the page says what it charges in and the button the rupee amount.
+    const rupees = formatInr(o.payAmountMinor!);
+    expect(page.body).toContain(`${rupees} · $25`);
+    expect(page.body).toContain(`Pay ${rupees}`);
+    expect(page.body).toContain("Charged in Indian rupees (INR)");
     expect(page.body).toContain("The Boss Entry");
 
     const paid = await t.app.inject({ method: "POST", url: `/sandbox/checkout/${sessionOf(o)}/pay` });
@@ -169,8 +179,14 @@ describe("sandbox card checkout", () => {
 
   it("fulfils each card order exactly once when every webhook arrives 3 times in random order", async () => {
     const orders: { o: Order; cookie: string; address: string }[] = [];
-    for (const b of [alice, bob, alice, bob]) {
-      const r = await cardOrder(b.cookie);
+    // Two NFTs each: a fan holds one unpaid order per NFT (decision 143).
+    for (const [b, nftId] of [
+      [alice, "bossEntry"],
+      [bob, "bossEntry"],
+      [alice, "bossExit"],
+      [bob, "bossExit"],
+    ] as const) {
+      const r = await cardOrder(b.cookie, nftId);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       orders.push({ o: r.body, cookie: b.cookie, address: b.account.address });
     }
@@ -223,7 +239,8 @@ describe("sandbox card checkout", () => {
     const o = (await cardOrder(bob.cookie)).body;
     const body = event(o, "payment.succeeded");
     const eventsBefore = await count("SELECT count(*)::int AS n FROM payment_events");
-    const tampered = body.replace('"amount":2500', '"amount":1');
+    const tampered = body.replace(`"amount":${o.payAmountMinor}`, '"amount":1');
+    expect(tampered).not.toBe(body);
     const cases = [
       webhook(tampered, signSandboxPayload(secret, body, now())),
       webhook(body, signSandboxPayload("not-the-secret-at-all", body, now())),
@@ -270,16 +287,23 @@ describe("sandbox card checkout", () => {
     expect((await getOrder(alice.cookie, o.orderId)).body.state).toBe("failed");
   });
 
-  it("an abandoned checkout holds the edition until the reservation lapses; then it is released", async () => {
+  it("an abandoned checkout is cancelled at once; one left open holds the edition until it lapses", async () => {
     const before = await editions();
     const o = (await cardOrder(bob.cookie)).body;
+    // Abandon (issue 28): the order is cancelled and the edition released now, not when it lapses.
     const left = await t.app.inject({ method: "POST", url: `/sandbox/checkout/${sessionOf(o)}/abandon` });
     expect(left.statusCode).toBe(302);
-    expect(left.headers.location).toBe(`${PUBLIC_URL}/nftdetail/bossEntry`);
-    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("awaiting_payment");
-    clock.advance(31 * 60 * 1000);
+    expect(left.headers.location).toBe(`${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/cancelled`);
+    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("cancelled");
+    expect(await editions()).toBe(before);
+
+    const open = (await cardOrder(bob.cookie)).body;
+    // The sandbox's checkout is open 15 minutes (decision 143).
+    expect(Date.parse(open.reservedUntil) - clock.now()).toBe(15 * 60 * 1000);
+    expect(await editions()).toBe(before - 1);
+    clock.advance(16 * 60 * 1000);
     await t.ctx.services.orders.lifecycle.reconcileOrders();
-    expect((await getOrder(bob.cookie, o.orderId)).body.state).toBe("expired");
+    expect((await getOrder(bob.cookie, open.orderId)).body.state).toBe("expired");
     expect(await editions()).toBe(before);
   });
 

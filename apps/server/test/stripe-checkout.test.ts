@@ -1,7 +1,7 @@
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
 import { stripeProvider } from "../src/modules/orders/providers/stripe.ts";
@@ -63,6 +63,8 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: "sk_test_diginoor",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: url,
+    // This account charges dollars; rupees (the default) are checked against the SDK below.
+    STRIPE_CURRENCY: "usd",
   }));
   ({ t, clock, fake } = h);
 }, 120_000);
@@ -121,11 +123,12 @@ describe("Stripe checkout", () => {
   beforeAll(async () => {
     alice = await h.buyer(ANVIL_PRIVATE_KEYS[1]);
   });
+  afterEach(() => h.lapseUnpaid());
 
   it("offers Stripe as the card provider, and no secret reaches the browser", async () => {
     const res = await h.api<CheckoutOptions>("GET", "/api/v1/checkout/options");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ card: "stripe", rupees: null, onrampUrl: null });
+    expect(res.body).toMatchObject({ card: "stripe", cardCurrency: "usd", rupees: null, onrampUrl: null });
     expect(res.body.providers).toEqual(expect.arrayContaining(["stripe", "sandbox"]));
     expect(JSON.stringify(res.body)).not.toMatch(/sk_test|whsec/);
     const cashfree = await h.api("POST", "/api/v1/orders", alice.cookie, {
@@ -166,8 +169,12 @@ describe("Stripe checkout", () => {
       cancel_url: `${PUBLIC_URL}/paymentstatus/bossEntry/${o.orderId}/cancelled`,
     });
     expect(form.get("customer_email")).toBe(alice.email);
-    // The session ends before the reservation of the edition does.
-    expect(Number(form.get("expires_at")) * 1000).toBeLessThan(Date.parse(o.reservedUntil));
+    // The session ends before the reservation of the edition does, and no sooner than Stripe accepts:
+    // Stripe refuses an expires_at less than 30 minutes ahead (decision 143).
+    const expiresAt = Number(form.get("expires_at")) * 1000;
+    expect(expiresAt).toBeLessThan(Date.parse(o.reservedUntil));
+    expect(expiresAt - Date.parse(o.createdAt)).toBeGreaterThanOrEqual(30 * 60_000);
+    expect(Date.parse(o.reservedUntil) - Date.parse(o.createdAt)).toBeLessThanOrEqual(32 * 60_000);
   });
 
   it("refuses a currency Stripe is not set up for (rupees) without calling it", async () => {
@@ -180,6 +187,32 @@ describe("Stripe checkout", () => {
     });
     await expect(p.createCheckout(checkoutRequest("inr"))).rejects.toMatchObject({ status: 502 });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it("charges rupees in paise when STRIPE_CURRENCY is inr (the default), and refuses dollars then", async () => {
+    const p = stripeProvider({
+      secretKey: "sk_test_x",
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      timeoutMs: 800,
+    });
+    expect(p.currency).toBe("usd");
+    const inr = stripeProvider({
+      secretKey: "sk_test_x",
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      timeoutMs: 800,
+      currency: "inr",
+    });
+    expect(inr.currency).toBe("inr");
+    const before = fake.requests.length;
+    await expect(inr.createCheckout(checkoutRequest("usd"))).rejects.toMatchObject({ status: 502 });
+    expect(fake.requests.length).toBe(before);
+    const req = checkoutRequest("inr");
+    await inr.createCheckout(req);
+    const form = new URLSearchParams(fake.requests.at(-1)!.body);
+    expect(form.get("line_items[0][price_data][currency]")).toBe("inr");
+    expect(form.get("line_items[0][price_data][unit_amount]")).toBe(String(req.amountMinor));
   });
 
   it("refuses a tampered body, a wrong secret and an old or future timestamp with 400, changing nothing", async () => {

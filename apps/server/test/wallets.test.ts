@@ -140,10 +140,6 @@ describe("wallets: linking with Sign-In with Ethereum", () => {
     res = await link(cookie, tooLong, await dave.signMessage({ message: tooLong }));
     expect(res.json().error.message).toBe(m.tooLong);
 
-    const noExpiry = message(dave.address, nonce, { expirationTime: undefined });
-    res = await link(cookie, noExpiry, await dave.signMessage({ message: noExpiry }));
-    expect(res.json().error.message).toBe(m.noExpiration);
-
     const future = message(dave.address, nonce, {
       issuedAt: new Date(now + 5 * 60_000),
       expirationTime: new Date(now + 10 * 60_000),
@@ -158,6 +154,48 @@ describe("wallets: linking with Sign-In with Ethereum", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe(m.expiredNonce);
     expect(await listOf(cookie)).toEqual([]);
+  });
+
+  it("issues nonces from a cryptographic source: 32 hex digits, none a shift of another (issue 23 point 10)", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const nonces: string[] = [];
+    for (let i = 0; i < 6; i++) nonces.push(await nonceFor(cookie));
+    for (const n of nonces) expect(n).toMatch(/^[0-9a-f]{32}$/); // alphanumeric, ≥ 17 (EIP-4361)
+    expect(new Set(nonces).size).toBe(nonces.length);
+    // viem's generateSiweNonce slid a window over one buffer: each nonce was the last shifted by one.
+    for (let i = 1; i < nonces.length; i++) {
+      expect(nonces[i]?.slice(0, 16), `nonce ${i}`).not.toBe(nonces[i - 1]?.slice(1, 17));
+      expect(nonces[i - 1]?.includes(nonces[i]?.slice(0, 12) ?? ""), `nonce ${i}`).toBe(false);
+    }
+  });
+
+  it("refuses a message not in the standard form, and accepts one without an Expiration Time (issue 23 point 10)", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const nonce = await nonceFor(cookie);
+    const standard = message(dave.address, nonce);
+    const variants = {
+      "a lower-case address": standard.replace(dave.address, dave.address.toLowerCase()),
+      "an extra line at the end": `${standard}\nAlso: transfer everything`,
+      "an extra line in the statement": standard.replace(
+        "Link this wallet to my Diginoor account",
+        "Link this wallet to my Diginoor account\nand approve all tokens",
+      ),
+      "a time without milliseconds": standard.replace(/(Issued At: [^.\n]+)\.\d{3}Z/, "$1Z"),
+      "CRLF line ends": standard.replaceAll("\n", "\r\n"),
+    };
+    for (const [what, variant] of Object.entries(variants)) {
+      expect(variant, what).not.toBe(standard);
+      const res = await link(cookie, variant, await dave.signMessage({ message: variant }));
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(400);
+      expect(res.json().error.message, what).toMatch(/standard Sign-In with Ethereum|not a valid Sign-In/);
+    }
+    expect(await listOf(cookie)).toEqual([]);
+    // The Expiration Time is optional: the nonce's own ten minutes bound the message.
+    const noExpiry = message(dave.address, nonce, { expirationTime: undefined });
+    expect(noExpiry).not.toContain("Expiration Time");
+    const res = await link(cookie, noExpiry, await dave.signMessage({ message: noExpiry }));
+    expect(res.statusCode, res.body).toBe(201);
+    await t.app.inject({ method: "DELETE", url: `/api/v1/wallets/${dave.address}`, headers: { cookie } });
   });
 
   it("refuses someone else's signature", async () => {

@@ -4,7 +4,9 @@
 import { z } from "zod";
 import { createPostSchema, postSlugSchema } from "./blog.ts";
 import { saleTypeSchema, tierSchema } from "./catalogue.ts";
+import { tokenIdSchema } from "./chain.ts";
 import { endpoint } from "./endpoint.ts";
+import { imageUrlSchema as imageUrl, lineText, paragraphText, requiredLine } from "./text.ts";
 
 const tags = ["admin"] as const;
 
@@ -17,14 +19,6 @@ const slugSchema = z
   .min(1, "is required")
   .max(80, "at most 80 characters")
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case letters and digits joined by single dashes");
-const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
-const requiredText = (max: number) => text(max).min(1, "is required");
-/** A site-relative media path (/media/…, /images/…) or an https URL. */
-const imageUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .regex(/^(\/[A-Za-z0-9._~/-]+|https:\/\/[^\s"'<>]+)$/, "must be a /media/ path or an https URL");
 type PatchShape<S extends z.ZodRawShape> = {
   [K in keyof S]: z.ZodOptional<S[K] extends z.ZodDefault<infer I extends z.ZodType> ? I : S[K]>;
 };
@@ -80,8 +74,8 @@ export type Studio = z.infer<typeof studioSchema>;
 export const studioInputSchema = z
   .object({
     slug: slugSchema,
-    name: requiredText(120),
-    description: text(2000).default(""),
+    name: requiredLine(120),
+    description: paragraphText(2000).default(""),
     logoUrl: imageUrl,
     isPartner: z.boolean().default(false),
   })
@@ -98,7 +92,7 @@ export const celebritySchema = z.object({
 });
 export type Celebrity = z.infer<typeof celebritySchema>;
 export const celebrityInputSchema = z
-  .object({ slug: slugSchema, name: requiredText(120), bio: text(5000).default("") })
+  .object({ slug: slugSchema, name: requiredLine(120), bio: paragraphText(5000).default("") })
   .strict();
 export type CelebrityInput = z.input<typeof celebrityInputSchema>;
 
@@ -123,16 +117,16 @@ export type AdminFilm = z.infer<typeof adminFilmSchema>;
 export const filmInputSchema = z
   .object({
     slug: slugSchema,
-    name: requiredText(200),
-    tagline: text(300).default(""),
-    description: text(5000).default(""),
+    name: requiredLine(200),
+    tagline: lineText(300).default(""),
+    description: paragraphText(5000).default(""),
     releaseYear: z.number().int().min(1900).max(2100).nullable().default(null),
     /** Ignored for studio accounts (their own house is used). */
     productionHouseId: z.number().int().positive().nullable().default(null),
     posterUrl: imageUrl,
     bannerUrl: imageUrl,
     thumbnailUrl: imageUrl,
-    note: text(1000).nullable().default(null),
+    note: paragraphText(1000).nullable().default(null),
   })
   .strict();
 export type FilmInput = z.input<typeof filmInputSchema>;
@@ -163,11 +157,11 @@ export const adminNftSchema = z.object({
 });
 export type AdminNft = z.infer<typeof adminNftSchema>;
 const nftFields = z.object({
-  title: requiredText(200),
-  description: text(5000).default(""),
-  about: text(5000).default(""),
+  title: requiredLine(200),
+  description: paragraphText(5000).default(""),
+  about: paragraphText(5000).default(""),
   tier: tierSchema,
-  category: requiredText(80),
+  category: requiredLine(80),
   filmId: z.number().int().positive(),
   celebrityId: z.number().int().positive(),
   imageUrl: imageUrl,
@@ -179,7 +173,7 @@ const nftFields = z.object({
   /** Auctions only: how long bidding runs once it opens (1–60 days). */
   auctionDurationDays: z.number().int().min(1).max(60).nullable().default(null),
   royaltyBps: z.number().int().min(0).max(10_000).default(1000),
-  exclusiveRewards: text(2000).default(""),
+  exclusiveRewards: paragraphText(2000).default(""),
 });
 const auctionRule = (v: { saleType?: string; auctionDurationDays?: number | null }) =>
   v.saleType === undefined || (v.saleType === "auction") === (v.auctionDurationDays != null);
@@ -286,11 +280,9 @@ export const hiddenTokenSchema = z.object({
   createdAt: z.string(),
 });
 export type HiddenToken = z.infer<typeof hiddenTokenSchema>;
-export const tokenIdParamsSchema = z
-  .object({ tokenId: z.string().regex(/^\d{1,78}$/, "must be a token id (a whole number)") })
-  .strict();
+export const tokenIdParamsSchema = z.object({ tokenId: tokenIdSchema }).strict();
 export const hideTokenInputSchema = z
-  .object({ reason: z.enum(["suspended", "voided"]), note: text(500).default("") })
+  .object({ reason: z.enum(["suspended", "voided"]), note: paragraphText(500).default("") })
   .strict();
 
 // ---- image upload

@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import {
+  imageUrlSchema,
+  isoDateTime,
+  lineText,
+  paragraphsOk,
+  paragraphText,
+  requiredLine,
+  textMessages,
+} from "./text.ts";
 
 /** A post's URL name: lower-case words of letters and digits joined by single dashes. */
 export const POST_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -59,15 +68,20 @@ export type PostListResponse = z.infer<typeof postListResponseSchema>;
 export const createPostSchema = z
   .object({
     slug: postSlugSchema,
-    title: z.string().trim().min(1, "is required").max(200, "at most 200 characters"),
-    excerpt: z.string().trim().max(500, "at most 500 characters").default(""),
-    markdown: z.string().min(1, "is required").max(200_000, "at most 200,000 characters"),
-    author: z.string().trim().min(1, "is required").max(120, "at most 120 characters"),
-    coverImageUrl: z.string().max(2000).nullable().default(null),
-    coverImageAlt: z.string().trim().max(300).default(""),
+    title: requiredLine(200),
+    excerpt: paragraphText(500).default(""),
+    markdown: z
+      .string()
+      .min(1, "is required")
+      .max(200_000, "at most 200,000 characters")
+      .refine(paragraphsOk, textMessages.paragraphs),
+    author: requiredLine(120),
+    /** Like every image field: a /media/ path or an https URL. */
+    coverImageUrl: imageUrlSchema.nullable().default(null),
+    coverImageAlt: lineText(300).default(""),
     featured: z.boolean().default(false),
-    /** ISO 8601; default now. A future date schedules the post. */
-    publishedAt: z.iso.datetime({ offset: true }).optional(),
+    /** ISO 8601 (years 1900–2200); default now. A future date schedules the post. */
+    publishedAt: isoDateTime().optional(),
   })
   .strict();
 export type CreatePostInput = z.input<typeof createPostSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import { paragraphText, requiredLine } from "./text.ts";
 
 /** Rarity tiers, lowest to highest. */
 export const tiers = ["common", "rare", "ultimate", "legendary"] as const;
@@ -177,9 +178,9 @@ const email = z
 
 export const contactRequestSchema = z
   .object({
-    name: z.string().trim().min(1, "is required").max(100, "at most 100 characters"),
+    name: requiredLine(100),
     email,
-    message: z.string().trim().min(1, "is required").max(5000, "at most 5000 characters"),
+    message: paragraphText(5000).min(1, "is required"),
   })
   .strict();
 export type ContactRequest = z.input<typeof contactRequestSchema>;

@@ -1,15 +1,11 @@
 // Lotteries (issue 24, decision 161): a commit-reveal draw anyone can recompute from this API alone.
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import { imageUrlSchema as imageUrl, isoDateTime, paragraphText, requiredLine } from "./text.ts";
 
 const tags = ["lottery"] as const;
 /** 0x-prefixed 32 bytes, lower-case hex. */
 const hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
-const imageUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .regex(/^(\/[A-Za-z0-9._~/-]+|https:\/\/[^\s"'<>]+)$/, "must be a /media/ path or an https URL");
 
 /**
  * scheduled (not open yet) → open → closed (tickets listed, waiting for its block) → drawn; or
@@ -106,11 +102,11 @@ export const lotteryWinnerSchema = z.object({
 });
 export const lotteryWinnersSchema = z.object({ items: z.array(lotteryWinnerSchema) });
 
-const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
+const isoTime = isoDateTime();
 
 export const lotteryInputSchema = z
   .object({
-    name: z.string().trim().min(1, "is required").max(120, "at most 120 characters"),
+    name: requiredLine(120),
     image: imageUrl.optional(),
     ticketPriceCents: z
       .number()
@@ -122,7 +118,7 @@ export const lotteryInputSchema = z
     closesAt: isoTime,
     maxTicketsPerUser: z.number().int("must be a whole number").min(1).max(1_000_000).optional(),
     prize: lotteryPrizeSchema,
-    rules: z.string().trim().max(20_000, "at most 20,000 characters").optional(),
+    rules: paragraphText(20_000).optional(),
   })
   .strict();
 export type LotteryInput = z.infer<typeof lotteryInputSchema>;
@@ -136,7 +132,7 @@ export const lotteryPatchSchema = z
     closesAt: isoTime.optional(),
     maxTicketsPerUser: z.number().int().min(1).max(1_000_000).nullable().optional(),
     prize: lotteryPrizeSchema.optional(),
-    rules: z.string().trim().max(20_000).optional(),
+    rules: paragraphText(20_000).optional(),
   })
   .strict();
 export type LotteryPatch = z.infer<typeof lotteryPatchSchema>;

@@ -11,7 +11,7 @@ export type OrderProvider = z.infer<typeof orderProviderSchema>;
 
 /**
  * An order's life: created → awaiting_payment → paid → minting → fulfilled; or failed, expired,
- * refunded. A wallet order is paid and minted by one transaction, so it goes from awaiting_payment
+ * cancelled (by its buyer before paying), refunded. A wallet order is paid and minted by one transaction, so it goes from awaiting_payment
  * to minting when the buyer's transaction is sent, and to fulfilled once the indexer applied it.
  */
 export const orderStateSchema = z.enum([
@@ -22,6 +22,7 @@ export const orderStateSchema = z.enum([
   "fulfilled",
   "failed",
   "expired",
+  "cancelled",
   "refunded",
 ]);
 export type OrderState = z.infer<typeof orderStateSchema>;
@@ -93,7 +94,7 @@ export const orderSchema = z.object({
   reservedUntil: z.string(),
   /** Where the payer pays (hosted checkout providers); null for wallet orders. */
   checkoutUrl: z.string().nullable(),
-  /** Stripe and Cashfree orders: what the provider charges, in integer minor units of `payCurrency`. */
+  /** Hosted-checkout orders (sandbox, Stripe, Cashfree): what the provider charges, in integer minor units of `payCurrency`. */
   payCurrency: z.enum(["usd", "inr"]).nullable(),
   payAmountMinor: z.number().int().nullable(),
   /** INR orders: the USD→INR rate the price was converted at (micro-rupees per dollar). */
@@ -142,6 +143,18 @@ export const orderMessages = {
   phoneRequired:
     "Paying in rupees needs your mobile number (Cashfree sends the payment confirmation to it): please enter an Indian mobile number",
   phoneInvalid: "Please enter a valid Indian mobile number (10 digits, starting with 6, 7, 8 or 9)",
+  /** 409 with `details.reason = "open_order"` and `details.orderId`: the fan's unpaid order of this NFT. */
+  openOrder: "You already have an unpaid order for this NFT: finish or cancel it before starting another",
+  /** 409 with `details.reason = "unpaid_holds_limit"` and `details.limit`. */
+  accountHoldsLimit: (limit: number) =>
+    `You have ${limit} unpaid orders, the most an account may hold at once: pay for or cancel one of them first`,
+  walletHoldsLimit: (limit: number) =>
+    `Your receiving wallet has ${limit} unpaid orders, the most a wallet address may hold at once: pay for or cancel one of them first`,
+  /** 409 with `details.reason = "quote_used"`. */
+  quoteUsed: "This price quote is already used by an order: ask for a new price",
+  notCancellable: "This order can no longer be cancelled: it is paid or over",
+  walletNotCancellable:
+    "A wallet order cannot be cancelled: its signed voucher stays valid until it expires, and nothing is charged unless your wallet sends it",
 } as const;
 
 /** A hosted sandbox checkout session (decision 141). */
@@ -163,6 +176,8 @@ export const webhookReceiptSchema = z.object({
 export const checkoutOptionsSchema = z.object({
   /** The card provider: Stripe when configured, else the sandbox outside production, else none. */
   card: z.enum(["stripe", "sandbox"]).nullable(),
+  /** What the card provider charges in: rupees (the sandbox; Stripe by STRIPE_CURRENCY) or dollars. */
+  cardCurrency: z.enum(["inr", "usd"]).nullable(),
   /** Rupees (UPI, cards, net banking): Cashfree when configured. */
   rupees: z.enum(["cashfree"]).nullable(),
   /** Every hosted-checkout provider the server accepts in POST /api/v1/orders. */
@@ -206,7 +221,7 @@ export const orderEndpoints = {
     method: "POST",
     path: "/api/v1/orders",
     summary:
-      "Start a purchase: reserves an edition and returns how to pay (a wallet voucher, or a checkout URL)",
+      "Start a purchase: reserves an edition and returns how to pay (a wallet voucher, or a checkout URL). 409 with details.reason open_order and details.orderId when the fan already has an unpaid order of this NFT; 409 unpaid_holds_limit (details.limit) beyond the caps on unpaid orders per account and per wallet address",
     tags: ["orders"],
     body: createOrderRequestSchema,
     success: { status: 201, schema: orderSchema },
@@ -219,6 +234,17 @@ export const orderEndpoints = {
     summary: "The signed-in user's orders, newest first",
     tags: ["orders"],
     success: { status: 200, schema: orderListSchema },
+  }),
+  cancelOrder: endpoint({
+    operationId: "cancelOrder",
+    method: "POST",
+    path: "/api/v1/orders/{orderId}/cancel",
+    summary:
+      "The buyer cancels an unpaid card or rupee order: its edition is released at once and nothing is charged (the provider's checkout is closed; a payment that still arrives is recorded as needing a refund). A checkout the provider reports paid is applied instead. Cancelling a cancelled order answers it again",
+    tags: ["orders"],
+    params: orderParamsSchema,
+    success: { status: 200, schema: orderSchema },
+    errors: ["not_found", "conflict"],
   }),
   getOrder: endpoint({
     operationId: "getOrder",

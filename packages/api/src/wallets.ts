@@ -28,7 +28,8 @@ export const walletMessages = {
   usedNonce: "The signed message's nonce has already been used; ask for a new one",
   expiredNonce: "The signed message's nonce has expired; ask for a new one",
   issuedInFuture: "The signed message is dated in the future; check your device's clock",
-  noExpiration: "The signed message must have an expiration time",
+  notStandard:
+    "The signed message is not in the standard Sign-In with Ethereum (EIP-4361) form: write it with a library (viem's createSiweMessage, siwe): checksummed address, times in UTC with milliseconds, no extra lines",
   tooLong: "The signed message must expire at most 10 minutes after it was issued",
   expired: "The signed message has expired; sign a new one",
   notYetValid: "The signed message is not valid yet",
@@ -43,6 +44,12 @@ export const walletMessages = {
   passkeyNotVerified: "The passkey did not verify you (fingerprint, face or PIN): try again",
   passkeyBadSignature: "The passkey's signature does not match its public key",
   passkeyCreated: "Your passkey wallet is ready",
+  /** Paying in the chain's coin from a wallet app, when purchases go to the passkey wallet (it holds no coin). */
+  passkeyReceivesPurchases:
+    "Your purchases go to your passkey wallet, which holds no crypto: pay by card, or on the Wallet page choose your wallet app to receive purchases",
+  /** Paying or bidding in the chain's coin with only a passkey wallet (its gas is sponsored, its payments are not). */
+  cryptoNeedsWalletApp:
+    "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
 
 /** How long a nonce may be used, and the longest a signed message may live (EIP-4361 expiration). */

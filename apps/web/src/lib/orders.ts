@@ -8,6 +8,7 @@ export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
   "fulfilled",
   "failed",
   "expired",
+  "cancelled",
   "refunded",
 ]);
 

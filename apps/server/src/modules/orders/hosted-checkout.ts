@@ -18,16 +18,23 @@ import type { PaymentProviders } from "./providers/index.ts";
 import { sandboxProvider } from "./providers/sandbox.ts";
 import type { HostedProviderName, PaymentEvent } from "./providers/types.ts";
 import * as repo from "./repo.ts";
-import {
-  newEventId,
-  newSessionId,
-  SANDBOX_RESERVATION_MS,
-  type SandboxEvent,
-  signSandboxPayload,
-} from "./sandbox.ts";
+import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
+
+/**
+ * How long each provider's checkout stays open, as short as it allows (decision 143): Stripe refuses
+ * an `expires_at` less than 30 minutes ahead (one more minute covers the clocks' difference and the
+ * request's way); Cashfree's order expiry is set 15 minutes ahead, like the sandbox's page.
+ */
+export const CHECKOUT_OPEN_MS: Record<HostedProviderName, number> = {
+  sandbox: 15 * 60_000,
+  stripe: 31 * 60_000,
+  cashfree: 15 * 60_000,
+};
+/** The edition stays held this much longer than the provider's checkout is open: no payment for a released edition. */
+export const HOLD_MARGIN_MS = 60_000;
 
 export interface HostedCheckoutDeps {
   database: Database;
@@ -39,7 +46,10 @@ export interface HostedCheckoutDeps {
   contactOf(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
   /** The chain the token is minted on; card checkouts need its minter key. */
   chain?: Pick<ChainRuntime, "chainId" | "minter">;
-  lifecycle: Pick<OrderLifecycle, "reserveEdition" | "move" | "moveIn" | "fullView">;
+  lifecycle: Pick<
+    OrderLifecycle,
+    "reserveEdition" | "openOrderOr" | "move" | "moveIn" | "fullView" | "ownOrder"
+  >;
   /** Enqueues the fulfilment in the transaction that marks an order paid. */
   jobs?: Pick<Jobs, "enqueue">;
   /** Absolute links (checkout pages, return pages) start with this. */
@@ -104,7 +114,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       } else if (event.type === "paid") {
         if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
           await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
-        } else if (o.state === "expired" || o.state === "failed") {
+        } else if (o.state === "expired" || o.state === "failed" || o.state === "cancelled") {
           outcome = `ignored: order already ${o.state} (payment needs a refund)`;
           log("warn", "payment for an order that is over", { orderId: o.id, event: event.id });
         } else outcome = `ignored: order already ${o.state}`;
@@ -127,8 +137,8 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       data: {
         session: o.provider_session ?? "",
         orderId: o.id,
-        amount: Number(o.usd_cents),
-        currency: "usd",
+        amount: Number(o.pay_amount_minor ?? o.usd_cents),
+        currency: o.pay_currency ?? "usd",
       },
     };
   }
@@ -179,43 +189,52 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     const wallet = await deps.wallets.receivingWallet(userId);
     if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
     const customer = await customerOf(userId, provider.name, body.phone);
-    const row = await withTransaction(database, async (tx) => {
-      const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId);
-      const now = clock.date();
-      const usdCents = BigInt(nft.priceUsdCents);
-      const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
-      const o = await repo.insertOrder(queryOf(tx), {
-        userId,
-        nftId: nft.id,
-        provider: provider.name,
-        state: provider.name === "sandbox" ? "awaiting_payment" : "created",
-        edition,
-        usdCents: nft.priceUsdCents,
-        quoteId: null,
-        chainId: chain.chainId,
-        priceWei: null,
-        platformFeeBps: null,
-        payoutAddress: nft.payoutAddress,
-        voucherExpiry: null,
-        buyerAddress: getAddress(wallet.address),
-        reservedUntil: new Date(now.getTime() + SANDBOX_RESERVATION_MS),
-        now,
-        providerSession: provider.name === "sandbox" ? newSessionId() : null,
-        payCurrency: provider.name === "sandbox" ? null : provider.currency,
-        payAmountMinor: provider.name === "sandbox" ? null : (inr?.paise ?? usdCents),
-        inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
-      });
-      await repo.recordCreation(
-        queryOf(tx),
-        o.id,
-        o.state,
-        inr === null
-          ? `edition ${edition} reserved for card checkout`
-          : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
-        now,
-      );
-      return o;
-    });
+    const buyerAddress = getAddress(wallet.address);
+    const openMs = CHECKOUT_OPEN_MS[provider.name];
+    const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
+      withTransaction(database, async (tx) => {
+        const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId, {
+          userId,
+          address: buyerAddress,
+        });
+        const now = clock.date();
+        const usdCents = BigInt(nft.priceUsdCents);
+        const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
+        const o = await repo.insertOrder(queryOf(tx), {
+          userId,
+          nftId: nft.id,
+          provider: provider.name,
+          state: provider.name === "sandbox" ? "awaiting_payment" : "created",
+          edition,
+          usdCents: nft.priceUsdCents,
+          quoteId: null,
+          chainId: chain.chainId,
+          priceWei: null,
+          platformFeeBps: null,
+          payoutAddress: nft.payoutAddress,
+          voucherExpiry: null,
+          buyerAddress,
+          reservedUntil: new Date(
+            now.getTime() + openMs + (provider.name === "sandbox" ? 0 : HOLD_MARGIN_MS),
+          ),
+          now,
+          providerSession: provider.name === "sandbox" ? newSessionId() : null,
+          payCurrency: provider.currency,
+          payAmountMinor: inr?.paise ?? usdCents,
+          inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
+        });
+        await repo.recordCreation(
+          queryOf(tx),
+          o.id,
+          o.state,
+          inr === null
+            ? `edition ${edition} reserved for card checkout`
+            : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
+          now,
+        );
+        return o;
+      }),
+    );
     if (provider.name === "sandbox") return deps.lifecycle.fullView(row);
     const nft = await deps.catalogue.purchaseTerms(row.nft_id);
     const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
@@ -228,10 +247,11 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
         amountMinor: BigInt(row.pay_amount_minor ?? row.usd_cents),
         currency: provider.currency,
         customer,
-        returnUrl: provider.name === "stripe" ? `${back}/return` : back,
+        // Cashfree comes back to one URL whatever happened: `/returned` asks (decision 143).
+        returnUrl: provider.name === "stripe" ? `${back}/return` : `${back}/returned`,
         cancelUrl: `${back}/cancelled`,
         // Providers' sessions end a little before the reservation does: no payment for a released edition.
-        expiresAt: new Date(row.reserved_until.getTime() - 60_000),
+        expiresAt: new Date(row.reserved_until.getTime() - HOLD_MARGIN_MS),
       });
       await withTransaction(database, async (tx) => {
         await repo.setCheckout(queryOf(tx), row.id, checkout, clock.date());
@@ -300,9 +320,87 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     return counts;
   }
 
+  /** A provider's status of an order's checkout, or undefined when it cannot answer (logged). */
+  async function providerStatus(provider: PaymentProviders[HostedProviderName], o: repo.OrderRow) {
+    if (!provider || !o.provider_session) return undefined;
+    try {
+      return await provider.fetchStatus(o.provider_session, o.id);
+    } catch (err) {
+      log("warn", "could not ask a payment provider about an order", {
+        provider: o.provider,
+        orderId: o.id,
+        err: String((err as { cause?: unknown }).cause ?? err),
+      });
+      return undefined;
+    }
+  }
+
+  /** Applies a provider's "paid" answer about an order like its webhook (once: the event id is fixed). */
+  function applyPaidStatus(
+    name: HostedProviderName,
+    o: repo.OrderRow,
+    status: { amountMinor?: bigint; currency?: string; detail: string },
+  ) {
+    return applyPaymentEvent(name, {
+      id: `reconcile:${o.provider_session}:paid`,
+      type: "paid",
+      providerType: `reconcile (${status.detail})`,
+      orderId: o.id,
+      session: o.provider_session ?? "",
+      amountMinor: status.amountMinor ?? BigInt(o.pay_amount_minor ?? o.usd_cents),
+      currency: status.currency ?? o.pay_currency ?? "usd",
+    });
+  }
+
+  /**
+   * The buyer cancels an unpaid hosted-checkout order (decision 143): the edition is released at
+   * once. The provider is asked first (a fan back from a paid checkout whose webhook is still on its
+   * way is not cancelled: the payment is applied instead) and its checkout is closed; a provider
+   * that cannot answer does not stop the cancellation, and a payment that arrives anyway is recorded
+   * as needing a refund, never fulfilled.
+   */
+  async function cancelOrder(userId: string, orderId: string, cause: string): Promise<Order> {
+    const o = await deps.lifecycle.ownOrder(userId, orderId);
+    if (o.state === "cancelled") return deps.lifecycle.fullView(o);
+    if (o.provider === "wallet") throw AppError.conflict(m.walletNotCancellable, { reason: "wallet_order" });
+    if (!repo.UNPAID_STATES.includes(o.state)) throw AppError.conflict(m.notCancellable);
+    const provider = o.provider === "sandbox" ? undefined : providers[o.provider as HostedProviderName];
+    if (provider && o.provider_session) {
+      const before = await providerStatus(provider, o);
+      if (before?.type === "paid") {
+        await applyPaidStatus(provider.name, o, before);
+        return deps.lifecycle.fullView((await repo.findOrder(q, o.id)) ?? o);
+      }
+      if (before?.type !== "failed" && provider.closeCheckout) {
+        try {
+          await provider.closeCheckout(o.provider_session, o.id);
+        } catch (err) {
+          // A checkout that cannot be closed may have just been paid: ask once more.
+          log("warn", "could not close a checkout at its provider", {
+            provider: o.provider,
+            orderId: o.id,
+            err: String((err as { cause?: unknown }).cause ?? err),
+          });
+          const after = await providerStatus(provider, o);
+          if (after?.type === "paid") {
+            await applyPaidStatus(provider.name, o, after);
+            return deps.lifecycle.fullView((await repo.findOrder(q, o.id)) ?? o);
+          }
+        }
+      }
+    }
+    const moved = await deps.lifecycle.move(o, repo.UNPAID_STATES, "cancelled", cause);
+    const fresh = (await repo.findOrder(q, o.id)) ?? o;
+    if (!moved && fresh.state !== "cancelled") throw AppError.conflict(m.notCancellable);
+    return deps.lifecycle.fullView(fresh);
+  }
+
   return {
     createOrder,
     reconcilePayments,
+    /** `POST /api/v1/orders/:id/cancel`, and the fan's return from a provider's page by Back or cancel. */
+    cancelOrder: (userId: string, orderId: string) =>
+      cancelOrder(userId, orderId, "cancelled by the buyer; edition released, nothing charged"),
 
     /**
      * A provider's webhook (decision 142): verified by its adapter over the raw body (400 for anything
@@ -319,6 +417,11 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     /** What the web may know about the checkout: the offered providers (never their secrets). */
     checkoutProviders(): HostedProviderName[] {
       return Object.keys(providers) as HostedProviderName[];
+    },
+
+    /** What the offered card provider (Stripe, else the sandbox) charges in; null when none is offered. */
+    cardCurrency(): "inr" | "usd" | null {
+      return (providers.stripe ?? providers.sandbox)?.currency ?? null;
     },
 
     /** The page that opens Cashfree's checkout for an order awaiting payment. */
@@ -348,6 +451,8 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
         title: nft.title,
         edition: o.edition,
         usdCents: Number(o.usd_cents),
+        // Orders made before the sandbox charged rupees have no pay currency: they charge dollars.
+        paise: o.pay_currency === "inr" && o.pay_amount_minor !== null ? Number(o.pay_amount_minor) : null,
         state: o.state,
       };
     },
@@ -361,11 +466,18 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       const { secret } = requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
       if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
-      const back =
-        action === "abandon"
-          ? `${publicUrl}/nftdetail/${o.nft_id}`
-          : `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
-      if (action === "abandon" || o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
+      const back = `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
+      if (action === "abandon") {
+        // Like Stripe's cancel_url: the payer left, so the order is cancelled and the edition released now.
+        if (o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
+        await cancelOrder(
+          o.user_id,
+          o.id,
+          "the payer abandoned the sandbox checkout; edition released, nothing charged",
+        );
+        return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}/cancelled`, deliveries: [] };
+      }
+      if (o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
       const body = JSON.stringify(
         sandboxEventFor(o, action === "pay" ? "payment.succeeded" : "payment.failed"),
       );

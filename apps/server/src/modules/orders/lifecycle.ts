@@ -56,10 +56,24 @@ export interface OrderLifecycleDeps {
   publicUrl?: string;
   /** A paid card order without its mint this long (ms) is queued for fulfilment again (default 2 min). */
   fulfilmentRetryMs?: number;
+  /** Unpaid orders an account, and a receiving wallet address, may hold at once (decision 143; default 3). */
+  unpaidHolds?: { perAccount: number; perWallet: number };
   log?: OrdersLog;
 }
 
 const notFound = () => new AppError(404, "not_found", m.notFound);
+
+/** The unique index an insert violated, when it did (PostgreSQL and PGlite, directly or wrapped). */
+export function violatedIndex(err: unknown): string | undefined {
+  for (
+    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined;
+    e;
+  ) {
+    if (e.code === "23505") return e.constraint ?? /"([^"]+)"/.exec(e.message ?? "")?.[1] ?? "";
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
 
 const transitionView = (t: repo.TransitionRow) => ({
   from: t.from_state,
@@ -81,6 +95,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
   const fulfilmentRetryMs = deps.fulfilmentRetryMs ?? 2 * 60 * 1000;
+  const unpaidHolds = deps.unpaidHolds ?? { perAccount: 3, perWallet: 3 };
 
   async function confirmationsOf(txHash: string | null): Promise<number | null> {
     if (!txHash || !deps.chain) return null;
@@ -189,7 +204,8 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Promise<boolean> {
     const previous = await repo.transition(queryOf(tx), o.id, from, to, cause, clock.date(), set);
     if (previous === undefined) return false;
-    if (to === "expired" || to === "failed") await deps.catalogue.returnEdition(tx, o.nft_id);
+    if (to === "expired" || to === "failed" || to === "cancelled")
+      await deps.catalogue.returnEdition(tx, o.nft_id);
     if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
     await announce(tx, o.user_id, o.id, to);
     return true;
@@ -272,8 +288,30 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     ownOrder,
     fullView,
 
-    /** Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`), or 409. */
-    async reserveEdition(tx: Tx, nftId: string) {
+    /**
+     * Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`) for
+     * `holder`, or 409: sold out, or the holder's account or receiving wallet already holds as many
+     * unpaid orders as it may (counted under per-account and per-address locks taken first, always in
+     * that order, so concurrent orders of one fan cannot both pass). One unpaid order per fan per NFT
+     * is the unique index `orders_one_unpaid_per_nft_idx`: the insert that follows fails, see `openOrderOr`.
+     */
+    async reserveEdition(tx: Tx, nftId: string, holder: { userId: string; address: string }) {
+      const tq = queryOf(tx);
+      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
+      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
+        holder.address.toLowerCase(),
+      ]);
+      const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
+      if (held.account >= unpaidHolds.perAccount)
+        throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
+          reason: "unpaid_holds_limit",
+          limit: unpaidHolds.perAccount,
+        });
+      if (held.address >= unpaidHolds.perWallet)
+        throw AppError.conflict(m.walletHoldsLimit(unpaidHolds.perWallet), {
+          reason: "unpaid_holds_limit",
+          limit: unpaidHolds.perWallet,
+        });
       const nft = await deps.catalogue.purchaseTerms(nftId, tx);
       if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
       if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
@@ -282,6 +320,29 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
         throw AppError.conflict(m.soldOut);
       }
       return { nft, edition };
+    },
+
+    /**
+     * Runs `create` (which inserts an order of `nftId` for `userId`); when the insert hits the one
+     * unpaid order per fan per NFT, answers 409 with the open order's id instead (its transaction
+     * rolled back, so nothing of it stays: not the edition, not the hold).
+     */
+    async openOrderOr<T>(userId: string, nftId: string, create: () => Promise<T>): Promise<T> {
+      try {
+        return await create();
+      } catch (err) {
+        const index = violatedIndex(err);
+        if (index === undefined) throw err;
+        if (index === "orders_one_per_quote_idx")
+          throw AppError.conflict(m.quoteUsed, { reason: "quote_used" });
+        if (index !== "orders_one_unpaid_per_nft_idx") throw err;
+        const open = await repo.unpaidOrderOf(q, userId, nftId);
+        throw AppError.conflict(m.openOrder, {
+          reason: "open_order",
+          orderId: open?.id ?? null,
+          provider: open?.provider ?? null,
+        });
+      }
     },
 
     /** The owner's view of an order, brought up to date with the chain first while it is open. */

@@ -65,6 +65,32 @@ export async function freeEdition(q: Query, nftId: string, editionSize: number):
   return rows[0]?.edition;
 }
 
+/** States in which an order holds its edition without being paid (the caps count these). */
+export const UNPAID_STATES: OrderState[] = ["created", "awaiting_payment"];
+
+/** How many unpaid orders an account, and a receiving wallet address, hold now. */
+export async function unpaidHolds(
+  q: Query,
+  userId: string,
+  address: string,
+): Promise<{ account: number; address: number }> {
+  const [row] = await q<{ account: number; address: number }>(
+    `SELECT (SELECT count(*)::int FROM orders WHERE user_id = $1 AND state = ANY($3::text[])) AS account,
+            (SELECT count(*)::int FROM orders WHERE buyer_address = $2 AND state = ANY($3::text[])) AS address`,
+    [userId, address, UNPAID_STATES],
+  );
+  return { account: row?.account ?? 0, address: row?.address ?? 0 };
+}
+
+/** The fan's unpaid order of an NFT (at most one: `orders_one_unpaid_per_nft_idx`). */
+export async function unpaidOrderOf(q: Query, userId: string, nftId: string): Promise<OrderRow | undefined> {
+  const rows = await q<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE user_id = $1 AND nft_id = $2 AND state = ANY($3::text[]) LIMIT 1`,
+    [userId, nftId, UNPAID_STATES],
+  );
+  return rows[0];
+}
+
 export interface NewOrder {
   userId: string;
   nftId: string;

@@ -27,7 +27,10 @@ export interface WalletCheckoutDeps {
   catalogue: Pick<CatalogueService, "purchaseTerms">;
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
   market: Pick<MarketView, "terms" | "now">;
-  lifecycle: Pick<OrderLifecycle, "reserveEdition" | "move" | "ownOrder" | "getOrder" | "fullView">;
+  lifecycle: Pick<
+    OrderLifecycle,
+    "reserveEdition" | "openOrderOr" | "move" | "ownOrder" | "getOrder" | "fullView"
+  >;
 }
 
 /**
@@ -109,38 +112,44 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
       const skewMs = (await deps.market.now()) - clock.now();
       const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));
       const domain = { chainId: chain.chainId, marketplace: chain.deployment.marketplace };
-      const row = await withTransaction(database, async (tx) => {
-        const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId);
-        const now = clock.date();
-        const o = await repo.insertOrder(queryOf(tx), {
-          userId,
-          nftId: nft.id,
-          provider: "wallet",
-          state: "awaiting_payment",
-          edition,
-          usdCents: quote.usdCents,
-          quoteId: quote.quoteId,
-          chainId: chain.chainId,
-          priceWei: quote.priceWei,
-          platformFeeBps: primaryFeeBps,
-          payoutAddress: nft.payoutAddress,
-          voucherExpiry,
-          buyerAddress: getAddress(wallet.address),
-          reservedUntil,
-          now,
-        });
-        // Signed once, here, and kept: reading the order later returns this signature.
-        const signature = await signVoucher(domain, signer, o, nft.catalogueNumber);
-        await repo.setVoucherSignature(queryOf(tx), o.id, signature);
-        await repo.recordCreation(
-          queryOf(tx),
-          o.id,
-          "awaiting_payment",
-          `edition ${edition} reserved at quote ${quote.quoteId}`,
-          now,
-        );
-        return { ...o, voucher_signature: signature };
-      });
+      const buyerAddress = getAddress(wallet.address);
+      const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
+        withTransaction(database, async (tx) => {
+          const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId, {
+            userId,
+            address: buyerAddress,
+          });
+          const now = clock.date();
+          const o = await repo.insertOrder(queryOf(tx), {
+            userId,
+            nftId: nft.id,
+            provider: "wallet",
+            state: "awaiting_payment",
+            edition,
+            usdCents: quote.usdCents,
+            quoteId: quote.quoteId,
+            chainId: chain.chainId,
+            priceWei: quote.priceWei,
+            platformFeeBps: primaryFeeBps,
+            payoutAddress: nft.payoutAddress,
+            voucherExpiry,
+            buyerAddress,
+            reservedUntil,
+            now,
+          });
+          // Signed once, here, and kept: reading the order later returns this signature.
+          const signature = await signVoucher(domain, signer, o, nft.catalogueNumber);
+          await repo.setVoucherSignature(queryOf(tx), o.id, signature);
+          await repo.recordCreation(
+            queryOf(tx),
+            o.id,
+            "awaiting_payment",
+            `edition ${edition} reserved at quote ${quote.quoteId}`,
+            now,
+          );
+          return { ...o, voucher_signature: signature };
+        }),
+      );
       return deps.lifecycle.fullView(row);
     },
 

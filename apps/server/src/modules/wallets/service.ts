@@ -8,8 +8,9 @@ import {
   type Wallet,
   walletMessages as m,
 } from "@diginoor/api/wallets";
+import { randomBytes } from "node:crypto";
 import { type Address, getAddress, type Hex, type PublicClient } from "viem";
-import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import { createSiweMessage, parseSiweMessage, type SiweMessage } from "viem/siwe";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
@@ -43,6 +44,24 @@ function toApi(w: WalletRow, passkey?: PasskeyCredentialRow): Wallet {
 
 const bad = (message: string) => new AppError(400, "bad_request", message);
 
+/**
+ * A SIWE nonce: 128 bits from the operating system's cryptographic source, as 32 hex digits (EIP-4361
+ * wants at least 8 alphanumeric characters and recommends enough entropy to resist guessing; viem's
+ * generateSiweNonce slides a window over one Math.random buffer, so each nonce is the last shifted).
+ */
+function newNonce(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** The EIP-4361 text of parsed fields as viem writes it, or undefined when a field cannot be written. */
+function standardForm(fields: SiweMessage): string | undefined {
+  try {
+    return createSiweMessage(fields);
+  } catch {
+    return undefined; // an invalid date, domain, URI or address
+  }
+}
+
 const assertionMessages: Record<Exclude<AssertionCheck, "ok">, string> = {
   bad_key: m.passkeyBadKey,
   bad_assertion: m.passkeyBadAssertion,
@@ -73,6 +92,10 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       throw bad(m.badMessage);
     }
     if (!parsed.chainId || !parsed.version) throw bad(m.badMessage);
+    // Only the standard form (issue 23 point 10): viem's parser finds the fields anywhere in the text,
+    // so an extra line, a lower-case address or a field out of place would pass unseen. The message is
+    // written again from the fields it parsed to, and must be that exact text.
+    if (standardForm(parsed as SiweMessage) !== message) throw bad(m.notStandard);
     if (parsed.domain !== expectedDomain) throw bad(m.wrongDomain(expectedDomain));
     if (parsed.uri !== expectedUri) throw bad(m.wrongUri(expectedUri));
     if (parsed.chainId !== chain.chainId) throw bad(m.wrongChain(chain.chainId));
@@ -80,10 +103,14 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     const issuedAt = parsed.issuedAt.getTime();
     if (Number.isNaN(issuedAt)) throw bad(m.badMessage);
     if (issuedAt > now.getTime() + CLOCK_SKEW_MS) throw bad(m.issuedInFuture);
-    if (!parsed.expirationTime || Number.isNaN(parsed.expirationTime.getTime())) throw bad(m.noExpiration);
-    const expiresAt = parsed.expirationTime.getTime();
-    if (expiresAt - issuedAt > SIWE_MAX_LIFETIME_SECONDS * 1000) throw bad(m.tooLong);
-    if (expiresAt <= now.getTime()) throw bad(m.expired);
+    // The Expiration Time is optional (EIP-4361): without one, the nonce's own lifetime bounds the
+    // message (checkNonce); with one, it must come within SIWE_MAX_LIFETIME_SECONDS and not be past.
+    if (parsed.expirationTime) {
+      const expiresAt = parsed.expirationTime.getTime();
+      if (Number.isNaN(expiresAt)) throw bad(m.badMessage);
+      if (expiresAt - issuedAt > SIWE_MAX_LIFETIME_SECONDS * 1000) throw bad(m.tooLong);
+      if (expiresAt <= now.getTime()) throw bad(m.expired);
+    }
     if (parsed.notBefore && parsed.notBefore.getTime() > now.getTime()) throw bad(m.notYetValid);
     return {
       address: getAddress(parsed.address),
@@ -139,7 +166,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       requireChain();
       const now = clock.date();
       const expiresAt = new Date(now.getTime() + SIWE_NONCE_TTL_SECONDS * 1000);
-      const nonce = generateSiweNonce();
+      const nonce = newNonce();
       await repo.insertNonce(database.db, { nonce, userId, createdAt: now, expiresAt });
       await repo.deleteOldNonces(database.db, now);
       return {

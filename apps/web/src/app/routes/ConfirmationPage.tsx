@@ -1,18 +1,20 @@
 import type { Order } from "@diginoor/api/orders";
-import type { ReactNode } from "react";
-import { useParams } from "react-router";
-import { useDocumentTitle } from "../../lib/hooks.ts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import { ApiError } from "../../lib/api.ts";
+import { useCountdown, useDocumentTitle } from "../../lib/hooks.ts";
 import { RequireAccount } from "../../lib/account.tsx";
 import { formatPrice } from "../../lib/format.ts";
 import { useRates } from "../../lib/rates.ts";
-import { ButtonLink, buttonClass } from "../../ui/Button.tsx";
+import { Button, ButtonLink, buttonClass } from "../../ui/Button.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { containerFrame, QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { orderPrice, useMyOrders } from "../../lib/orders.ts";
 import { Price } from "../../ui/Price.tsx";
-import { useOrder } from "../../features/nft/checkout/api.ts";
+import { checkoutApi, goToCheckout, useOrder } from "../../features/nft/checkout/api.ts";
 import { TransactionLink, tweetUrl } from "../../features/nft/components/TransactionLink.tsx";
 import "./confirmation.css";
 
@@ -75,17 +77,23 @@ function stepsOf(o: Order, priceText: string): { label: string; detail?: string;
   ];
 }
 
+/** An unpaid order this close to its end says so. */
+const EXPIRY_WARNING_MS = 5 * 60_000;
+
 /**
  * /confirmation/:nftId/:orderId, and the providers' return page /paymentstatus/:nftId/:orderId/*: the
- * live progress of a purchase, for the order's owner only. What the browser's return says (success or
- * cancel) changes nothing: the state shown is the server's, moved by the provider's webhook.
+ * live progress of a purchase, for the order's owner only. A success return changes nothing (the state
+ * shown is the server's, moved by the provider's webhook); `…/cancelled` (Back or cancel on the
+ * provider's page, Abandon) and `…/returned` (Cashfree's return, whatever happened) ask the server to
+ * cancel the unpaid order, which first asks the provider whether it was paid (decision 143).
  */
 export function ConfirmationPage() {
   const { nftId, orderId, "*": rest } = useParams();
   useDocumentTitle("Your NFT is on its way");
+  const leaving = rest === "cancelled" || rest === "returned";
   return (
     <RequireOrderOwner>
-      <OrderConfirmation nftId={nftId} orderId={orderId} cancelled={rest?.startsWith("cancelled") ?? false} />
+      <OrderConfirmation nftId={nftId} orderId={orderId} leaving={leaving} />
     </RequireOrderOwner>
   );
 }
@@ -124,19 +132,36 @@ function LatestOrderConfirmation() {
   if (orders.isPending) return <ConfirmationSkeleton />;
   const latest = orders.data?.items.find((o) => o.nftId === nftId);
   if (!latest) return <NotFoundContent title="Order not found" message="You have no order of this NFT." />;
-  return <OrderConfirmation nftId={nftId} orderId={latest.orderId} cancelled={false} />;
+  return <OrderConfirmation nftId={nftId} orderId={latest.orderId} leaving={false} />;
 }
+
+const unpaid = (o: Order) => o.state === "created" || o.state === "awaiting_payment";
 
 function OrderConfirmation({
   nftId,
   orderId,
-  cancelled,
+  leaving,
 }: {
   nftId: string | undefined;
   orderId: string | undefined;
-  cancelled: boolean;
+  leaving: boolean;
 }) {
   const order = useOrder(orderId);
+  const queryClient = useQueryClient();
+  const asked = useRef(false);
+  const [cancelling, setCancelling] = useState(false);
+  // The fan left the provider's page without paying: cancel the order once, releasing the edition now.
+  useEffect(() => {
+    const o = order.data;
+    if (!leaving || asked.current || !o || o.provider === "wallet" || !unpaid(o)) return;
+    asked.current = true;
+    setCancelling(true);
+    checkoutApi
+      .cancelOrder(o.orderId)
+      .then((fresh) => queryClient.setQueryData(["order", o.orderId], fresh))
+      .catch(() => queryClient.invalidateQueries({ queryKey: ["order", o.orderId] }))
+      .finally(() => setCancelling(false));
+  }, [leaving, order.data, queryClient]);
   const notFound = (order.error as { status?: number } | null)?.status;
   if (notFound === 404 || notFound === 400 || (order.data && order.data.nftId !== nftId)) {
     return <NotFoundContent title="Order not found" message="This order doesn't exist or isn't yours." />;
@@ -148,15 +173,25 @@ function OrderConfirmation({
       errorTitle="We couldn't load your order"
       errorFrame={containerFrame}
     >
-      {(o) => <OrderDetails o={o} cancelled={cancelled} />}
+      {(o) =>
+        cancelling ? (
+          <div className="container section confirmation">
+            <Spinner label="Cancelling your order…" />
+          </div>
+        ) : (
+          <OrderDetails o={o} />
+        )
+      }
     </QueryState>
   );
 }
 
 /** A loaded order: where it stands, what was paid and what to do next. */
-function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
-  const failed = o.state === "failed" || o.state === "expired" || o.state === "refunded";
+function OrderDetails({ o }: { o: Order }) {
+  const failed =
+    o.state === "failed" || o.state === "expired" || o.state === "cancelled" || o.state === "refunded";
   const done = o.state === "fulfilled";
+  const declined = o.state === "failed" && o.provider !== "wallet";
   const share = tweetUrl(`I just collected ${o.nftTitle} on Diginoor!`, `/nftdetail/${o.nftId}`);
   const rates = useRates();
   return (
@@ -167,22 +202,28 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
           <h1>
             {done
               ? "Your NFT is in your wallet!"
-              : failed
-                ? "This purchase did not go through"
-                : "Your NFT is on its way"}
+              : o.state === "cancelled"
+                ? "Cancelled, nothing was charged"
+                : declined
+                  ? "Payment declined"
+                  : failed
+                    ? "This purchase did not go through"
+                    : "Your NFT is on its way"}
           </h1>
           <p className="muted">
             {o.nftTitle} · edition {o.edition} · <Price {...orderPrice(o)} />
           </p>
           {failed ? (
             <p className="form-error" role="alert">
-              {o.state === "expired"
-                ? o.provider === "wallet"
-                  ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
-                  : "The checkout was not completed in time, so nothing was charged and the edition was released."
-                : o.provider === "wallet"
-                  ? "The payment did not complete. Nothing was charged."
-                  : "The payment was declined. Nothing was charged."}
+              {o.state === "cancelled"
+                ? `You left the payment without paying, so the order is cancelled and edition ${o.edition} was released.`
+                : o.state === "expired"
+                  ? o.provider === "wallet"
+                    ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
+                    : "The checkout was not completed in time, so nothing was charged and the edition was released."
+                  : o.provider === "wallet"
+                    ? "The payment did not complete. Nothing was charged."
+                    : "The payment was declined. Nothing was charged."}
             </p>
           ) : (
             <ol className="steps" aria-label="Progress">
@@ -203,16 +244,7 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
               ))}
             </ol>
           )}
-          {cancelled && o.state === "awaiting_payment" && o.checkoutUrl ? (
-            <p className="confirmation-note" role="status">
-              You left the payment page. Your edition stays reserved until{" "}
-              {new Date(o.reservedUntil).toLocaleTimeString(undefined, {
-                hour: "2-digit",
-                minute: "2-digit",
-              })}
-              : <a href={o.checkoutUrl}>go back to the payment</a>.
-            </p>
-          ) : null}
+          {unpaid(o) ? <HoldNotice o={o} /> : null}
           {!done && !failed ? (
             <p className="muted confirmation-note">
               Transfers usually take seconds here and can take up to 20-30 minutes when the network is busy.
@@ -231,10 +263,129 @@ function OrderDetails({ o, cancelled }: { o: Order; cancelled: boolean }) {
                 Tweet it
               </a>
             ) : null}
-            <ButtonLink to="/profile">Continue</ButtonLink>
+            {failed && o.state !== "refunded" ? (
+              <>
+                <TryAgain o={o} />
+                <ButtonLink variant="secondary" to={`/nftdetail/${o.nftId}`}>
+                  Back to the NFT
+                </ButtonLink>
+              </>
+            ) : unpaid(o) && o.provider !== "wallet" ? (
+              <UnpaidActions o={o} />
+            ) : (
+              <ButtonLink to="/profile">Continue</ButtonLink>
+            )}
           </div>
         </div>
       </article>
     </div>
+  );
+}
+
+/** An unpaid order: how long its edition stays held, and a warning in its last minutes. */
+function HoldNotice({ o }: { o: Order }) {
+  const left = useCountdown(o.reservedUntil);
+  const until = new Date(o.reservedUntil).toLocaleTimeString(undefined, {
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  if (left && !left.ended && left.totalMs <= EXPIRY_WARNING_MS) {
+    const minutes = Math.max(1, Math.ceil(left.totalMs / 60_000));
+    return (
+      <p className="form-error confirmation-expiring" role="alert" data-expiring="">
+        This order expires in {minutes === 1 ? "less than a minute" : `${minutes} minutes`}: pay before{" "}
+        {until} or the edition is released.
+      </p>
+    );
+  }
+  return (
+    <p className="confirmation-note" role="status">
+      {left?.ended
+        ? "This order has expired: the edition is being released."
+        : `Edition ${o.edition} is held for you until ${until}.`}
+    </p>
+  );
+}
+
+/** An unpaid card or rupee order: go (back) to the payment, or cancel it and release the edition now. */
+function UnpaidActions({ o }: { o: Order }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function cancel() {
+    setBusy(true);
+    setError(null);
+    try {
+      queryClient.setQueryData(["order", o.orderId], await checkoutApi.cancelOrder(o.orderId));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : "We couldn't cancel the order; try again");
+    } finally {
+      setBusy(false);
+    }
+  }
+  const checkoutUrl = o.checkoutUrl;
+  return (
+    <>
+      {checkoutUrl ? (
+        <Button onClick={() => goToCheckout({ nftId: o.nftId, orderId: o.orderId, checkoutUrl })}>
+          Continue to payment
+        </Button>
+      ) : null}
+      <Button variant="secondary" onClick={cancel} loading={busy}>
+        Cancel order
+      </Button>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A declined, expired or cancelled purchase: a new attempt for the same NFT with the same provider,
+ * straight to its payment page (wallet purchases start again from the NFT page, with a new price).
+ */
+function TryAgain({ o }: { o: Order }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (o.provider === "wallet") return <ButtonLink to={`/nftdetail/${o.nftId}`}>Try again</ButtonLink>;
+  const provider = o.provider;
+  async function again() {
+    setBusy(true);
+    setError(null);
+    try {
+      const fresh = await checkoutApi.createHostedOrder(o.nftId, provider);
+      if (fresh.checkoutUrl)
+        goToCheckout({ nftId: o.nftId, orderId: fresh.orderId, checkoutUrl: fresh.checkoutUrl });
+      else navigate(`/confirmation/${o.nftId}/${fresh.orderId}`);
+    } catch (err) {
+      setBusy(false);
+      const details =
+        err instanceof ApiError
+          ? (err.details as { reason?: string; orderId?: string } | undefined)
+          : undefined;
+      if (details?.reason === "open_order" && details.orderId) {
+        navigate(`/confirmation/${o.nftId}/${details.orderId}`);
+      } else if (details?.reason === "phone_required" || details?.reason === "phone_invalid") {
+        navigate(`/nftdetail/${o.nftId}`);
+      } else {
+        setError(err instanceof Error ? err.message : "We couldn't start the payment; try again");
+      }
+    }
+  }
+  return (
+    <>
+      <Button onClick={again} loading={busy}>
+        Try again
+      </Button>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }

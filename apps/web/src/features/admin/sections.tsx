@@ -902,6 +902,7 @@ const orderStates = [
   "paid",
   "fulfilled",
   "expired",
+  "cancelled",
   "failed",
   "refunded",
 ] as const;

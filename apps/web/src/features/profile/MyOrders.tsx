@@ -17,6 +17,7 @@ const STATE_LABELS: Record<OrderRow["state"], string> = {
   fulfilled: "In your wallet",
   failed: "Failed",
   expired: "Expired",
+  cancelled: "Cancelled",
   refunded: "Refunded",
 };
 const PROVIDER_LABELS: Record<OrderRow["provider"], string> = {

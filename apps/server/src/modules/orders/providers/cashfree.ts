@@ -152,6 +152,19 @@ export function cashfreeProvider(o: CashfreeOptions): PaymentProvider {
         currency: (payment?.payment_currency ?? e.data.order.order_currency).toLowerCase(),
       };
     },
+    async closeCheckout(session) {
+      try {
+        await cashfree.PGTerminateOrder(
+          session,
+          { order_status: "TERMINATED" },
+          undefined,
+          `terminate-${session}`,
+          requestOptions,
+        );
+      } catch (err) {
+        failure(err);
+      }
+    },
     async fetchStatus(session) {
       let entity: OrderEntity;
       try {

@@ -69,6 +69,12 @@ export interface PaymentProvider {
   verifyWebhook(raw: Buffer, headers: IncomingHttpHeaders, nowMs: number): PaymentEvent | null;
   /** The provider's view of a checkout (throws ProviderError when it cannot answer). */
   fetchStatus(session: string, orderId: string): Promise<PaymentStatus>;
+  /**
+   * Closes an open checkout so it can no longer be paid (the buyer cancelled; decision 143): Stripe
+   * expires the Checkout Session, Cashfree terminates the order. Throws ProviderError when the
+   * provider cannot answer or refuses (a session already paid cannot be closed).
+   */
+  closeCheckout?(session: string, orderId: string): Promise<void>;
 }
 
 /** Seconds a webhook's timestamp may be away from our clock: the sandbox's window, for every provider. */

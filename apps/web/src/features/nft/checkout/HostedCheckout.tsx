@@ -2,7 +2,7 @@ import type { NftDetail } from "@diginoor/api/catalogue";
 import type { CheckoutOptions } from "@diginoor/api/orders";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api.ts";
 import { formatInr, formatUsd } from "../../../lib/format.ts";
 import { useCurrentUser } from "../../../lib/session.ts";
@@ -16,7 +16,7 @@ import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/pass
 import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { checkoutApi, useCheckoutOptions } from "./api.ts";
+import { checkoutApi, goToCheckout, useCheckoutOptions } from "./api.ts";
 import { usdCentsToPaise } from "../../../lib/format.ts";
 
 type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_order" | undefined;
@@ -28,6 +28,7 @@ type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_ord
  */
 export function HostedCheckout({ nft }: { nft: NftDetail }) {
   const options = useCheckoutOptions({ fresh: true });
+  const cardFirst = useCardFirst();
   const o = options.data;
   if (!o || (!o.card && !o.rupees && !o.onrampUrl)) return null;
   const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);
@@ -39,12 +40,17 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
         <HostedButton
           nft={nft}
           provider={o.card}
+          primary={cardFirst}
           label={
             <>
               Pay by card{o.card === "sandbox" ? " (sandbox)" : ""} · {price}
             </>
           }
-          note={`Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`}
+          note={
+            o.cardCurrency === "usd"
+              ? `Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`
+              : `Charged in rupees: ${formatInr(paise)}.`
+          }
         />
       ) : null}
       {o.rupees ? (
@@ -75,11 +81,14 @@ function HostedButton({
   provider,
   label,
   note,
+  primary = false,
 }: {
   nft: NftDetail;
   provider: NonNullable<CheckoutOptions["card"] | CheckoutOptions["rupees"]>;
   label: ReactNode;
   note?: string;
+  /** The fan's way to pay (no wallet app, or purchases go to the passkey wallet): the filled button. */
+  primary?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -87,6 +96,7 @@ function HostedButton({
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
   const ensurePasskeyWallet = useEnsurePasskeyWallet();
+  const navigate = useNavigate();
 
   async function pay() {
     setBusy(true);
@@ -97,7 +107,7 @@ function HostedButton({
       setStatus("Opening the payment page…");
       const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
       if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
-      window.location.assign(o.checkoutUrl);
+      goToCheckout({ nftId: nft.id, orderId: o.orderId, checkoutUrl: o.checkoutUrl });
     } catch (err) {
       setBusy(false);
       setStatus(null);
@@ -105,6 +115,11 @@ function HostedButton({
         err instanceof ApiError
           ? (err.details as { reason?: Reason; orderId?: string } | undefined)
           : undefined;
+      // A second tab or a double-click: the fan's open order of this NFT is shown, never a second one.
+      if (details?.reason === "open_order" && details.orderId) {
+        navigate(`/confirmation/${nft.id}/${details.orderId}`);
+        return;
+      }
       setError({
         message: err instanceof Error ? err.message : "We couldn't start the payment; try again",
         reason: details?.reason,
@@ -127,8 +142,8 @@ function HostedButton({
           hint="An Indian mobile number: Cashfree needs it for the payment"
         />
       ) : null}
-      <Button block variant="secondary" onClick={pay} loading={busy}>
-        {label}
+      <Button block variant={primary ? "primary" : "secondary"} onClick={pay} loading={busy}>
+        <span>{label}</span>
       </Button>
       {note ? (
         <p className="checkout-note" data-price-note="">
@@ -179,6 +194,19 @@ function useEnsurePasskeyWallet() {
     await createPasskeyWallet(user?.email ?? "fan");
     await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
   };
+}
+
+/**
+ * Whether the card is this fan's way to pay: their purchases go to their passkey wallet (which pays no
+ * crypto), or they have no linked wallet and no wallet app in this browser.
+ */
+function useCardFirst(): boolean {
+  const { user } = useCurrentUser();
+  const linked = useLinkedWallets(!!user).data?.items;
+  if (!linked) return false;
+  const receiving = linked.find((w) => w.receivesPurchases) ?? linked[0];
+  if (receiving) return receiving.kind === "passkey";
+  return !(typeof window !== "undefined" && "ethereum" in window && !!window.ethereum);
 }
 
 /** What a fan without a wallet will get, said before they pay. */

@@ -19,12 +19,33 @@ export const checkoutApi = {
     callApi<typeof orders.createOrder>("POST /api/v1/orders", {
       body: { nftId, provider, ...(phone ? { phone } : {}) },
     }),
+  /** The buyer cancels an unpaid card or rupee order: the edition is released at once (decision 143). */
+  cancelOrder: (orderId: string) =>
+    callApi<typeof orders.cancelOrder>("POST /api/v1/orders/{orderId}/cancel", { params: { orderId } }),
   reportTransaction: (orderId: string, txHash: string) =>
     callApi<typeof orders.reportTransaction>("POST /api/v1/orders/{orderId}/transaction", {
       params: { orderId },
       body: { txHash },
     }),
 };
+
+/**
+ * Leaves for the provider's payment page. The page we leave becomes the order's cancel page first, so
+ * the browser's Back from the provider comes to it: the order is cancelled there and the edition
+ * released, like Abandon or Stripe's cancel link (decision 143). A page restored from the back-forward
+ * cache is loaded again, so that page really runs.
+ */
+export function goToCheckout(o: { nftId: string; orderId: string; checkoutUrl: string }) {
+  window.history.replaceState(window.history.state, "", `/paymentstatus/${o.nftId}/${o.orderId}/cancelled`);
+  window.addEventListener(
+    "pageshow",
+    (e) => {
+      if (e.persisted) window.location.reload();
+    },
+    { once: true },
+  );
+  window.location.assign(o.checkoutUrl);
+}
 
 /** An order of the signed-in user, followed live (every 1.5 s) until it is final. */
 export function useOrder(orderId: string | undefined) {
