@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { toApiUser } from "../src/modules/accounts/session.ts";
-import { openStreamCount, publishToUser, REPLAY_EVENTS } from "../src/modules/events/service.ts";
+import {
+  openStreamCount,
+  publishToUser,
+  pruneLiveEvents,
+  REPLAY_EVENTS,
+  REPLAY_HOURS,
+} from "../src/modules/events/service.ts";
 import { FACTORY_PASSWORD, newSession, newSignedInUser } from "./factories.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
@@ -263,6 +269,24 @@ describe("point 15: ids and replay from Last-Event-ID", () => {
     const replayed = await again.waitFor((x) => x.includes("event: notification"));
     expect(ids(replayed)).toEqual(liveIds);
     expect(replayed).not.toContain("profile.updated");
+  });
+
+  it(`replays nothing older than ${REPLAY_HOURS} hours, and the hourly prune deletes it`, async () => {
+    const fan = await newSignedInUser(t.ctx);
+    await rename(fan.cookie, "Long Ago");
+    await t.ctx.database.query(
+      "UPDATE live_events SET created_at = now() - make_interval(hours => $2::int + 1) WHERE user_id = $1",
+      [fan.user.id, REPLAY_HOURS],
+    );
+    await rename(fan.cookie, "Recent");
+    const s = await open("/api/v1/events", { cookie: fan.cookie, "last-event-id": "0" });
+    expect(names(await s.waitFor((x) => x.includes("Recent")))).toEqual(["Recent"]);
+    expect(await pruneLiveEvents(t.ctx.database, new Date())).toBeGreaterThanOrEqual(1);
+    const [left] = await t.ctx.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM live_events WHERE user_id = $1",
+      [fan.user.id],
+    );
+    expect(left?.n).toBe(1);
   });
 
   it(`keeps at most the user's last ${REPLAY_EVENTS} events`, async () => {
