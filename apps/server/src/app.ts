@@ -33,6 +33,8 @@ import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
 import { platformEndpoints } from "@diginoor/api/platform";
 import { installAccessControl } from "./http/access.ts";
+import { installPublicCors } from "./http/cors.ts";
+import { tokenEndpoints } from "@diginoor/api/chain";
 import { handleFrameworkError, installErrorHandler, sendNotFound } from "./http/error-handler.ts";
 import { AppError } from "./http/errors.ts";
 import { installCsrfCheck, installSecurityHeaders, requestId } from "./http/headers.ts";
@@ -91,6 +93,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     connectSrc: rpcUrl ? [new URL(rpcUrl).origin] : [],
   });
   installCsrfCheck(app, config.PUBLIC_URL, { trustProxy: config.TRUST_PROXY });
+  // Token metadata and media: readable by any site (wallets, dApps), unlike the rest of the API.
+  installPublicCors(app, ["/media/*", tokenEndpoints.getTokenMetadata.path.replace("{tokenId}", ":tokenId")]);
 
   // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
   // Durable jobs: modules register their definitions while they are registered; the workers start

@@ -1,5 +1,7 @@
-// Issue 23 (hardening, second round), the inputs: (6) image URLs, control characters in human text and
-// absurd years refused with a 400 naming the field.
+// Issue 23 (hardening, second round), inputs and what real clients expect: (6) image URLs, control
+// characters in human text and absurd years refused with a 400 naming the field; (12) CORS and ETags
+// on media and the RSS feed, real enclosure lengths (token metadata: indexer-api.test.ts).
+import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { newSignedInUser } from "./factories.ts";
@@ -171,5 +173,80 @@ describe("point 6: image URLs, control characters and years", () => {
       prize: { kind: "pool", amountCents: 1000 },
     });
     expectRefused(lottery, "opensAt", /between the years 1900 and 2200/);
+  });
+});
+
+describe("point 12: media and the feed for outside readers", () => {
+  it("lets any site read media: CORS *, preflight 204 with GET and HEAD, errors included", async () => {
+    await t.ctx.storage.put("blog/cors-test.jpg", Buffer.from("not really a jpeg"), "image/jpeg");
+    const res = await t.app.inject({
+      url: "/media/blog/cors-test.jpg",
+      headers: { origin: "https://dapp.example" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    expect(res.headers["access-control-expose-headers"]).toMatch(/ETag/);
+    expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
+    const head = await t.app.inject({ method: "HEAD", url: "/media/blog/cors-test.jpg" });
+    expect(head.headers["access-control-allow-origin"]).toBe("*");
+    const cached = await t.app.inject({
+      url: "/media/blog/cors-test.jpg",
+      headers: { "if-none-match": res.headers.etag as string },
+    });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.headers["access-control-allow-origin"]).toBe("*");
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: "/media/blog/cors-test.jpg",
+      headers: { origin: "https://dapp.example", "access-control-request-method": "GET" },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(preflight.headers["access-control-allow-methods"]).toBe("GET, HEAD");
+    const missing = await t.app.inject({ url: "/media/no/such-file.png" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers["access-control-allow-origin"]).toBe("*");
+    // Not the API with cookies.
+    const api = await t.app.inject({ url: "/api/v1/session", headers: { origin: "https://dapp.example" } });
+    expect(api.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("gives the RSS feed an ETag (304 on If-None-Match) and its enclosures their real byte length", async () => {
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const cover = Buffer.alloc(12_345, 7);
+    await t.ctx.storage.put("blog/rss-cover.jpg", cover, "image/jpeg");
+    const make = (slug: string, coverImageUrl: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/admin/posts",
+        headers: { origin: ORIGIN, cookie: admin.cookie, "content-type": "application/json" },
+        payload: JSON.stringify({ slug, title: slug, markdown: "Body", author: "Staff", coverImageUrl }),
+      });
+    expect((await make("rss-local-cover", "/media/blog/rss-cover.jpg")).statusCode).toBe(201);
+    expect((await make("rss-remote-cover", "https://cdn.example.com/elsewhere.jpg")).statusCode).toBe(201);
+    const res = await t.app.inject("/blog/rss.xml");
+    expect(res.statusCode).toBe(200);
+    const items = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_" }).parse(res.body).rss
+      .channel.item as { link: string; enclosure?: Record<string, string> }[];
+    const local = items.find((i) => i.link.endsWith("/blog/rss-local-cover"));
+    expect(local?.enclosure).toEqual({
+      "@_url": "http://localhost:3000/media/blog/rss-cover.jpg",
+      "@_type": "image/jpeg",
+      "@_length": "12345",
+    });
+    // A cover elsewhere has no length we know: no enclosure rather than a false one.
+    expect(items.find((i) => i.link.endsWith("/blog/rss-remote-cover"))?.enclosure).toBeUndefined();
+    expect(res.body).not.toContain('length="0"');
+
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const again = await t.app.inject({ url: "/blog/rss.xml", headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+    // A new post is a new feed, with another ETag.
+    expect((await make("rss-newer", "/media/blog/rss-cover.jpg")).statusCode).toBe(201);
+    const changed = await t.app.inject({ url: "/blog/rss.xml", headers: { "if-none-match": etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
   });
 });

@@ -202,6 +202,62 @@ describe("token API", () => {
     expect((await app.inject(`/api/v1/metadata/${id}`)).headers["cache-control"]).toBe("public, max-age=300");
   });
 
+  it("lets any site read metadata (CORS *, preflight 204), with an ETag and 304 (issue 23 point 12)", async () => {
+    const id = await chain.mint(4, nftNumber, 4);
+    await within5s(`/api/v1/metadata/${id}`, () => true);
+    const first = await app.inject({
+      url: `/api/v1/metadata/${id}`,
+      headers: { origin: "https://dapp.example" },
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["access-control-allow-origin"]).toBe("*");
+    expect(first.headers["access-control-allow-credentials"]).toBeUndefined();
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const again = await app.inject({ url: `/api/v1/metadata/${id}`, headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers["access-control-allow-origin"]).toBe("*");
+    const changed = await app.inject({
+      url: `/api/v1/metadata/${id}`,
+      headers: { "if-none-match": '"other"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toBe(first.body);
+    const head = await app.inject({ method: "HEAD", url: `/api/v1/metadata/${id}` });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["access-control-allow-origin"]).toBe("*");
+    // A browser's preflight (a conditional request sends If-None-Match, which needs one).
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: `/api/v1/metadata/${id}`,
+      headers: {
+        origin: "https://dapp.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "if-none-match",
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(preflight.headers["access-control-allow-methods"]).toBe("GET, HEAD");
+    expect(String(preflight.headers["access-control-allow-headers"])).toMatch(/If-None-Match/i);
+    // Errors of the path are readable too; the rest of the API stays same-origin.
+    expect((await app.inject("/api/v1/metadata/999999")).headers["access-control-allow-origin"]).toBe("*");
+    const api = await app.inject({
+      url: `/api/v1/tokens/${id}`,
+      headers: { origin: "https://dapp.example" },
+    });
+    expect(api.statusCode).toBe(200);
+    expect(api.headers["access-control-allow-origin"]).toBeUndefined();
+    const apiPreflight = await app.inject({
+      method: "OPTIONS",
+      url: `/api/v1/tokens/${id}`,
+      headers: { origin: "https://dapp.example", "access-control-request-method": "GET" },
+    });
+    expect(apiPreflight.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
   it("publishes chain.events after each batch and records the notifications that concern users", async () => {
     const messages: ChainEventsMessage[] = [];
     const unsubscribe = await ctx.pubsub.subscribe("chain.events", (m) => {
@@ -239,13 +295,18 @@ describe("token API", () => {
       ["/api/v1/tokens/-1", 400],
       ["/api/v1/tokens/1e3", 400],
       [`/api/v1/tokens/${"9".repeat(101)}`, 400],
-      [`/api/v1/tokens/${tooBig}`, 404],
-      [`/api/v1/tokens/${"9".repeat(100)}`, 404],
+      // Above 2^256 − 1 it is no token id (issue 23 point 12): 400, not 404.
+      [`/api/v1/tokens/${tooBig}`, 400],
+      [`/api/v1/tokens/${"9".repeat(100)}`, 400],
       [`/api/v1/tokens/${(2n ** 256n - 1n).toString()}`, 404],
       ["/api/v1/tokens/999999", 404],
       ["/api/v1/metadata/abc", 400],
-      [`/api/v1/metadata/${tooBig}`, 404],
+      [`/api/v1/metadata/${tooBig}`, 400],
       ["/api/v1/metadata/999999", 404],
+      ["/api/v1/metadata/0", 404],
+      // A token id has one spelling: a leading zero is a mistake to name, not a second URL of token 1.
+      ["/api/v1/metadata/01", 400],
+      ["/api/v1/tokens/007", 400],
       ["/api/v1/accounts/0x123/tokens", 400],
       ["/api/v1/accounts/not-an-address/tokens", 400],
       ["/api/v1/nfts/no-such-nft/activity", 404],

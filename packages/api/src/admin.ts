@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { createPostSchema, postSlugSchema } from "./blog.ts";
 import { saleTypeSchema, tierSchema } from "./catalogue.ts";
+import { tokenIdSchema } from "./chain.ts";
 import { endpoint } from "./endpoint.ts";
 import { imageUrlSchema as imageUrl, lineText, paragraphText, requiredLine } from "./text.ts";
 
@@ -279,9 +280,7 @@ export const hiddenTokenSchema = z.object({
   createdAt: z.string(),
 });
 export type HiddenToken = z.infer<typeof hiddenTokenSchema>;
-export const tokenIdParamsSchema = z
-  .object({ tokenId: z.string().regex(/^\d{1,78}$/, "must be a token id (a whole number)") })
-  .strict();
+export const tokenIdParamsSchema = z.object({ tokenId: tokenIdSchema }).strict();
 export const hideTokenInputSchema = z
   .object({ reason: z.enum(["suspended", "voided"]), note: paragraphText(500).default("") })
   .strict();

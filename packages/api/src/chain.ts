@@ -6,10 +6,21 @@ import { endpoint } from "./endpoint.ts";
  * indexer's tables. Amounts are wei as decimal strings; addresses are checksummed; times are ISO 8601.
  */
 
-/** A token id in a path: a whole number (uint256). Larger ones are valid syntax but exist nowhere (404). */
-export const tokenIdParamSchema = z.object({
-  tokenId: z.string().regex(/^\d{1,100}$/, "must be a token id (a whole number)"),
-});
+const UINT256_MAX = 2n ** 256n - 1n;
+/**
+ * A token id as ERC-721 has it: a uint256, written in decimal the one way `tokenURI` writes it. Above
+ * 2^256 − 1 it is not a token id at all (400, not 404); a leading zero (`01`) is refused too (400): it
+ * would be a second URL of token 1, cached and indexed apart, and a reader that sent it has a bug to
+ * hear about, not a token to be told is missing.
+ */
+export const tokenIdSchema = z
+  .string()
+  .regex(/^(?:0|[1-9]\d{0,77})$/, "must be a token id: a whole number without leading zeros")
+  // (zod runs this check after a failed pattern too: only digits go to BigInt)
+  .refine((s) => !/^\d+$/.test(s) || BigInt(s) <= UINT256_MAX, "must be a token id: at most 2^256 − 1");
+
+/** A token id in a path. */
+export const tokenIdParamSchema = z.object({ tokenId: tokenIdSchema });
 
 /** An EVM address in a path (any case); the server compares checksummed addresses. */
 export const addressParamSchema = z.object({

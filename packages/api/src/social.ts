@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { marketTokenSchema } from "./chain.ts";
 import { nftIdParamsSchema } from "./catalogue.ts";
+import { marketTokenSchema, tokenIdSchema } from "./chain.ts";
 import { endpoint } from "./endpoint.ts";
 
 /**
@@ -94,7 +94,7 @@ export const showcaseUpdateSchema = z
       .array(
         z
           .object({
-            tokenId: z.string().regex(/^\d{1,78}$/, "must be a token id"),
+            tokenId: tokenIdSchema,
             pinned: z.boolean().default(false),
             hidden: z.boolean().default(false),
           })

@@ -1,7 +1,9 @@
 import { blogEndpoints as api } from "@diginoor/api/blog";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { etagOf, notModified } from "../../http/etag.ts";
 import { route } from "../../http/route.ts";
+import { isSafeKey } from "../../lib/storage/storage.ts";
 import { rssFeed } from "./rss.ts";
 import { blogServiceFor } from "./service.ts";
 
@@ -12,11 +14,31 @@ export async function registerBlog(app: FastifyInstance, ctx: AppContext): Promi
   route(app, api.listPosts, { permission: "public", handler: ({ query }) => service.listPosts(query) });
   route(app, api.getPost, { permission: "public", handler: ({ params }) => service.getPost(params.slug) });
 
-  app.get("/blog/rss.xml", async (_req, reply) => {
+  // Byte lengths of covers in our media storage, by storage key: an object never changes under its
+  // key (decision 162), so a length once read stays true. Bounded: cleared when it grows large.
+  const lengthByKey = new Map<string, number>();
+  async function coverLength(url: string): Promise<number | undefined> {
+    const key = url.startsWith("/media/") ? url.slice("/media/".length) : undefined;
+    if (!key || !isSafeKey(key)) return undefined;
+    const known = lengthByKey.get(key);
+    if (known !== undefined) return known;
+    const obj = await ctx.storage.get(key);
+    if (!obj) return undefined;
+    if (lengthByKey.size >= 10_000) lengthByKey.clear();
+    lengthByKey.set(key, obj.data.length);
+    return obj.data.length;
+  }
+
+  app.get("/blog/rss.xml", async (req, reply) => {
     const posts = await service.allPosts(50);
-    return reply
-      .type("application/rss+xml; charset=utf-8")
-      .header("cache-control", "public, max-age=300")
-      .send(rssFeed(ctx.config.PUBLIC_URL, posts));
+    const lengths = new Map<string, number>();
+    for (const p of posts) {
+      const length = p.coverImageUrl ? await coverLength(p.coverImageUrl) : undefined;
+      if (p.coverImageUrl && length !== undefined) lengths.set(p.coverImageUrl, length);
+    }
+    const xml = rssFeed(ctx.config.PUBLIC_URL, posts, lengths);
+    reply.type("application/rss+xml; charset=utf-8").header("cache-control", "public, max-age=300");
+    if (notModified(req, reply, etagOf(xml))) return reply;
+    return reply.send(xml);
   });
 }

@@ -16,7 +16,17 @@ export function absoluteUrl(base: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, `${base}/`).toString();
 }
 
-export function rssFeed(publicUrl: string, posts: PostSummary[]): string {
+/**
+ * The feed of `posts`. A cover becomes the item's enclosure only when its size is known
+ * (`coverLengths`, bytes by cover URL): RSS 2.0 requires the length, and a made-up 0 misleads readers
+ * that pre-fetch enclosures. Covers in our own media storage are measured; a cover elsewhere (a
+ * WordPress site's) is left out rather than fetched from here.
+ */
+export function rssFeed(
+  publicUrl: string,
+  posts: PostSummary[],
+  coverLengths: ReadonlyMap<string, number> = new Map(),
+): string {
   const blogUrl = `${publicUrl}/blog`;
   const newest = posts[0]?.publishedAt;
   const doc = {
@@ -42,12 +52,12 @@ export function rssFeed(publicUrl: string, posts: PostSummary[]): string {
             pubDate: new Date(p.publishedAt).toUTCString(),
             "dc:creator": p.author,
             description: p.excerpt,
-            ...(p.coverImageUrl
+            ...(p.coverImageUrl && coverLengths.has(p.coverImageUrl)
               ? {
                   enclosure: {
                     "@_url": absoluteUrl(publicUrl, p.coverImageUrl),
                     "@_type": imageType(p.coverImageUrl),
-                    "@_length": "0",
+                    "@_length": String(coverLengths.get(p.coverImageUrl)),
                   },
                 }
               : {}),

@@ -1,6 +1,7 @@
 import { marketEndpoints, tokenEndpoints as api } from "@diginoor/api/chain";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { etagOf, notModified } from "../../http/etag.ts";
 import { route } from "../../http/route.ts";
 
 /** The token read API and ERC-721 metadata, served from the indexer's tables. */
@@ -18,10 +19,12 @@ export async function registerTokenRoutes(app: FastifyInstance, ctx: AppContext)
   });
   route(app, api.getTokenMetadata, {
     permission: "public",
-    handler: async ({ params, reply }) => {
+    handler: async ({ params, req, reply }) => {
       const body = await reads.metadata(params.tokenId);
-      // Metadata of a minted token never changes; let marketplaces cache it.
+      // Metadata of a minted token rarely changes; let marketplaces cache it, and revalidate cheaply
+      // (the ETag is the hash of the JSON the serialiser sends: JSON.stringify of this body).
       reply.header("cache-control", "public, max-age=300");
+      if (notModified(req, reply, etagOf(JSON.stringify(body)))) return reply;
       return body;
     },
   });

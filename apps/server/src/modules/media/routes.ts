@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
+import { notModified } from "../../http/etag.ts";
 import { AppError } from "../../http/errors.ts";
 import { type Storage, isSafeKey } from "../../lib/storage/storage.ts";
 import { isRenditionWidth, type Renditions } from "./renditions.ts";
@@ -20,11 +21,8 @@ export function registerMediaRenditions(app: FastifyInstance, renditions: Rendit
       if (String(w) !== width || !isRenditionWidth(w)) throw AppError.notFound("Picture");
       const found = await renditions.get(rest, w);
       if (!found) throw AppError.notFound("Picture");
-      reply
-        .header("etag", found.etag)
-        .header("cache-control", "public, max-age=86400")
-        .header("vary", "Accept-Encoding");
-      if (req.headers["if-none-match"] === found.etag) return reply.code(304).send();
+      reply.header("cache-control", "public, max-age=86400").header("vary", "Accept-Encoding");
+      if (notModified(req, reply, found.etag)) return reply;
       return reply.type("image/webp").send(await fs.readFile(found.file));
     },
   });
@@ -42,12 +40,8 @@ export function registerMedia(app: FastifyInstance, storage: Pick<Storage, "get"
     const key = (req.params as { "*": string })["*"];
     const obj = isSafeKey(key) ? await storage.get(key) : null;
     if (!obj) throw new AppError(404, "not_found", "No such file");
-    const etag = `"${obj.sha256}"`;
-    reply.header("etag", etag).header("cache-control", IMMUTABLE).header("x-content-type-options", "nosniff");
-    const match = req.headers["if-none-match"];
-    if (match?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
-      return reply.code(304).send();
-    }
+    reply.header("cache-control", IMMUTABLE).header("x-content-type-options", "nosniff");
+    if (notModified(req, reply, `"${obj.sha256}"`)) return reply;
     return reply.type(obj.contentType).header("content-length", obj.data.length).send(obj.data);
   });
 }
