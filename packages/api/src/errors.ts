@@ -22,6 +22,8 @@ export const errorStatuses = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** Too many live event streams open at once (per account, or per address when signed out). */
+  too_many_streams: 429,
   internal: 500,
   /** A service we depend on (a payment provider) answered with an error. */
   bad_gateway: 502,
