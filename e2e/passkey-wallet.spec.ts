@@ -18,18 +18,12 @@ import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./s
  */
 const shots = (page: Page, name: string) => shotsAtBothWidths(page, `passkey-${name}`);
 
-test("a fan without a wallet app: passkey wallet in the card checkout, showcase, gasless list and cancel", async ({
-  browser,
-  request,
-}) => {
-  test.setTimeout(300_000);
-  const info = await getJson<ChainInfo>(request, "/api/v1/chain");
-  expect(info.accountFactory, "the e2e server deploys the passkey wallet contracts").toBeTruthy();
-  expect(info.bundlerUrl, "the e2e server starts the bundler").toBe("/api/v1/bundler");
-  const chain = createPublicClient({ transport: http(info.rpcUrl as string) });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
+/**
+ * Chromium's virtual WebAuthn authenticator (DevTools protocol) as a phone's or laptop's built-in one:
+ * resident keys, user verification (the fingerprint) always succeeding, presence given at once.
+ */
+async function addPlatformAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: {
@@ -41,6 +35,21 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
       automaticPresenceSimulation: true,
     },
   });
+  return { cdp, authenticatorId };
+}
+
+test("a fan without a wallet app: passkey wallet in the card checkout, showcase, gasless list and cancel", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const info = await getJson<ChainInfo>(request, "/api/v1/chain");
+  expect(info.accountFactory, "the e2e server deploys the passkey wallet contracts").toBeTruthy();
+  expect(info.bundlerUrl, "the e2e server starts the bundler").toBe("/api/v1/bundler");
+  const chain = createPublicClient({ transport: http(info.rpcUrl as string) });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const { cdp, authenticatorId } = await addPlatformAuthenticator(page);
   const watch = watchPage(page);
   try {
     await signUpAndSignIn(page.request, "passkey", "Passkey Fan");
@@ -64,7 +73,11 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(card).toBeVisible();
     await expect(dialog.getByText(/No wallet yet\? Paying makes you one with a passkey/)).toBeVisible();
     await expect(dialog.getByText("Please Connect Wallet to Proceed")).toHaveCount(0);
+    // Crypto is not this fan's way: the checkout says so and the card comes forward.
+    await expect(dialog.getByTestId("crypto-hint")).toContainText("needs a wallet app");
     await shots(page, "2-checkout");
+    // On a phone (the shots end at 390 px) everything in the checkout fits inside its dialog.
+    expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth), "sideways overflow").toBe(0);
     await card.click();
 
     await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sandbox_[0-9a-f]{24}$/, { timeout: 20_000 });
@@ -162,7 +175,40 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await page.goto("/wallet");
     await waitForData(page);
     await expect(passkeyCard.getByTestId("passkey-address")).toHaveText(account);
+    await expect(page.getByRole("list", { name: "Linked wallets" })).toContainText("Passkey wallet");
     await shots(page, "7-wallet");
+
+    // ------------------------------------------------------------ crypto checkout: told what to do instead
+    await page.goto(`/nftdetail/${nft.id}`);
+    await waitForData(page);
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(dialog.getByTestId("crypto-hint")).toContainText("Your purchases go to your passkey wallet");
+    await dialog.getByRole("button", { name: "Pay with wallet" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("pay by card");
+    await expect(page).toHaveURL(new RegExp(`/nftdetail/${nft.id}$`));
+    expectNoProblems(watch);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the wallet page makes the passkey wallet", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await addPlatformAuthenticator(page);
+  const watch = watchPage(page);
+  try {
+    await signUpAndSignIn(page.request, "passkey-page", "Passkey Page Fan");
+    await page.goto("/wallet");
+    await waitForData(page);
+    const passkeyCard = page.getByRole("region", { name: "Passkey wallet" });
+    await passkeyCard.getByRole("button", { name: "Create my passkey wallet" }).click();
+    await expect(page.getByText("Your passkey wallet is ready")).toBeVisible({ timeout: 15_000 });
+    const address = (await passkeyCard.getByTestId("passkey-address").textContent()) ?? "";
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const { items } = await getJson<{ items: Wallet[] }>(page.request, "/api/v1/wallets");
+    expect(items).toEqual([expect.objectContaining({ kind: "passkey", address, receivesPurchases: true })]);
+    await shots(page, "8-wallet-created");
     expectNoProblems(watch);
   } finally {
     await context.close();

@@ -60,6 +60,8 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
       (req.resourceType() === "script" || req.resourceType() === "stylesheet")
     )
       return;
+    // And the page's icon, still loading when the page navigates away (e.g. to a payment provider's page).
+    if (failure.includes("ERR_ABORTED") && /^\/favicon\.(svg|ico|png)$/.test(url.pathname)) return;
     // And a wallet's chain read (a JSON-RPC POST to the node) still in flight when the page navigates.
     if (failure.includes("ERR_ABORTED") && req.method() === "POST" && req.postData()?.includes('"jsonrpc"'))
       return;

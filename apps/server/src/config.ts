@@ -153,9 +153,14 @@ export const envSchema = z
       .default("auto")
       .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
-    /** Stripe (card, USD; decision 142): offered when both the secret key and the webhook secret are set. */
+    /** Stripe (card, INR or USD by STRIPE_CURRENCY; decision 142): offered when both the secret key and the webhook secret are set. */
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,
+    /**
+     * What Stripe Checkout charges in: `inr` (an Indian Stripe account charging Indian cards in rupees,
+     * at the stored USD→INR rate) or `usd`. The checkout says which before the fan pays.
+     */
+    STRIPE_CURRENCY: z.enum(["inr", "usd"]).default("inr"),
     /** Stripe's API host (default https://api.stripe.com); tests point it at a local server. */
     STRIPE_API_BASE: optionalUrl,
     /** Cashfree (INR: UPI, cards, net banking): the app id and secret key of the merchant dashboard. */

@@ -112,6 +112,23 @@ async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
   });
 }
 
+/** Adds a one-edition auction NFT, opens its primary auction and waits until the API shows it open. */
+async function openAuction(id: string, title: string): Promise<bigint> {
+  await t.ctx.database.query(
+    `INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
+      VALUES ($1, $2, 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`,
+    [id, title],
+  );
+  await t.ctx.services.orders.auctions.openPrimaryAuctions();
+  const open = await until(
+    "auction open",
+    async () => (await api<NftAuction>("GET", `/api/v1/nfts/${id}/auction`)).body,
+    (b) => b.status === "open",
+  );
+  return BigInt(open.tokenId);
+}
+
 describe("commerce on the chain, over HTTP", () => {
   let alice: Awaited<ReturnType<typeof buyer>>;
   let bob: Awaited<ReturnType<typeof buyer>>;
@@ -591,17 +608,7 @@ describe("commerce on the chain, over HTTP", () => {
   });
 
   it("shows an auction's post-pause end right after the unpause (the indexer applies Paused/Unpaused)", async () => {
-    const q = (sql: string, p?: unknown[]) => t.ctx.database.query(sql, p);
-    await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-      VALUES ('pauseFlip', 'The Pause Flip', 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
-    await t.ctx.services.orders.auctions.openPrimaryAuctions();
-    const open = await until(
-      "auction open",
-      async () => (await api<NftAuction>("GET", "/api/v1/nfts/pauseFlip/auction")).body,
-      (b) => b.status === "open",
-    );
-    const tokenId = BigInt(open.tokenId);
+    const tokenId = await openAuction("pauseFlip", "The Pause Flip");
     await pc().waitForTransactionReceipt({
       hash: await alice.wallet.writeContract({
         chain: null,
@@ -655,5 +662,61 @@ describe("commerce on the chain, over HTTP", () => {
       args: [tokenId],
     });
     expect(Number(onChain)).toBe(storedEnd - 200 + 900);
+  });
+
+  it("shows a running auction's minimum bid with its own increment after the admin changes the marketplace's", async () => {
+    const tokenId = await openAuction("stepFlip", "The Step Flip");
+    const rpc = pc();
+    const bid = async (wallet: typeof alice.wallet, value: bigint) =>
+      rpc.waitForTransactionReceipt({
+        hash: await wallet.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "bid",
+          args: [tokenId],
+          value,
+        }),
+      });
+    const first = 10n ** 17n;
+    expect((await bid(alice.wallet, first)).status).toBe("success");
+    // The auction was created at the marketplace's 5%; the admin raises it to 50% for auctions created later.
+    const admin = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]));
+    const setIncrement = async (bps: number) =>
+      rpc.waitForTransactionReceipt({
+        hash: await admin.writeContract({
+          chain: null,
+          address: marketplace,
+          abi: diginoorMarketplaceAbi,
+          functionName: "setMinIncrementBps",
+          args: [bps],
+        }),
+      });
+    expect((await setIncrement(5000)).status).toBe("success");
+    clock.advance(61_000); // past the cache of the marketplace's terms: the API sees the new increment
+    const shown = await until(
+      "bid shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/stepFlip/auction")).body,
+      (b) => b.highestBidWei === first.toString(),
+    );
+    const minimum = BigInt(shown.minimumBidWei);
+    expect(minimum).toBe(first + first / 20n); // the auction's own 5%, not today's 50%
+    const view = await rpc.readContract({
+      address: marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "minimumBid",
+      args: [tokenId],
+    });
+    expect(view).toBe(minimum);
+    // What the contract accepts: one wei less is refused, the API's minimum is taken.
+    expect(await revertName(bid(bob.wallet, minimum - 1n))).toBe("BidTooLow");
+    expect((await bid(bob.wallet, minimum)).status).toBe("success");
+    const after = await until(
+      "outbid shown",
+      async () => (await api<NftAuction>("GET", "/api/v1/nfts/stepFlip/auction")).body,
+      (b) => b.highestBidWei === minimum.toString(),
+    );
+    expect(BigInt(after.minimumBidWei)).toBe(minimum + minimum / 20n);
+    expect((await setIncrement(500)).status).toBe("success");
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
 import { type ChainFixture, snapshot, startChainFixture } from "./chain-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
 
@@ -101,6 +102,23 @@ describe("indexer", () => {
       fromBlock: chain.deployment.blockNumber,
     });
     expect(await count("SELECT count(*)::int AS n FROM indexer_events")).toBe(logs.length);
+  });
+
+  it("keeps each auction's own minimum increment from AuctionCreated; migration 0140 fills it for rows indexed before", async () => {
+    const t3 = tokens[2] as bigint;
+    const increment = async () =>
+      (
+        await db.query<{ bps: number | null }>(
+          "SELECT min_increment_bps AS bps FROM indexer_auctions WHERE token_id = $1",
+          [t3.toString()],
+        )
+      )[0]?.bps;
+    expect(await increment()).toBe(500);
+    // A database indexed before the column existed: the migration takes the value from the recorded event.
+    await db.query("ALTER TABLE indexer_auctions DROP COLUMN min_increment_bps");
+    await db.query("DELETE FROM schema_migrations WHERE name = '0140_indexer_auction_increment.sql'");
+    expect(await migrate(db)).toEqual(["0140_indexer_auction_increment.sql"]);
+    expect(await increment()).toBe(500);
   });
 
   it("re-running blocks already applied changes nothing (idempotent per chain, tx hash and log index)", async () => {

@@ -63,6 +63,8 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: "sk_test_diginoor",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: url,
+    // This account charges dollars; rupees (the default) are checked against the SDK below.
+    STRIPE_CURRENCY: "usd",
   }));
   ({ t, clock, fake } = h);
 }, 120_000);
@@ -126,7 +128,7 @@ describe("Stripe checkout", () => {
   it("offers Stripe as the card provider, and no secret reaches the browser", async () => {
     const res = await h.api<CheckoutOptions>("GET", "/api/v1/checkout/options");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ card: "stripe", rupees: null, onrampUrl: null });
+    expect(res.body).toMatchObject({ card: "stripe", cardCurrency: "usd", rupees: null, onrampUrl: null });
     expect(res.body.providers).toEqual(expect.arrayContaining(["stripe", "sandbox"]));
     expect(JSON.stringify(res.body)).not.toMatch(/sk_test|whsec/);
     const cashfree = await h.api("POST", "/api/v1/orders", alice.cookie, {
@@ -185,6 +187,32 @@ describe("Stripe checkout", () => {
     });
     await expect(p.createCheckout(checkoutRequest("inr"))).rejects.toMatchObject({ status: 502 });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it("charges rupees in paise when STRIPE_CURRENCY is inr (the default), and refuses dollars then", async () => {
+    const p = stripeProvider({
+      secretKey: "sk_test_x",
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      timeoutMs: 800,
+    });
+    expect(p.currency).toBe("usd");
+    const inr = stripeProvider({
+      secretKey: "sk_test_x",
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      timeoutMs: 800,
+      currency: "inr",
+    });
+    expect(inr.currency).toBe("inr");
+    const before = fake.requests.length;
+    await expect(inr.createCheckout(checkoutRequest("usd"))).rejects.toMatchObject({ status: 502 });
+    expect(fake.requests.length).toBe(before);
+    const req = checkoutRequest("inr");
+    await inr.createCheckout(req);
+    const form = new URLSearchParams(fake.requests.at(-1)!.body);
+    expect(form.get("line_items[0][price_data][currency]")).toBe("inr");
+    expect(form.get("line_items[0][price_data][unit_amount]")).toBe(String(req.amountMinor));
   });
 
   it("refuses a tampered body, a wrong secret and an old or future timestamp with 400, changing nothing", async () => {

@@ -94,7 +94,7 @@ export const orderSchema = z.object({
   reservedUntil: z.string(),
   /** Where the payer pays (hosted checkout providers); null for wallet orders. */
   checkoutUrl: z.string().nullable(),
-  /** Stripe and Cashfree orders: what the provider charges, in integer minor units of `payCurrency`. */
+  /** Hosted-checkout orders (sandbox, Stripe, Cashfree): what the provider charges, in integer minor units of `payCurrency`. */
   payCurrency: z.enum(["usd", "inr"]).nullable(),
   payAmountMinor: z.number().int().nullable(),
   /** INR orders: the USD→INR rate the price was converted at (micro-rupees per dollar). */
@@ -176,6 +176,8 @@ export const webhookReceiptSchema = z.object({
 export const checkoutOptionsSchema = z.object({
   /** The card provider: Stripe when configured, else the sandbox outside production, else none. */
   card: z.enum(["stripe", "sandbox"]).nullable(),
+  /** What the card provider charges in: rupees (the sandbox; Stripe by STRIPE_CURRENCY) or dollars. */
+  cardCurrency: z.enum(["inr", "usd"]).nullable(),
   /** Rupees (UPI, cards, net banking): Cashfree when configured. */
   rupees: z.enum(["cashfree"]).nullable(),
   /** Every hosted-checkout provider the server accepts in POST /api/v1/orders. */

@@ -44,6 +44,12 @@ export const walletMessages = {
   passkeyNotVerified: "The passkey did not verify you (fingerprint, face or PIN): try again",
   passkeyBadSignature: "The passkey's signature does not match its public key",
   passkeyCreated: "Your passkey wallet is ready",
+  /** Paying in the chain's coin from a wallet app, when purchases go to the passkey wallet (it holds no coin). */
+  passkeyReceivesPurchases:
+    "Your purchases go to your passkey wallet, which holds no crypto: pay by card, or on the Wallet page choose your wallet app to receive purchases",
+  /** Paying or bidding in the chain's coin with only a passkey wallet (its gas is sponsored, its payments are not). */
+  cryptoNeedsWalletApp:
+    "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
 
 /** How long a nonce may be used, and the longest a signed message may live (EIP-4361 expiration). */

@@ -19,13 +19,17 @@ import {
 /** A fixed voucher expiry (2100-01-01) so calldata, and thus gas, is identical on every run. */
 const FIXED_EXPIRY = 4_102_444_800n;
 
+/**
+ * The goals of docs/gas.md. Buy and settle hold issue 22's lower aims (100,000 each); the primary purchase keeps
+ * its goal (the aim of 130,000 is not met: docs/gas.md says what the rest pays for).
+ */
 export const GAS_GOALS: Record<string, number> = {
   primaryPurchase: 150_000,
   list: 75_000,
-  buyListing: 125_000,
+  buyListing: 100_000,
   firstBid: 90_000,
   outbid: 90_000,
-  settle: 130_000,
+  settle: 100_000,
 };
 
 export const LABELS: Record<string, string> = {

@@ -46,6 +46,8 @@ export interface AuctionRow {
   seller: string;
   reserve_wei: string;
   duration_days: number;
+  /** The auction's own minimum increment, fixed at its creation (AuctionCreated); null for rows from before it was kept. */
+  min_increment_bps: number | null;
   highest_bid_wei: string | null;
   highest_bidder: string | null;
   ends_at: string | null;
@@ -355,6 +357,7 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
           seller: a.seller as string,
           reserve_wei: String(a.reservePrice),
           duration_days: Number(a.durationDays),
+          min_increment_bps: Number(a.minIncrementBps),
           highest_bid_wei: null,
           highest_bidder: null,
           ends_at: null,

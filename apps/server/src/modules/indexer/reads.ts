@@ -203,6 +203,8 @@ export function createTokenReads(opts: TokenReadsOptions) {
       seller: row.seller,
       reserveWei: BigInt(row.reserve_wei),
       durationDays: row.duration_days,
+      /** The auction's own minimum increment (fixed at its creation); null for rows indexed before it was kept. */
+      minIncrementBps: row.min_increment_bps,
       highestBidWei: row.highest_bid_wei === null ? null : BigInt(row.highest_bid_wei),
       highestBidder: row.highest_bidder,
       endsAt: timing.endsAt,

@@ -477,6 +477,7 @@ export interface AuctionRow {
   seller: string;
   reserve_wei: string;
   duration_days: number;
+  min_increment_bps: number | null;
   highest_bid_wei: string | null;
   highest_bidder: string | null;
   ends_at: string | null;
@@ -486,7 +487,7 @@ export interface AuctionRow {
 /** The indexer's record of a token's auction (open or finished), if any. */
 export function auctionOf(q: Query, chainId: number, tokenId: string): Promise<AuctionRow[]> {
   return q<AuctionRow>(
-    `SELECT token_id::text AS token_id, seller, reserve_wei::text AS reserve_wei, duration_days,
+    `SELECT token_id::text AS token_id, seller, reserve_wei::text AS reserve_wei, duration_days, min_increment_bps,
             highest_bid_wei::text AS highest_bid_wei, highest_bidder, ends_at::text AS ends_at, status
        FROM indexer_auctions WHERE chain_id = $1 AND token_id = $2::numeric`,
     [chainId, tokenId],

@@ -125,6 +125,8 @@ export const indexerAuctions = pgTable(
     seller: text("seller").notNull(),
     reserveWei: uint256("reserve_wei").notNull(),
     durationDays: integer("duration_days").notNull(),
+    /** Fixed at the auction's creation (migration 0140). */
+    minIncrementBps: integer("min_increment_bps"),
     highestBidWei: uint256("highest_bid_wei"),
     highestBidder: text("highest_bidder"),
     endsAt: blockNumber("ends_at"),

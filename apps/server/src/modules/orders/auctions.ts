@@ -166,10 +166,13 @@ export function createPrimaryAuctions(deps: PrimaryAuctionsDeps) {
       const nowSec = Math.floor((await deps.market.now()) / 1000);
       // The true end and state around a marketplace pause (the indexer applies Paused/Unpaused).
       const onChain = row.state === "open" ? await deps.tokens.auction(row.token_id, nowSec) : undefined;
-      const { minIncrementBps } = await deps.market.terms();
       const high = onChain?.highestBidWei ?? null;
       const reserve = onChain?.reserveWei ?? BigInt(row.reserve_wei);
-      const increment = high === null ? 0n : (high * BigInt(minIncrementBps)) / 10_000n;
+      // The auction's own increment, fixed when it was created (the contract applies that one, whatever the
+      // admin has set since); the marketplace's current one only for a row indexed before it was kept.
+      const minIncrementBps =
+        high === null ? 0 : (onChain?.minIncrementBps ?? (await deps.market.terms()).minIncrementBps);
+      const increment = ((high ?? 0n) * BigInt(minIncrementBps)) / 10_000n;
       const status = !onChain
         ? "opening"
         : onChain.settled

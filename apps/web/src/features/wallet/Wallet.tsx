@@ -69,8 +69,8 @@ export function WalletIntro() {
       <h1>Wallet</h1>
       <ReturnNotice />
       <p>
-        Connect a crypto wallet to buy, bid on and receive NFTs. Your NFTs are sent to the wallet you link to
-        your account.{" "}
+        Your NFTs are kept in a wallet only you control: one made with a passkey on this phone or computer, or
+        a crypto wallet app you connect. Purchases are sent to the wallet that receives them.{" "}
         <ButtonLink to="/how it works" variant="ghost" size="sm">
           What is wallet? Learn more
         </ButtonLink>
@@ -166,7 +166,7 @@ function WalletScreen({ info }: { info: ReadyChain }) {
               <strong>No wallet app found</strong>
               <p>
                 {info.accountFactory
-                  ? "You don't need one: the passkey wallet above buys, holds and sells your NFTs. To use MetaMask or another wallet app too, install it and reload this page."
+                  ? "You don't need one: your passkey wallet buys by card, holds and sells your NFTs. To pay in crypto or use MetaMask too, install a wallet app and reload this page."
                   : "Install MetaMask or another wallet extension, then reload this page."}
               </p>
             </div>
@@ -443,7 +443,8 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
         isEmpty={(d) => d.items.length === 0}
         empty={
           <p className="wallet-muted">
-            No wallet is linked yet. Connect a wallet and link it: your purchases are sent to it.
+            No wallet is linked yet. Create your passkey wallet or connect a wallet app and link it: your
+            purchases are sent to it.
           </p>
         }
       >
@@ -453,6 +454,9 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
               <li key={w.address} className="wallet-row">
                 <span className="wallet-address">{w.address}</span>
                 <span className="wallet-tags">
+                  {w.kind === "passkey" ? (
+                    <span className="wallet-badge wallet-badge--quiet">Passkey wallet</span>
+                  ) : null}
                   {w.receivesPurchases ? <span className="wallet-badge">Receives purchases</span> : null}
                   {connectedAddress?.toLowerCase() === w.address.toLowerCase() ? (
                     <span className="wallet-badge wallet-badge--quiet">Connected</span>

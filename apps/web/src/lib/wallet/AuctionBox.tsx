@@ -105,7 +105,7 @@ export function AuctionBox({
           </dt>
           <dd data-testid="auction-highest">
             {auction.highestBidWei ? (
-              <Price wei={auction.highestBidWei} symbol={symbol} stacked />
+              <Price wei={auction.highestBidWei} symbol={symbol} digits={AMOUNT_DECIMALS} stacked />
             ) : (
               <span className="price-none">No bids yet</span>
             )}
@@ -114,7 +114,7 @@ export function AuctionBox({
         <div>
           <dt>Reserve price</dt>
           <dd>
-            <Price wei={auction.reserveWei} symbol={symbol} stacked />
+            <Price wei={auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} stacked />
           </dd>
         </div>
       </dl>
@@ -237,7 +237,7 @@ function BidDialog({
       <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
         <p>
           {auction.highestBidWei ? "Latest bid" : "Reserve price"}:{" "}
-          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} />
+          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} />
         </p>
         <TextField
           label={`Your bid (${symbol})`}

@@ -37,6 +37,11 @@ export function useEnsureWallet(chain: ReadyChain) {
         navigate(`/wallet?next=${next}`, { state: { reason: m.walletRequired } });
         throw new WalletStepError(m.walletRequired, true);
       }
+      const receiving = wallets.items.find((w) => w.receivesPurchases) ?? wallets.items[0]!;
+      // A passkey wallet signs no payment in the chain's coin (the paymaster pays gas, not prices): a
+      // purchase it would receive is paid by card, and crypto needs a wallet app (decision 160).
+      if (opts.receiving && receiving.kind === "passkey")
+        throw new WalletStepError(m.passkeyReceivesPurchases);
       let connection = getConnection(config);
       if (connection.status !== "connected") {
         const connectors = getConnectors(config);
@@ -44,13 +49,15 @@ export function useEnsureWallet(chain: ReadyChain) {
         const plain = connectors.find((c) => c.id === "injected");
         const hasWindowEthereum = typeof window !== "undefined" && "ethereum" in window && !!window.ethereum;
         const connector = announced[0] ?? (hasWindowEthereum ? plain : undefined);
-        if (!connector) throw new WalletStepError(m.noBrowserWallet);
+        if (!connector) {
+          const onlyPasskeys = wallets.items.every((w) => w.kind === "passkey");
+          throw new WalletStepError(onlyPasskeys ? m.cryptoNeedsWalletApp : m.noBrowserWallet);
+        }
         await connect(config, { connector, chainId: chain.chainId });
         connection = getConnection(config);
       }
       const address = connection.address;
       if (!address) throw new WalletStepError(m.walletRequired);
-      const receiving = wallets.items.find((w) => w.receivesPurchases) ?? wallets.items[0]!;
       if (opts.receiving && !same(address, receiving.address)) {
         throw new WalletStepError(
           `Switch your browser wallet to ${short(receiving.address)}, the wallet that receives your purchases`,

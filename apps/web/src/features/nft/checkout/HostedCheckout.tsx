@@ -28,6 +28,7 @@ type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_ord
  */
 export function HostedCheckout({ nft }: { nft: NftDetail }) {
   const options = useCheckoutOptions({ fresh: true });
+  const cardFirst = useCardFirst();
   const o = options.data;
   if (!o || (!o.card && !o.rupees && !o.onrampUrl)) return null;
   const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);
@@ -39,12 +40,17 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
         <HostedButton
           nft={nft}
           provider={o.card}
+          primary={cardFirst}
           label={
             <>
               Pay by card{o.card === "sandbox" ? " (sandbox)" : ""} · {price}
             </>
           }
-          note={`Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`}
+          note={
+            o.cardCurrency === "usd"
+              ? `Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`
+              : `Charged in rupees: ${formatInr(paise)}.`
+          }
         />
       ) : null}
       {o.rupees ? (
@@ -75,11 +81,14 @@ function HostedButton({
   provider,
   label,
   note,
+  primary = false,
 }: {
   nft: NftDetail;
   provider: NonNullable<CheckoutOptions["card"] | CheckoutOptions["rupees"]>;
   label: ReactNode;
   note?: string;
+  /** The fan's way to pay (no wallet app, or purchases go to the passkey wallet): the filled button. */
+  primary?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -133,8 +142,8 @@ function HostedButton({
           hint="An Indian mobile number: Cashfree needs it for the payment"
         />
       ) : null}
-      <Button block variant="secondary" onClick={pay} loading={busy}>
-        {label}
+      <Button block variant={primary ? "primary" : "secondary"} onClick={pay} loading={busy}>
+        <span>{label}</span>
       </Button>
       {note ? (
         <p className="checkout-note" data-price-note="">
@@ -185,6 +194,19 @@ function useEnsurePasskeyWallet() {
     await createPasskeyWallet(user?.email ?? "fan");
     await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
   };
+}
+
+/**
+ * Whether the card is this fan's way to pay: their purchases go to their passkey wallet (which pays no
+ * crypto), or they have no linked wallet and no wallet app in this browser.
+ */
+function useCardFirst(): boolean {
+  const { user } = useCurrentUser();
+  const linked = useLinkedWallets(!!user).data?.items;
+  if (!linked) return false;
+  const receiving = linked.find((w) => w.receivesPurchases) ?? linked[0];
+  if (receiving) return receiving.kind === "passkey";
+  return !(typeof window !== "undefined" && "ethereum" in window && !!window.ethereum);
 }
 
 /** What a fan without a wallet will get, said before they pay. */

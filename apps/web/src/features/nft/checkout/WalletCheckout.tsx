@@ -3,10 +3,11 @@ import type { Order } from "@diginoor/api/orders";
 import type { QuoteResponse } from "@diginoor/api/wallets";
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { useConnectors } from "wagmi";
 import { ApiError } from "../../../lib/api.ts";
 import { useCountdown } from "../../../lib/hooks.ts";
 import { WithWallet } from "../../../lib/wallet/WithWallet.tsx";
-import type { ReadyChain } from "../../../lib/wallet/chain.ts";
+import { type ReadyChain, useLinkedWallets } from "../../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../../lib/wallet/market.ts";
 import { Price } from "../../../ui/Price.tsx";
@@ -46,6 +47,7 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
   const [step, setStep] = useState<string | null>(null);
   const left = useCountdown(quote?.expiresAt ?? null);
   const expired = !!left?.ended;
+  const cryptoHint = useCryptoHint();
 
   async function newQuote() {
     setError(null);
@@ -127,12 +129,17 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
             ? `Price held for ${left.minutes}:${String(left.seconds).padStart(2, "0")}. The NFT is sent to the wallet that receives your purchases.`
             : null}
       </p>
+      {cryptoHint ? (
+        <p className="checkout-note" data-testid="crypto-hint">
+          {cryptoHint}
+        </p>
+      ) : null}
       {expired ? (
         <Button block onClick={newQuote}>
           Get a new price
         </Button>
       ) : (
-        <Button block onClick={pay} loading={!!step}>
+        <Button block variant={cryptoHint ? "secondary" : "primary"} onClick={pay} loading={!!step}>
           Pay with wallet
         </Button>
       )}
@@ -150,4 +157,24 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * Why paying in crypto is not this fan's way, when it is not: purchases go to their passkey wallet (which
+ * pays no coin), or they have neither a wallet app in this browser nor a linked one. The card below is then
+ * the way (decision 160); the crypto button stays, quieter.
+ */
+function useCryptoHint(): string | null {
+  const connectors = useConnectors();
+  const linked = useLinkedWallets(true).data?.items;
+  if (!linked) return null;
+  const receiving = linked.find((w) => w.receivesPurchases) ?? linked[0];
+  if (receiving?.kind === "passkey") {
+    return "Your purchases go to your passkey wallet: pay by card below. Paying in crypto needs a wallet app that receives your purchases (Wallet page).";
+  }
+  const walletApp =
+    connectors.some((c) => c.type === "injected" && c.id !== "injected") ||
+    (typeof window !== "undefined" && "ethereum" in window && !!window.ethereum);
+  if (walletApp || linked.length > 0) return null;
+  return "Paying in crypto needs a wallet app such as MetaMask. No wallet app? Pay by card below.";
 }
