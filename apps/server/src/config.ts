@@ -346,6 +346,16 @@ export const envSchema = z
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
     /**
+     * Live event streams one signed-in account may hold open at once in a server process (GET
+     * /api/v1/events and /api/v1/notifications/stream together); one more gets 429 too_many_streams.
+     */
+    SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+    /**
+     * Anonymous live event streams (a lottery's live counts) one client address (IPv6: per /64) may
+     * hold open at once in a server process; one more gets 429 too_many_streams.
+     */
+    SSE_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+    /**
      * Where uploaded and seeded media live (decision 162): `local` (DATA_DIR/media, one machine),
      * `postgres` (a table of the database, shared by every server on it) or `s3` (S3-compatible
      * object storage). Default: postgres when DATABASE_URL is set, else local.

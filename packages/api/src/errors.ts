@@ -25,9 +25,11 @@ export const errorStatuses = {
   /** A path parameter longer than the router takes (200 characters). */
   uri_too_long: 414,
   unsupported_media_type: 415,
+  rate_limited: 429,
+  /** Too many live event streams open at once (per account, or per address when signed out). */
+  too_many_streams: 429,
   /** The request line and headers together exceed the server's limit (16 KiB). */
   headers_too_large: 431,
-  rate_limited: 429,
   internal: 500,
   /** A service we depend on (a payment provider) answered with an error. */
   bad_gateway: 502,

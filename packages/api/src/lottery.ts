@@ -256,10 +256,14 @@ export const lotteryEndpoints = {
     params: lotteryParamsSchema,
     success: {
       status: 200,
-      schema: z.string().describe("An endless text/event-stream"),
+      schema: z
+        .string()
+        .describe(
+          "An endless text/event-stream. One client address may hold a few anonymous streams at once (SSE_MAX_STREAMS_PER_ADDRESS, 20 by default): beyond it 429 `too_many_streams`",
+        ),
       contentType: "text/event-stream",
     },
-    errors: ["not_found"],
+    errors: ["not_found", "too_many_streams"],
   }),
   createTicketOrder: endpoint({
     operationId: "createTicketOrder",

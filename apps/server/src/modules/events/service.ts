@@ -1,30 +1,114 @@
 import { PassThrough } from "node:stream";
 import { type LiveEvent, liveEventSchema } from "@diginoor/api/events";
+import { REPLAY_EVENTS, REPLAY_HOURS } from "@diginoor/api/streams";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { PubSub } from "../../platform/pubsub/pubsub.ts";
-import type { Tx } from "../../platform/tx.ts";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../http/errors.ts";
+import { ipSubject } from "../../lib/rate-limit.ts";
+import { MAX_PAYLOAD_BYTES, type PubSub, PubSubError } from "../../platform/pubsub/pubsub.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
+
+export { REPLAY_EVENTS, REPLAY_HOURS };
 
 /** The pub/sub channel of one user's live events (every server process hears it). */
 export function userChannel(userId: string): string {
   return `user.${userId.toLowerCase()}`;
 }
 
-/** Sends a live event to every open event stream of the user, in any process. */
-export function publishToUser(pubsub: PubSub, userId: string, event: LiveEvent, opts?: { tx?: Tx }) {
-  return pubsub.publish(userChannel(userId), event, opts);
+/** What travels on a user's channel: the event and its id (the user's sequence). */
+interface Numbered {
+  id: number;
+  event: LiveEvent;
 }
 
-const openStreams = new WeakMap<FastifyInstance, Set<() => void>>();
+type Queryable = Pick<Tx, "query">;
+
+/**
+ * Stores a live event of the user under the next id of the user's sequence (kept for replay), and
+ * sends it to every open event stream of the user, in any process. With `tx`, both happen only if
+ * that transaction commits; the user's counter row stays locked until then, so the user's events
+ * commit, and reach streams, in the order of their ids. Without `tx` it runs in its own transaction.
+ */
+export async function publishToUser(
+  pubsub: PubSub,
+  userId: string,
+  event: LiveEvent,
+  opts: { tx: Tx } | { database: Database },
+): Promise<void> {
+  // Refused before any SQL (an oversized event must not abort the caller's transaction).
+  const text = JSON.stringify(event);
+  if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES - 64) {
+    throw new PubSubError(`live event ${event.type}: over ${MAX_PAYLOAD_BYTES - 64} bytes`);
+  }
+  const run = async (tx: Tx) => {
+    const id = await storeEvent(tx, userId, text);
+    await pubsub.publish(userChannel(userId), { id, event } satisfies Numbered, { tx });
+  };
+  if ("tx" in opts) await run(opts.tx);
+  else await withTransaction(opts.database, run);
+}
+
+async function storeEvent(tx: Queryable, userId: string, eventJson: string): Promise<number> {
+  const [row] = await tx.query<{ id: string }>(
+    `WITH next AS (
+       INSERT INTO live_event_counters (user_id, last_id) VALUES ($1, 1)
+       ON CONFLICT (user_id) DO UPDATE SET last_id = live_event_counters.last_id + 1
+       RETURNING last_id
+     ), kept AS (
+       INSERT INTO live_events (user_id, id, event) SELECT $1, last_id, $2::jsonb FROM next
+     ), trimmed AS (
+       DELETE FROM live_events WHERE user_id = $1 AND id <= (SELECT last_id FROM next) - $3::int
+     )
+     SELECT last_id::text AS id FROM next`,
+    [userId, eventJson, REPLAY_EVENTS],
+  );
+  return Number(row?.id);
+}
+
+/** The user's kept events after `afterId`, oldest first (at most REPLAY_EVENTS, REPLAY_HOURS old). */
+export async function eventsSince(db: Queryable, userId: string, afterId: number): Promise<Numbered[]> {
+  const rows = await db.query<{ id: string; event: unknown }>(
+    `SELECT id::text AS id, event FROM live_events
+     WHERE user_id = $1 AND id > $2::bigint AND created_at > now() - make_interval(hours => $3::int)
+     ORDER BY id LIMIT $4::int`,
+    [userId, String(afterId), REPLAY_HOURS, REPLAY_EVENTS],
+  );
+  return rows.flatMap((r) => {
+    const event = liveEventSchema.safeParse(typeof r.event === "string" ? JSON.parse(r.event) : r.event);
+    return event.success ? [{ id: Number(r.id), event: event.data }] : [];
+  });
+}
+
+/** Drops kept events older than REPLAY_HOURS (the hourly events.prune job); returns how many. */
+export async function pruneLiveEvents(db: Queryable, now: Date): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM live_events WHERE created_at < $1::timestamptz - make_interval(hours => $2::int) RETURNING 1`,
+    [now.toISOString(), REPLAY_HOURS],
+  );
+  return rows.length;
+}
+
+/** One open stream, as the caps and the end of sessions see it. */
+interface OpenStream {
+  end(): void;
+  /** Signed-in streams: the account and the session that opened it. */
+  userId?: string;
+  sessionIdHash?: string;
+  /** Anonymous streams: the client address (IPv6 per /64). */
+  address?: string;
+}
+
+const openStreams = new WeakMap<FastifyInstance, Set<OpenStream>>();
 
 /** Open streams of an app; they never end by themselves, so they are closed when the app closes. */
-function streamsOf(app: FastifyInstance): Set<() => void> {
+function streamsOf(app: FastifyInstance): Set<OpenStream> {
   let open = openStreams.get(app);
   if (!open) {
-    const set = new Set<() => void>();
+    const set = new Set<OpenStream>();
     open = set;
     openStreams.set(app, set);
     app.addHook("preClose", async () => {
-      for (const end of set) end();
+      for (const s of set) s.end();
     });
   }
   return open;
@@ -41,15 +125,81 @@ export function trackUserStreams(app: FastifyInstance): void {
 }
 
 /**
+ * Ends the app's open streams of `userId` whose session is over. `live` says which of the given
+ * session hashes are still live (the accounts module decides). Called when the accounts module
+ * announces that sessions of the user ended (sign-out, suspension, password change).
+ */
+export async function endStreamsOfEndedSessions(
+  app: FastifyInstance,
+  userId: string,
+  live: (sessionIdHashes: string[]) => Promise<Set<string>>,
+): Promise<number> {
+  const mine = [...streamsOf(app)].filter((s) => s.userId === userId);
+  if (mine.length === 0) return 0;
+  const hashes = [...new Set(mine.flatMap((s) => (s.sessionIdHash ? [s.sessionIdHash] : [])))];
+  const still = await live(hashes);
+  const over = mine.filter((s) => !s.sessionIdHash || !still.has(s.sessionIdHash));
+  for (const s of over) s.end();
+  return over.length;
+}
+
+/** Who holds a stream, and how many streams that holder may have open at once. */
+export type StreamHolder =
+  | { userId: string; sessionIdHash?: string; max: number }
+  | { address: string; max: number };
+
+/** Reserves a slot for a new stream of `holder`, or refuses with 429 too_many_streams. */
+function reserve(open: Set<OpenStream>, holder: StreamHolder, entry: OpenStream): void {
+  const held =
+    "userId" in holder
+      ? [...open].filter((s) => s.userId === holder.userId).length
+      : [...open].filter((s) => s.address === holder.address).length;
+  if (held >= holder.max) {
+    throw new AppError(
+      429,
+      "too_many_streams",
+      "userId" in holder
+        ? `Your account already has ${holder.max} live event streams open, the most it may have at once: close another tab or window of Diginoor and try again`
+        : `This address already has ${holder.max} live event streams open, the most it may have at once: close some and try again`,
+      { max: holder.max },
+    );
+  }
+  if ("userId" in holder) {
+    entry.userId = holder.userId;
+    entry.sessionIdHash = holder.sessionIdHash;
+  } else entry.address = holder.address;
+  open.add(entry);
+}
+
+/** The holder of an anonymous stream: the client's address. */
+export function anonymousHolder(req: FastifyRequest, max: number): StreamHolder {
+  return { address: ipSubject(req.ip), max };
+}
+
+/** A `Last-Event-ID` header as a number, or undefined when absent or not one of our ids. */
+export function lastEventId(req: FastifyRequest): number | undefined {
+  const raw = req.headers["last-event-id"];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/**
  * Answers with a Server-Sent Events stream of a user's live events: subscribes to the user's pub/sub
  * channel (so events published by any server process arrive), sends the events `pick` keeps as
- * `event: <name>` / `data: <JSON>`, and a comment every `heartbeatMs`.
+ * `id: <n>` / `event: <name>` / `data: <JSON>`, and a comment every `heartbeatMs`. With
+ * `Last-Event-ID`, the kept events after it are sent first (no event twice, none out of order).
  */
 export async function sendUserStream(
   app: FastifyInstance,
   o: {
     pubsub: PubSub;
+    database: Database;
     userId: string;
+    /** The session that opened the stream: the stream ends when it does. */
+    sessionIdHash?: string;
+    /** Streams the user may have open at once (SSE_MAX_STREAMS_PER_USER). */
+    maxStreams: number;
     heartbeatMs: number;
     req: FastifyRequest;
     reply: FastifyReply;
@@ -58,30 +208,42 @@ export async function sendUserStream(
   },
 ) {
   const pick = o.pick ?? ((e: LiveEvent) => ({ name: e.type, data: e }));
+  const after = lastEventId(o.req);
   return sendChannelStream(app, {
     ...o,
+    holder: { userId: o.userId, sessionIdHash: o.sessionIdHash, max: o.maxStreams },
     channel: userChannel(o.userId),
+    lastId: after,
+    replay: after === undefined ? undefined : () => eventsSince(o.database, o.userId, after),
     pick: (message) => {
-      const event = liveEventSchema.safeParse(message);
-      return event.success ? pick(event.data) : undefined;
+      const m = message as Partial<Numbered> | null;
+      const event = liveEventSchema.safeParse(m?.event);
+      if (!event.success || typeof m?.id !== "number") return undefined;
+      const out = pick(event.data);
+      return out && { ...out, id: m.id };
     },
   });
 }
 
 /**
  * Answers with a Server-Sent Events stream of one pub/sub channel (any process may publish to it):
- * each message `pick` keeps is sent as `event: <name>` / `data: <JSON>`, with a comment every
- * `heartbeatMs`. Public channels (a lottery's live counts) use it directly.
+ * each message `pick` keeps is sent as `event: <name>` / `data: <JSON>` (and `id: <n>` when it has
+ * one: ids only grow, an id at or below the last one sent is dropped), with a comment every
+ * `heartbeatMs`. `replay` gives messages sent before live ones (live ones arriving meanwhile wait).
+ * Public channels (a lottery's live counts) use it directly. The holder's cap is checked first.
  */
 export async function sendChannelStream(
   app: FastifyInstance,
   o: {
     pubsub: PubSub;
     channel: string;
+    holder: StreamHolder;
     heartbeatMs: number;
     req: FastifyRequest;
     reply: FastifyReply;
-    pick: (message: unknown) => { name: string; data: unknown } | undefined;
+    pick: (message: unknown) => { name: string; data: unknown; id?: number } | undefined;
+    lastId?: number;
+    replay?: () => Promise<unknown[]>;
   },
 ) {
   const open = streamsOf(app);
@@ -89,21 +251,56 @@ export async function sendChannelStream(
   const write = (text: string) => {
     if (!stream.writableEnded) stream.write(text);
   };
-  const unsubscribe = await o.pubsub.subscribe(o.channel, (message) => {
+  let lastId = o.lastId ?? 0;
+  const send = (message: unknown) => {
     const out = o.pick(message);
-    if (out) write(`event: ${out.name}\ndata: ${JSON.stringify(out.data)}\n\n`);
-  });
-  const heartbeat = setInterval(() => write(": heartbeat\n\n"), o.heartbeatMs);
-  const end = () => {
-    if (!open.delete(end)) return;
-    clearInterval(heartbeat);
-    unsubscribe().catch((err) => o.req.log.warn({ err }, "event stream: unsubscribe failed"));
-    stream.end();
+    if (!out) return;
+    if (out.id !== undefined) {
+      if (out.id <= lastId) return;
+      lastId = out.id;
+    }
+    const id = out.id === undefined ? "" : `id: ${out.id}\n`;
+    write(`${id}event: ${out.name}\ndata: ${JSON.stringify(out.data)}\n\n`);
   };
-  open.add(end);
-  o.req.raw.once("close", end);
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const entry: OpenStream = {
+    end: () => {
+      if (!open.delete(entry)) return;
+      clearInterval(heartbeat);
+      unsubscribe?.().catch((err) => o.req.log.warn({ err }, "event stream: unsubscribe failed"));
+      stream.end();
+    },
+  };
+  // The slot is taken before anything is awaited, so streams opened together cannot pass the cap.
+  reserve(open, o.holder, entry);
+  o.req.raw.once("close", entry.end);
+  // Live messages arriving while the missed ones are read wait here, then follow them in order.
+  let waiting: unknown[] | undefined = o.replay ? [] : undefined;
+  try {
+    const off = await o.pubsub.subscribe(o.channel, (message) => {
+      if (waiting) waiting.push(message);
+      else send(message);
+    });
+    // Ended (client gone, session over) while subscribing: nothing to keep.
+    if (!open.has(entry)) await off();
+    else unsubscribe = off;
+  } catch (err) {
+    entry.end();
+    throw err;
+  }
   // The client reconnects after 3 s if the connection drops.
   write("retry: 3000\n: connected\n\n");
+  if (o.replay && waiting) {
+    try {
+      for (const message of await o.replay()) send(message);
+    } catch (err) {
+      o.req.log.warn({ err }, "event stream: could not read the missed events");
+    }
+    for (const message of waiting) send(message);
+    waiting = undefined;
+  }
+  if (open.has(entry)) heartbeat = setInterval(() => write(": heartbeat\n\n"), o.heartbeatMs);
   return o.reply
     .header("content-type", "text/event-stream; charset=utf-8")
     .header("cache-control", "no-store")
