@@ -21,6 +21,7 @@ import {
   type SmartAccount,
 } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
+import { estimateFeesPerGas } from "viem/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
@@ -30,6 +31,7 @@ import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { type BundlerInstance, startBundler } from "../src/bundler.js";
 import {
   BATCH_MODE,
+  bundlerFeesPerGas,
   diginoorPaymasterFields,
   encodeExecutionData,
   sponsorDay,
@@ -77,6 +79,11 @@ beforeAll(async () => {
     client: f.publicClient,
     transport: http(bundler.url, { timeout: 60_000 }),
     pollingInterval: 100,
+    // As the web app does (apps/web/src/lib/wallet/passkey.ts).
+    userOperation: {
+      estimateFeesPerGas: ({ bundlerClient: b }) =>
+        bundlerFeesPerGas(b as never, () => estimateFeesPerGas(f.publicClient)),
+    },
   });
 }, 120_000);
 
@@ -216,6 +223,28 @@ describe("passkey wallet through the bundler", () => {
     const paid = listed.actualGasCost + repriced.actualGasCost + cancelled.actualGasCost;
     expect(deposit0 - deposit1).toBe(paid);
     expect(await ownerOf(tokenId)).toBe(address);
+  });
+
+  it("keeps a steady gas price from one operation to the next (fees from the bundler, not twice the node's last tip)", async () => {
+    const prices: bigint[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { account, address } = await fan();
+      const { tokenId } = await minterMint(f, address);
+      for (const calls of [
+        [col("setApprovalForAll", [f.marketplace, true]), mkt("list", [tokenId, 1000n])],
+        [mkt("updatePrice", [tokenId, 1001n])],
+        [mkt("updatePrice", [tokenId, 1002n])],
+        [mkt("cancelListing", [tokenId])],
+      ]) {
+        const r = await sponsored(account, calls);
+        expect(r.success).toBe(true);
+        prices.push(r.actualGasCost / r.actualGasUsed);
+      }
+    }
+    const first = prices[0] as bigint;
+    let highest = 0n;
+    for (const p of prices) if (p > highest) highest = p;
+    expect(highest, `gas prices (wei): ${prices.join(", ")}`).toBeLessThanOrEqual((first * 3n) / 2n);
   });
 
   it("sends the token to the fan's own wallet, sponsored", async () => {
