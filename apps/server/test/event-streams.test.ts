@@ -16,6 +16,7 @@ import {
 import { FACTORY_PASSWORD, newSession, newSignedInUser } from "./factories.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import type { PubSub } from "../src/platform/pubsub/pubsub.ts";
 import { type EventStream, openEventStream } from "./sse-client.ts";
 
 const PER_USER = 3;
@@ -269,6 +270,24 @@ describe("point 15: ids and replay from Last-Event-ID", () => {
     const replayed = await again.waitFor((x) => x.includes("event: notification"));
     expect(ids(replayed)).toEqual(liveIds);
     expect(replayed).not.toContain("profile.updated");
+  });
+
+  it("sends events whose live message was lost (pub/sub is at most once) before the next one", async () => {
+    const fan = await newSignedInUser(t.ctx);
+    const s = await open("/api/v1/events", { cookie: fan.cookie });
+    await rename(fan.cookie, "First");
+    await s.waitFor((x) => x.includes("First"));
+    // Stored and numbered, but their messages never reach a listener (a dropped LISTEN connection).
+    const lost: PubSub = { ...t.ctx.pubsub, publish: async () => {} };
+    const user = toApiUser(fan.user);
+    for (const name of ["Lost One", "Lost Two"]) {
+      await publishToUser(lost, fan.user.id, { type: "profile.updated", user: { ...user, name } }, t.ctx);
+    }
+    await rename(fan.cookie, "After");
+    const text = await s.waitFor((x) => x.includes("After"));
+    expect(names(text)).toEqual(["First", "Lost One", "Lost Two", "After"]);
+    const got = ids(text);
+    expect(got).toEqual([got[0], got[0]! + 1, got[0]! + 2, got[0]! + 3]);
   });
 
   it(`replays nothing older than ${REPLAY_HOURS} hours, and the hourly prune deletes it`, async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import { lineText } from "./text.ts";
 
 /** Integer amounts as decimal strings (wei does not fit in a JSON number). */
 const decimalString = z.string().regex(/^\d+$/);
@@ -34,7 +35,7 @@ export const createOrderRequestSchema = z
     provider: orderProviderSchema,
     quoteId: z.uuid("must be a quote id").optional(),
     /** Cashfree orders: the payer's Indian mobile number, when their account has none. */
-    phone: z.string().trim().min(10).max(20).optional(),
+    phone: lineText(20).min(10, "at least 10 characters").optional(),
   })
   .strict();
 export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
