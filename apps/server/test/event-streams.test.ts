@@ -205,15 +205,7 @@ describe("point 2: a session that ends while its stream is being opened", () => 
   it("refuses the stream (401) when the session ended after the sign-in check, before the stream was registered", async () => {
     // A server whose preHandler signs the request's session out (as a sign-out from another tab
     // landing at that moment): the sign-in check has passed, the stream is not registered yet.
-    const config = loadConfig({
-      NODE_ENV: "test",
-      DATA_DIR: t.config.DATA_DIR,
-      PUBLIC_URL: "http://localhost:3000",
-      CHAIN_DISABLED: "1",
-      SESSION_SECRET: "test-secret-test-secret-test-secret-123",
-      LOG_LEVEL: "warn",
-    });
-    const ctx = await bootstrap(config, { database: t.ctx.database, chain: null });
+    const ctx = await bootstrap(t.config, { database: t.ctx.database, chain: null });
     const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
     app.addHook("preHandler", async (req) => {
       const secret = req.cookies[SESSION_COOKIE];
