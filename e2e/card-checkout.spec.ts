@@ -44,7 +44,7 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
 
     // The provider's hosted page (served by our server, like Stripe's would be by Stripe).
     await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sandbox_[0-9a-f]{24}$/, { timeout: 15_000 });
-    await expect(page.getByTestId("sandbox-amount")).toContainText("$");
+    await expect(page.getByTestId("sandbox-amount")).toContainText(/^₹[\d,.]+ · \$[\d,.]+$/);
     await shots(page, "2-sandbox-page");
     await page.getByRole("button", { name: /^Pay / }).click();
 

@@ -1,5 +1,6 @@
 import type { ChainInfo, Token } from "@diginoor/api/chain";
 import type { Wallet } from "@diginoor/api/wallets";
+import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { expect, type Page, test } from "@playwright/test";
 import { type Address, createPublicClient, http } from "viem";
@@ -170,6 +171,103 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     expect((await ownerOf()).toLowerCase()).toBe(account.toLowerCase());
     expect(await chain.getBalance({ address: account })).toBe(0n);
     expect(await deposit()).toBeLessThan(depositAfterList);
+
+    // ------------------------------------------------------------ the profile's On Sale tab: list, reprice, remove
+    const tokenPage = page.url();
+    const listingPrice = async () =>
+      (await getJson<Token>(request, `/api/v1/tokens/${order.tokenId}`)).listing?.priceWei ?? null;
+    await page.getByRole("button", { name: "Put to Sale" }).click();
+    await sale.getByLabel("Price (ETH)").fill("0.05");
+    await sale.getByRole("button", { name: "Sell Instantly" }).click();
+    await expect(page.getByText("NFT Listed on Sale").first()).toBeVisible({ timeout: 60_000 });
+    await expect.poll(listingPrice, { timeout: 15_000 }).toBe("50000000000000000");
+    await page.goto("/profile");
+    await page.getByRole("tab", { name: "On Sale" }).click();
+    const onSale = page
+      .getByRole("tabpanel")
+      .getByRole("listitem")
+      .filter({ has: page.locator(`a[href="/nftshowcase/${order.tokenId}"]`) });
+    await onSale.getByLabel("New price").fill("0.06");
+    await onSale.getByRole("button", { name: "Change price" }).click();
+    await expect(page.getByText("Price updated")).toBeVisible({ timeout: 60_000 });
+    await expect.poll(listingPrice, { timeout: 15_000 }).toBe("60000000000000000");
+    await shots(page, "6b-on-sale-repriced");
+    await onSale.getByRole("button", { name: "Remove from marketplace" }).click();
+    await page
+      .getByRole("dialog", { name: "Remove from marketplace" })
+      .getByRole("button", { name: "Yes" })
+      .click();
+    await expect.poll(listingPrice, { timeout: 60_000 }).toBeNull();
+
+    // ------------------------------------------------------------ an auction, created and cancelled, gas on us
+    await page.goto(tokenPage);
+    await waitForData(page);
+    await page.getByRole("button", { name: "Put to Sale" }).click();
+    await sale.getByRole("button", { name: "Create Auction" }).click();
+    const auctionDialog = page.getByRole("dialog", { name: "Create Auction" });
+    await auctionDialog.getByLabel("Reserve price (ETH)").fill("0.01");
+    await auctionDialog.getByRole("button", { name: "Create Auction" }).click();
+    await expect(page.getByText("Auction created")).toBeVisible({ timeout: 60_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${order.tokenId}`)).auction?.seller, {
+        timeout: 15_000,
+      })
+      .toBe(account);
+    expect((await ownerOf()).toLowerCase()).toBe((info.marketplace as string).toLowerCase());
+    const cancelAuction = page.getByRole("button", { name: "Cancel auction" });
+    await expect(cancelAuction).toBeVisible({ timeout: 15_000 });
+    // Her own auction: no bid buttons (the contract refuses a seller's bid), the reserve styled as a price.
+    await expect(page.getByTestId("auction-own")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Place a bid" })).toHaveCount(0);
+    await expect(page.getByText("Auction ends in")).toHaveCount(0);
+    expect(
+      await page.locator(".nft-price-grid").evaluate((grid) => getComputedStyle(grid).display),
+      "the auction's prices are laid out by the shared styles on the token page",
+    ).toBe("grid");
+    await shots(page, "6c-auction");
+    await cancelAuction.click();
+    await expect(page.getByText("Auction cancelled")).toBeVisible({ timeout: 60_000 });
+    await expect
+      .poll(async () => (await ownerOf()).toLowerCase(), { timeout: 15_000 })
+      .toBe(account.toLowerCase());
+    await expect(page.getByRole("button", { name: "Put to Sale" })).toBeVisible({ timeout: 15_000 });
+
+    // ------------------------------------------------------------ "Send to my own wallet", confirmed, gas on us
+    const own = ANVIL_ADDRESSES[5] as Address;
+    await page.getByRole("button", { name: "Send to my own wallet" }).click();
+    const send = page.getByRole("dialog", { name: "Send to my own wallet" });
+    await send.getByLabel("Wallet address").fill(own.toLowerCase());
+    await send.getByRole("button", { name: "Continue" }).click();
+    await expect(send).toContainText(own);
+    await shots(page, "6d-send-confirm");
+    await send.getByRole("button", { name: "Yes, send it" }).click();
+    await expect(page.getByText("NFT sent to your wallet")).toBeVisible({ timeout: 60_000 });
+    expect(await ownerOf()).toBe(own);
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${order.tokenId}`)).owner, {
+        timeout: 15_000,
+      })
+      .toBe(own);
+    await expect(page.getByRole("button", { name: "Put to Sale" })).toHaveCount(0);
+    await shots(page, "6e-sent");
+    expect(await chain.getBalance({ address: account })).toBe(0n);
+    expect(
+      await chain.readContract({
+        address: info.paymaster as Address,
+        abi: [
+          {
+            type: "function",
+            name: "usage",
+            stateMutability: "view",
+            inputs: [{ type: "address" }, { type: "uint48" }],
+            outputs: [{ type: "uint32" }],
+          },
+        ],
+        functionName: "usage",
+        args: [account, Math.floor(Number((await chain.getBlock()).timestamp) / 86_400)],
+      }),
+      "sponsored operations today: list, remove, list, reprice, remove, auction, cancel, send",
+    ).toBe(8);
 
     // ------------------------------------------------------------ the wallet page shows the passkey wallet
     await page.goto("/wallet");

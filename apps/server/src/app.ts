@@ -35,7 +35,12 @@ import { platformEndpoints } from "@diginoor/api/platform";
 import { installAccessControl } from "./http/access.ts";
 import { installPublicCors } from "./http/cors.ts";
 import { tokenEndpoints } from "@diginoor/api/chain";
-import { handleFrameworkError, installErrorHandler, sendNotFound } from "./http/error-handler.ts";
+import {
+  handleClientError,
+  handleFrameworkError,
+  installErrorHandler,
+  sendNotFound,
+} from "./http/error-handler.ts";
 import { AppError } from "./http/errors.ts";
 import { installCsrfCheck, installSecurityHeaders, requestId } from "./http/headers.ts";
 import { loggerOptions } from "./http/logging.ts";
@@ -76,6 +81,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
@@ -191,6 +197,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url;
     const isApi = url.startsWith("/api/") || url === "/api";
+    // Files that are not there (a media key, a hashed asset of an older build): a plain 404, never
+    // the web app's page (an <img> or a script would get HTML).
+    if (/^\/(?:media|assets)(?:[/?#]|$)/.test(url)) return sendNotFound(reply, "No such file");
     if (!isApi && renderPage && (req.method === "GET" || req.method === "HEAD")) {
       // The SPA renders every page, including its 404 page; the status tells crawlers which is which
       // (an unknown NFT or post is a 404 too). The page names the current hashed files, so it is

@@ -153,9 +153,14 @@ export const envSchema = z
       .default("auto")
       .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
-    /** Stripe (card, USD; decision 142): offered when both the secret key and the webhook secret are set. */
+    /** Stripe (card, INR or USD by STRIPE_CURRENCY; decision 142): offered when both the secret key and the webhook secret are set. */
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,
+    /**
+     * What Stripe Checkout charges in: `inr` (an Indian Stripe account charging Indian cards in rupees,
+     * at the stored USD→INR rate) or `usd`. The checkout says which before the fan pays.
+     */
+    STRIPE_CURRENCY: z.enum(["inr", "usd"]).default("inr"),
     /** Stripe's API host (default https://api.stripe.com); tests point it at a local server. */
     STRIPE_API_BASE: optionalUrl,
     /** Cashfree (INR: UPI, cards, net banking): the app id and secret key of the merchant dashboard. */
@@ -340,6 +345,16 @@ export const envSchema = z
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
+    /**
+     * Live event streams one signed-in account may hold open at once in a server process (GET
+     * /api/v1/events and /api/v1/notifications/stream together); one more gets 429 too_many_streams.
+     */
+    SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+    /**
+     * Anonymous live event streams (a lottery's live counts) one client address (IPv6: per /64) may
+     * hold open at once in a server process; one more gets 429 too_many_streams.
+     */
+    SSE_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
     /**
      * Where uploaded and seeded media live (decision 162): `local` (DATA_DIR/media, one machine),
      * `postgres` (a table of the database, shared by every server on it) or `s3` (S3-compatible

@@ -23,7 +23,7 @@ export interface Delivery {
 
 /** The sandbox's event for order `o` (as its hosted page sends it). */
 export function sandboxEvent(
-  o: Pick<Order, "orderId" | "usdCents" | "checkoutUrl">,
+  o: Pick<Order, "orderId" | "usdCents" | "checkoutUrl" | "payAmountMinor" | "payCurrency">,
   type: "payment.succeeded" | "payment.failed",
   nowSec: number,
   id = `evt_storm_${o.orderId}_${type}`,
@@ -35,8 +35,8 @@ export function sandboxEvent(
     data: {
       session: o.checkoutUrl?.split("/sandbox/checkout/")[1] ?? "",
       orderId: o.orderId,
-      amount: o.usdCents,
-      currency: "usd",
+      amount: Number(o.payAmountMinor ?? o.usdCents),
+      currency: o.payCurrency ?? "usd",
     },
   });
 }

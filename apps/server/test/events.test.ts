@@ -116,4 +116,55 @@ describe("GET /api/v1/events across two server processes on one PostgreSQL", () 
       stream.close();
     }
   });
+
+  it("a sign-out on process 1 ends that session's stream on process 2 within 1 s (issue 23 point 2)", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const { cookie } = await newSignedInUser({ db: db.database.db });
+    const stream = await openEventStream(`${two.base}/api/v1/events`, { cookie });
+    try {
+      await stream.waitFor((text) => text.includes(": connected"));
+      const started = performance.now();
+      const res = await fetch(`${one.base}/api/v1/auth/logout`, {
+        method: "POST",
+        headers: { cookie, origin: one.base },
+      });
+      expect(res.status).toBe(204);
+      await stream.ended(1000);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("a stream reconnecting to process 1 with Last-Event-ID gets what was published on process 2 meanwhile (issue 23 point 15)", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const { cookie } = await newSignedInUser({ db: db.database.db });
+    const rename = async (base: string, name: string) => {
+      const res = await fetch(`${base}/api/v1/me`, {
+        method: "PATCH",
+        headers: { cookie, "content-type": "application/json", origin: base },
+        body: JSON.stringify({ name }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const first = await openEventStream(`${two.base}/api/v1/events`, { cookie });
+    await first.waitFor((text) => text.includes(": connected"));
+    await rename(one.base, "Before Away");
+    const seen = await first.waitFor((text) => text.includes("Before Away"));
+    first.close();
+    const last = /^id: (\d+)$/m.exec(seen)?.[1];
+    expect(last).toBeDefined();
+    await rename(two.base, "While Away 1");
+    await rename(one.base, "While Away 2");
+    const back = await openEventStream(`${one.base}/api/v1/events`, { cookie, "last-event-id": last! });
+    try {
+      const text = await back.waitFor((s) => s.includes("While Away 2"), 2000);
+      const names = [...text.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
+      expect(names).toEqual(["While Away 1", "While Away 2"]);
+      const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+      expect(ids).toEqual([Number(last) + 1, Number(last) + 2]);
+    } finally {
+      back.close();
+    }
+  });
 });

@@ -1,6 +1,10 @@
 // Issue 23 (hardening, second round), inputs and what real clients expect: (6) image URLs, control
 // characters in human text and absurd years refused with a 400 naming the field; (12) CORS and ETags
-// on media and the RSS feed, real enclosure lengths (token metadata: indexer-api.test.ts).
+// on media and the RSS feed, real enclosure lengths (token metadata: indexer-api.test.ts); (14) unknown
+// media and assets answer a JSON 404, not the web app's page (the document itself: openapi.test.ts).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORIGIN } from "./fixtures/accounts.ts";
@@ -130,6 +134,18 @@ describe("point 6: image URLs, control characters and years", () => {
       const issue = res.json().error.details.find((d: { field: string }) => d.field === field);
       expect(issue.message, url).toMatch(/one line without control characters/);
     }
+    // A payer's phone, sent on to the payment provider, too.
+    const fan = await newSignedInUser(t.ctx);
+    expectRefused(
+      await send(
+        "POST",
+        "/api/v1/orders",
+        { nftId: "abcdefgh", provider: "cashfree", phone: "+91987654\r\n3210" },
+        fan.cookie,
+      ),
+      "phone",
+      /one line without control characters/,
+    );
     // A PATCH is held to the same rule.
     expectRefused(
       await send("PATCH", "/api/v1/admin/celebrities/1", { name: "A\nB" }),
@@ -248,5 +264,40 @@ describe("point 12: media and the feed for outside readers", () => {
     const changed = await t.app.inject({ url: "/blog/rss.xml", headers: { "if-none-match": etag } });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
+  });
+});
+
+describe("point 14: a file that is not there is a plain 404, not the web app's page", () => {
+  let web: TestApp;
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-web-"));
+    fs.mkdirSync(path.join(dir, "assets"));
+    fs.writeFileSync(
+      path.join(dir, "index.html"),
+      "<!doctype html><html><head><title>Diginoor</title></head><body></body></html>",
+    );
+    web = await createTestApp({ WEB_DIST_DIR: dir });
+  });
+  afterAll(() => web.close());
+
+  it("answers unknown media and asset paths with the JSON error, and pages with the page", async () => {
+    for (const url of [
+      "/media",
+      "/media/",
+      "/media/_r/abc/x.png",
+      "/media/no/such.png",
+      "/assets/index-old.js",
+    ]) {
+      for (const method of ["GET", "HEAD"] as const) {
+        const res = await web.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers["content-type"], `${method} ${url}`).toMatch(/^application\/json/);
+        if (method === "GET") expect(res.json().error.code).toBe("not_found");
+      }
+    }
+    // A page that does not exist is still the web app's 404 page.
+    const page = await web.app.inject("/no-such-page");
+    expect(page.statusCode).toBe(404);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
   });
 });

@@ -84,7 +84,7 @@ describe("item 5: no 500 from input; Fastify's errors in the one error shape", (
   it("answers an over-long path parameter with 414, without echoing it", async () => {
     const res = await t.app.inject(`/api/v1/nfts/${"probe".repeat(60)}`);
     expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ error: { code: "bad_request", message: "The URL is too long" } });
+    expect(res.json()).toEqual({ error: { code: "uri_too_long", message: "The URL is too long" } });
     expect(res.body).not.toContain("probe");
   });
 

@@ -1,3 +1,4 @@
+import { formatInr } from "@diginoor/api/money";
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import type { Order } from "@diginoor/api/orders";
@@ -59,7 +60,7 @@ function event(o: Order, type: "payment.succeeded" | "payment.failed", id = `evt
     id,
     type,
     created: Math.floor(clock.now() / 1000),
-    data: { session: sessionOf(o), orderId: o.orderId, amount: o.usdCents, currency: "usd" },
+    data: { session: sessionOf(o), orderId: o.orderId, amount: Number(o.payAmountMinor), currency: "inr" },
   });
 }
 const webhook = (body: string, signature: string) =>
@@ -102,15 +103,23 @@ describe("sandbox card checkout", () => {
       provider: "sandbox",
       state: "awaiting_payment",
       usdCents: 2500,
+      payCurrency: "inr",
       buyerAddress: alice.account.address,
     });
+    // The sandbox stands for an Indian card: it charges rupees at the stored rate, recorded on the order.
+    const rate = BigInt(o.inrMicrosPerUsd!);
+    expect(o.payAmountMinor).toBe(Number((2500n * rate + 500_000n) / 1_000_000n));
     expect(o.checkoutUrl).toMatch(/^http:\/\/localhost:3000\/sandbox\/checkout\/cs_sandbox_[0-9a-f]{24}$/);
     expect(await editions()).toBe(before - 1);
 
     const page = await t.app.inject({ method: "GET", url: `/sandbox/checkout/${sessionOf(o)}` });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toContain("text/html");
-    expect(page.body).toContain("$25");
+    // Rupees first, then dollars; the page says what it charges in and the button the rupee amount.
+    const rupees = formatInr(o.payAmountMinor!);
+    expect(page.body).toContain(`${rupees} · $25`);
+    expect(page.body).toContain(`Pay ${rupees}`);
+    expect(page.body).toContain("Charged in Indian rupees (INR)");
     expect(page.body).toContain("The Boss Entry");
 
     const paid = await t.app.inject({ method: "POST", url: `/sandbox/checkout/${sessionOf(o)}/pay` });
@@ -230,7 +239,8 @@ describe("sandbox card checkout", () => {
     const o = (await cardOrder(bob.cookie)).body;
     const body = event(o, "payment.succeeded");
     const eventsBefore = await count("SELECT count(*)::int AS n FROM payment_events");
-    const tampered = body.replace('"amount":2500', '"amount":1');
+    const tampered = body.replace(`"amount":${o.payAmountMinor}`, '"amount":1');
+    expect(tampered).not.toBe(body);
     const cases = [
       webhook(tampered, signSandboxPayload(secret, body, now())),
       webhook(body, signSandboxPayload("not-the-secret-at-all", body, now())),

@@ -6,6 +6,8 @@ export interface EventStream {
   text(): string;
   /** Resolves when the text received satisfies `test` (rejects after `timeoutMs`). */
   waitFor(test: (text: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Resolves when the server has ended the stream (rejects after `timeoutMs`). */
+  ended(timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -20,6 +22,8 @@ export async function openEventStream(
   });
   let received = "";
   const waiters = new Set<() => void>();
+  let finished = false;
+  const endWaiters = new Set<() => void>();
   if (res.body) {
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     void (async () => {
@@ -30,11 +34,14 @@ export async function openEventStream(
           received += value;
           for (const w of waiters) w();
         }
+        // The server ended the stream (an abort by this client throws instead).
+        finished = true;
+        for (const w of endWaiters) w();
       } catch {
         // aborted
       }
     })();
-  }
+  } else finished = true;
   return {
     status: res.status,
     contentType: res.headers.get("content-type"),
@@ -53,6 +60,20 @@ export async function openEventStream(
         }, timeoutMs);
         waiters.add(check);
         check();
+      });
+    },
+    ended(timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        if (finished) return resolve();
+        const timer = setTimeout(() => {
+          endWaiters.delete(onEnd);
+          reject(new Error(`event stream: not ended by the server within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const onEnd = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        endWaiters.add(onEnd);
       });
     },
     close: () => abort.abort(),

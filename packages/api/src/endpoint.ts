@@ -22,6 +22,8 @@ export interface Endpoint {
   bodyType?: "json" | "multipart";
   /** Success status and body; no schema means no body (e.g. 204). */
   success: { status: 200 | 201 | 202 | 204 | 302; schema?: z.ZodType; contentType?: string };
+  /** The answer has an ETag, and a request whose If-None-Match names it gets 304 without a body. */
+  conditional?: true;
   /** Error codes this endpoint itself answers with (each has one status, see errorStatuses). */
   errors?: readonly ErrorCode[];
 }

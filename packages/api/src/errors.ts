@@ -17,11 +17,19 @@ export const errorStatuses = {
   not_found: 404,
   conflict: 409,
   email_taken: 409,
+  /** The request did not arrive in time (HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS). */
+  request_timeout: 408,
   /** Something that existed is over (an expired price quote). */
   gone: 410,
   payload_too_large: 413,
+  /** A path parameter longer than the router takes (200 characters). */
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** Too many live event streams open at once (per account, or per address when signed out). */
+  too_many_streams: 429,
+  /** The request line and headers together exceed the server's limit (16 KiB). */
+  headers_too_large: 431,
   internal: 500,
   /** A service we depend on (a payment provider) answered with an error. */
   bad_gateway: 502,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import { streamNotes } from "./streams.ts";
 
 export const notificationKindSchema = z.enum([
   "outbid",
@@ -95,13 +96,18 @@ export const notificationEndpoints = {
     method: "GET",
     path: "/api/v1/notifications/stream",
     summary:
-      "The signed-in user's new notifications as Server-Sent Events (`event: notification`, `data: <Notification JSON>`; heartbeat comments)",
+      "The signed-in user's new notifications as Server-Sent Events (`id: <n>`, `event: notification`, `data: <Notification JSON>`; heartbeat comments)",
     tags: ["notifications"],
     success: {
       status: 200,
-      schema: z.string().describe("An endless text/event-stream"),
+      schema: z
+        .string()
+        .describe(
+          `An endless text/event-stream. Ids are those of GET /api/v1/events (the notification events among them). ${streamNotes}`,
+        ),
       contentType: "text/event-stream",
     },
+    errors: ["too_many_streams"],
   }),
   markRead: endpoint({
     operationId: "markNotificationRead",

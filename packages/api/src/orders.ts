@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
+import { lineText } from "./text.ts";
 
 /** Integer amounts as decimal strings (wei does not fit in a JSON number). */
 const decimalString = z.string().regex(/^\d+$/);
@@ -34,7 +35,7 @@ export const createOrderRequestSchema = z
     provider: orderProviderSchema,
     quoteId: z.uuid("must be a quote id").optional(),
     /** Cashfree orders: the payer's Indian mobile number, when their account has none. */
-    phone: z.string().trim().min(10).max(20).optional(),
+    phone: lineText(20).min(10, "at least 10 characters").optional(),
   })
   .strict();
 export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
@@ -94,7 +95,7 @@ export const orderSchema = z.object({
   reservedUntil: z.string(),
   /** Where the payer pays (hosted checkout providers); null for wallet orders. */
   checkoutUrl: z.string().nullable(),
-  /** Stripe and Cashfree orders: what the provider charges, in integer minor units of `payCurrency`. */
+  /** Hosted-checkout orders (sandbox, Stripe, Cashfree): what the provider charges, in integer minor units of `payCurrency`. */
   payCurrency: z.enum(["usd", "inr"]).nullable(),
   payAmountMinor: z.number().int().nullable(),
   /** INR orders: the USD→INR rate the price was converted at (micro-rupees per dollar). */
@@ -176,6 +177,8 @@ export const webhookReceiptSchema = z.object({
 export const checkoutOptionsSchema = z.object({
   /** The card provider: Stripe when configured, else the sandbox outside production, else none. */
   card: z.enum(["stripe", "sandbox"]).nullable(),
+  /** What the card provider charges in: rupees (the sandbox; Stripe by STRIPE_CURRENCY) or dollars. */
+  cardCurrency: z.enum(["inr", "usd"]).nullable(),
   /** Rupees (UPI, cards, net banking): Cashfree when configured. */
   rupees: z.enum(["cashfree"]).nullable(),
   /** Every hosted-checkout provider the server accepts in POST /api/v1/orders. */

@@ -97,6 +97,10 @@ export async function startBundler(opts: StartBundlerOptions): Promise<BundlerIn
     "false",
     "--refilling-wallets",
     "false",
+    // Tips from a fixed 1 gwei, not from the node: on a chain whose only transactions are this bundler's,
+    // the node's suggested tip is the last bundle's and fees would double from one operation to the next.
+    "--static-max-priority-fee-per-gas",
+    "1",
     "--block-time",
     "250",
     "--max-bundle-interval",

@@ -187,6 +187,38 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
   });
 }
 
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+type GasPrice = { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex };
+
+/**
+ * Fees of a user operation as the bundler prices them: `pimlico_getUserOperationGasPrice` (Alto and Pimlico
+ * answer it), its "standard" price; `fallback` (the node's estimate) for a bundler without it. For viem's
+ * `createBundlerClient({ userOperation: { estimateFeesPerGas } })`.
+ *
+ * Not viem's default (twice the node's fees): on a development chain whose only transactions are our
+ * bundler's, the node's suggested tip is the last bundle's, which Alto prices at what its operations paid,
+ * so each operation paid about twice the previous one, and the sixth of a fan's day passed the paymaster's
+ * per-operation cap (`CostTooHigh`; seen in the browser suite). The local Alto prices from a fixed tip.
+ */
+export async function bundlerFeesPerGas(
+  bundler: { request: (args: { method: string; params?: unknown[] }) => Promise<unknown> },
+  fallback: () => Promise<Fees>,
+): Promise<Fees> {
+  let price: { standard?: GasPrice } | undefined;
+  try {
+    price = (await bundler.request({ method: "pimlico_getUserOperationGasPrice", params: [] })) as {
+      standard?: GasPrice;
+    };
+  } catch {
+    return fallback();
+  }
+  if (!price?.standard) return fallback();
+  return {
+    maxFeePerGas: BigInt(price.standard.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(price.standard.maxPriorityFeePerGas),
+  };
+}
+
 /** UTC day number of a unix time (seconds): what DiginoorPaymaster counts sponsored operations against. */
 export function sponsorDay(unixSeconds: number): number {
   return Math.floor(unixSeconds / 86_400);

@@ -16,6 +16,8 @@ export interface AuthUser {
   email?: string;
   /** A studio account's production house. */
   productionHouseId?: number | null;
+  /** SHA-256 of the request's session id (what a live event stream is bound to). */
+  sessionIdHash?: string;
 }
 
 /**

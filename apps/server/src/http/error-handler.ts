@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "./errors.ts";
 import { isChainUnavailable, isDatabaseUnavailable } from "./unavailable.ts";
@@ -10,7 +12,7 @@ const frameworkMessages: Record<number, { code: string; message: string }> = {
   405: { code: "bad_request", message: "Method not allowed" },
   406: { code: "bad_request", message: "Not acceptable" },
   413: { code: "payload_too_large", message: "Request body is too large" },
-  414: { code: "bad_request", message: "The URL is too long" },
+  414: { code: "uri_too_long", message: "The URL is too long" },
   415: { code: "unsupported_media_type", message: "Send the body as application/json" },
   416: { code: "bad_request", message: "Range not satisfiable" },
 };
@@ -69,9 +71,32 @@ export function handleFrameworkError(err: FastifyError, req: FastifyRequest, rep
   return handleError(err, req, reply);
 }
 
-/** 404 for API paths in the one error shape; the path is not echoed back. */
-export function sendNotFound(reply: FastifyReply) {
-  return send(reply, 404, "not_found", "No such API route");
+/** 404 for API paths and files in the one error shape; the path is not echoed back. */
+export function sendNotFound(reply: FastifyReply, message = "No such API route") {
+  return send(reply, 404, "not_found", message);
+}
+
+/**
+ * Errors Node's HTTP parser meets before there is a request to answer (Fastify's clientErrorHandler):
+ * headers over the size limit (431), a request not complete in time (408), anything else that is not
+ * HTTP (400). Answered in the one error shape, like every other error, and the connection closed.
+ */
+export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "headers_too_large", "The request's headers are too large"]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "request_timeout", "The request did not arrive in time"]
+        : [400, "bad_request", "The request is not valid HTTP"];
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 export function installErrorHandler(app: FastifyInstance): void {

@@ -43,9 +43,12 @@ const descriptions: Record<number, string> = {
   404: "Not found",
   410: "No longer available",
   409: "Conflicts with the current state",
+  408: "The request did not arrive in time",
   413: "The body is too large",
+  414: "A path parameter is too long",
   415: "Unsupported content type",
   429: "Too many requests (Retry-After says when to try again)",
+  431: "The request's headers are too large",
   500: "Unexpected server error (details are logged, never sent)",
   503: "A service the server needs is unavailable",
 };
@@ -68,6 +71,7 @@ export function errorStatusesOf(
 ): number[] {
   const statuses = new Set<number>((e.errors ?? []).map((c: ErrorCode) => errorStatuses[c]));
   if (e.params || e.query || e.body) statuses.add(400);
+  if (e.params) statuses.add(414);
   if (e.body) {
     statuses.add(413);
     statuses.add(415);
@@ -76,6 +80,9 @@ export function errorStatusesOf(
   if (o.permission === "admin" || o.permission === "studio" || STATE_CHANGING.has(e.method))
     statuses.add(403);
   if (o.rateLimited) statuses.add(429);
+  // Any request: too slow to arrive, or headers over the limit (answered before routing).
+  statuses.add(408);
+  statuses.add(431);
   statuses.add(500);
   return [...statuses].sort();
 }
@@ -100,6 +107,9 @@ export function routeSchema(e: Endpoint, o: { permission: Permission; rateLimite
     security: o.permission === "public" ? [] : [{ sessionCookie: [] }],
     response: {
       [status]: success,
+      ...(e.conditional
+        ? { 304: z.undefined().describe("Not modified: If-None-Match named the current ETag") }
+        : {}),
       ...Object.fromEntries(errorStatusesOf(e, o).map((s) => [s, errorResponse(s)])),
     },
   } as FastifySchema;

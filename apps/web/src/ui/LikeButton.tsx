@@ -34,20 +34,29 @@ export function LikeButton({
     toggle.mutate(!liked, { onError: () => toast.error("Couldn't save your like. Please try again.") });
   }
 
+  // The button's name is its visible text plus what only a screen reader needs (the title, "likes"),
+  // so the name always contains what is seen (WCAG 2.5.3 Label in Name): "Like Kabali Da! 3 likes".
+  const verb = liked ? "Unlike" : "Like";
   return (
     <button
       type="button"
       className={`${className}${liked ? " is-liked" : ""}`}
-      aria-label={withLabel ? (liked ? "Unlike" : "Like") : `${liked ? "Unlike" : "Like"} ${title}`}
       aria-pressed={liked}
       onClick={onClick}
     >
-      <HeartIcon width={18} height={18} />
-      {withLabel ? (liked ? " Liked" : " Like") : null}
+      <HeartIcon width={18} height={18} aria-hidden="true" />
+      {withLabel ? (
+        <span>{liked ? " Liked" : " Like"}</span>
+      ) : (
+        <span className="visually-hidden">{`${verb} ${title}`}</span>
+      )}
       {count !== undefined ? (
-        <span className="like-count tabular" data-testid="like-count">
-          {count}
-        </span>
+        <>
+          <span className="like-count tabular" data-testid="like-count">
+            {count}
+          </span>
+          <span className="visually-hidden">{count === 1 ? " like" : " likes"}</span>
+        </>
       ) : null}
     </button>
   );

@@ -48,7 +48,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async ({ req, body }) => {
       const user = toApiUser(await accounts.updateProfile(ctx, await requireUser(ctx, req), body));
       // The user's other tabs and devices see the change at once (GET /api/v1/events).
-      await publishToUser(ctx.pubsub, user.id, { type: "profile.updated", user });
+      await publishToUser(ctx.pubsub, user.id, { type: "profile.updated", user }, { database: ctx.database });
       return { user };
     },
   });

@@ -1,6 +1,6 @@
 // Typed queries on the accounts tables (users, sessions, auth_tokens). No rules here: the service
 // decides what to do, in which transaction (pass a transaction's `tx.db` as `db`).
-import { type SQL, and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { type SQL, and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../lib/rate-limit.ts";
 import { type UserRow, authTokens, sessions, users } from "./tables.ts";
@@ -207,19 +207,48 @@ export async function insertSession(
   await db.insert(sessions).values(s);
 }
 
-export async function deleteSession(db: Db, idHash: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+/** Deletes one session; returns its user's id (undefined when there was none). */
+export async function deleteSession(db: Db, idHash: string): Promise<string | undefined> {
+  const rows = await db
+    .delete(sessions)
+    .where(eq(sessions.idHash, idHash))
+    .returning({ userId: sessions.userId });
+  return rows[0]?.userId;
 }
 
 export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-/** Keeps the `max` most recently used sessions of a user; the others are deleted. */
-export async function capSessions(db: Db, userId: string, max: number): Promise<void> {
-  await db.execute(sql`DELETE FROM sessions WHERE id_hash IN (
-    SELECT id_hash FROM sessions WHERE user_id = ${userId}
-    ORDER BY last_seen_at DESC, created_at DESC OFFSET ${max})`);
+/** Keeps the `max` most recently used sessions of a user; the others are deleted (returns how many). */
+export async function capSessions(db: Db, userId: string, max: number): Promise<number> {
+  return countDeleted(
+    db,
+    sql`WITH d AS (DELETE FROM sessions WHERE id_hash IN (
+      SELECT id_hash FROM sessions WHERE user_id = ${userId}
+      ORDER BY last_seen_at DESC, created_at DESC OFFSET ${max}) RETURNING 1)
+    SELECT count(*)::int AS n FROM d`,
+  );
+}
+
+/** A live session (joined with its user): not expired, not idle for `idleSeconds`, user not suspended. */
+function liveSession(idleSeconds: number) {
+  return and(
+    gt(sessions.expiresAt, sql`now()`),
+    gt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${idleSeconds})`),
+    isNull(users.suspendedAt),
+  );
+}
+
+/** Which of these session hashes are live (not expired, not idle for `idleSeconds`, user not suspended). */
+export async function liveSessionHashes(db: Db, idHashes: string[], idleSeconds: number): Promise<string[]> {
+  if (idHashes.length === 0) return [];
+  const rows = await db
+    .select({ idHash: sessions.idHash })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(inArray(sessions.idHash, idHashes), liveSession(idleSeconds)));
+  return rows.map((r) => r.idHash);
 }
 
 /** The live session's user (not expired, not idle for `idleSeconds`, user not suspended). */
@@ -228,14 +257,7 @@ export async function findLiveSession(db: Db, idHash: string, idleSeconds: numbe
     .select({ user: users, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.idHash, idHash),
-        gt(sessions.expiresAt, sql`now()`),
-        gt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${idleSeconds})`),
-        isNull(users.suspendedAt),
-      ),
-    )
+    .where(and(eq(sessions.idHash, idHash), liveSession(idleSeconds)))
     .limit(1);
   return rows[0];
 }

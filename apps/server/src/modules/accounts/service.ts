@@ -9,7 +9,7 @@ import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
 import type { JobRef } from "../../platform/jobs/jobs.ts";
-import { withTransaction } from "../../platform/tx.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
 import { pruneMailDeliveries } from "../mail/service.ts";
 import type { MailMessage } from "../mail/service.ts";
 import {
@@ -29,7 +29,7 @@ import { hashSecret, newSecret } from "./tokens.ts";
 import { z } from "zod";
 
 /** What the accounts service needs from the application context. */
-export type AccountsDeps = Pick<AppContext, "config" | "database" | "jobs" | "clock" | "storage">;
+export type AccountsDeps = Pick<AppContext, "config" | "database" | "jobs" | "clock" | "storage" | "pubsub">;
 
 export const VERIFY_TOKEN_TTL_SECONDS = 24 * 3600;
 export const RESET_TOKEN_TTL_SECONDS = 3600;
@@ -275,7 +275,7 @@ export async function resetPassword(ctx: AccountsDeps, secret: string, password:
     await repo.revokeTokens(tx.db, token.userId, "password_reset");
     // Pending email-change links (maybe asked for by someone who knew the old password) die too.
     await repo.revokeTokens(tx.db, token.userId, "verify_email");
-    await repo.deleteUserSessions(tx.db, token.userId);
+    await endUserSessions(ctx, tx, token.userId);
     if (changed)
       await ctx.jobs.enqueue(accountMail, { kind: "password_changed", userId: token.userId }, { tx });
     return token.userId;
@@ -283,6 +283,35 @@ export async function resetPassword(ctx: AccountsDeps, secret: string, password:
 }
 
 // ---- sessions
+
+/**
+ * Where this module announces that sessions of a user ended (sign-out, suspension, password change,
+ * a new sign-in replacing or capping them), to every server process: whoever holds something bound
+ * to a session (an event stream) asks `liveSessionHashes` which of its sessions are still live.
+ */
+export const SESSIONS_ENDED_CHANNEL = "accounts.sessions-ended";
+export const sessionsEndedSchema = z.object({ userId: z.string() });
+
+/** Announces that sessions of `userId` ended; with `tx`, only if and when it commits. */
+async function announceSessionsEnded(ctx: Pick<AccountsDeps, "pubsub">, userId: string, tx?: Tx) {
+  await ctx.pubsub.publish(SESSIONS_ENDED_CHANNEL, { userId } satisfies z.input<typeof sessionsEndedSchema>, {
+    tx,
+  });
+}
+
+/** Ends every session of the user, announced at commit. */
+async function endUserSessions(ctx: Pick<AccountsDeps, "pubsub">, tx: Tx, userId: string) {
+  await repo.deleteUserSessions(tx.db, userId);
+  await announceSessionsEnded(ctx, userId, tx);
+}
+
+/** Which of these session hashes (`SessionUser.sessionIdHash`) belong to live sessions. */
+export async function liveSessionHashes(
+  ctx: Pick<AccountsDeps, "database">,
+  idHashes: string[],
+): Promise<Set<string>> {
+  return new Set(await repo.liveSessionHashes(ctx.database.db, idHashes, SESSION_IDLE_SECONDS));
+}
 
 /**
  * Starts a new session for `userId` and returns its secret (the cookie value). Session ids are
@@ -295,7 +324,10 @@ export async function startSession(
 ): Promise<string> {
   const secret = newSecret();
   await withTransaction(ctx.database, async (tx) => {
-    if (client.previousSecret) await repo.deleteSession(tx.db, hashSecret(client.previousSecret));
+    const previous = client.previousSecret
+      ? await repo.deleteSession(tx.db, hashSecret(client.previousSecret))
+      : undefined;
+    if (previous) await announceSessionsEnded(ctx, previous, tx);
     await repo.insertSession(tx.db, {
       idHash: hashSecret(secret),
       userId,
@@ -303,13 +335,16 @@ export async function startSession(
       userAgent: (client.userAgent ?? "").slice(0, 300) || null,
       ip: client.ip,
     });
-    await repo.capSessions(tx.db, userId, ctx.config.MAX_SESSIONS_PER_USER);
+    const capped = await repo.capSessions(tx.db, userId, ctx.config.MAX_SESSIONS_PER_USER);
+    if (capped > 0 && previous !== userId) await announceSessionsEnded(ctx, userId, tx);
   });
   return secret;
 }
 
+/** Ends one session (sign-out); the user's streams of it end too. */
 export async function endSession(ctx: AccountsDeps, secret: string): Promise<void> {
-  await repo.deleteSession(ctx.database.db, hashSecret(secret));
+  const userId = await repo.deleteSession(ctx.database.db, hashSecret(secret));
+  if (userId) await announceSessionsEnded(ctx, userId);
 }
 
 /** The user of a session secret, or null (forged, expired or idle session; suspended user). */
@@ -350,7 +385,7 @@ export async function accountForGoogle(
     const unverifiedLocal = !existing.emailVerifiedAt;
     const updated = await withTransaction(ctx.database, async (tx) => {
       const updated = await repo.linkGoogle(tx.db, existing.id, id.sub, unverifiedLocal);
-      if (updated && unverifiedLocal) await repo.deleteUserSessions(tx.db, existing.id);
+      if (updated && unverifiedLocal) await endUserSessions(ctx, tx, existing.id);
       return updated;
     });
     return updated ?? accountForGoogle(ctx, id); // linked concurrently: decide again
@@ -443,7 +478,7 @@ export async function changePassword(
     await repo.revokeTokens(tx.db, user.id, "password_reset");
     // A pending email change asked for by whoever had the old password must not survive it.
     await repo.revokeTokens(tx.db, user.id, "verify_email");
-    await repo.deleteUserSessions(tx.db, user.id);
+    await endUserSessions(ctx, tx, user.id);
     await ctx.jobs.enqueue(accountMail, { kind: "password_changed", userId: user.id }, { tx });
   });
 }
@@ -510,7 +545,7 @@ export async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promi
       });
       await repo.revokeTokens(tx.db, existing.id, "verify_email");
       await repo.revokeTokens(tx.db, existing.id, "password_reset");
-      await repo.deleteUserSessions(tx.db, existing.id);
+      await endUserSessions(ctx, tx, existing.id);
       const token = await issueToken(tx.db, existing.id, "password_reset", existing.email);
       return { userId: existing.id, created: false, setPasswordUrl: setPasswordUrl(token) };
     }
@@ -529,7 +564,7 @@ export async function setSuspended(ctx: AccountsDeps, rawEmail: string, suspende
     const user = await repo.findUserByEmail(tx.db, email);
     if (!user) throw new Error(`No account with email ${email}`);
     await repo.setSuspendedAt(tx.db, user.id, suspended);
-    if (suspended) await repo.deleteUserSessions(tx.db, user.id);
+    if (suspended) await endUserSessions(ctx, tx, user.id);
     return user.id;
   });
 }
@@ -626,16 +661,20 @@ export async function publicAccountsByIds(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Suspends or reinstates an account by id (suspension ends every session); returns before and after. */
+/**
+ * Suspends or reinstates an account by id, in `tx` (suspension ends every session, announced at
+ * commit); returns before and after.
+ */
 export async function setAccountSuspended(
-  db: Db,
+  ctx: Pick<AccountsDeps, "pubsub">,
+  tx: Tx,
   id: string,
   suspended: boolean,
 ): Promise<{ before: UserRow; after: UserRow }> {
-  const before = await getAccount(db, id);
-  await repo.setSuspendedAt(db, id, suspended);
-  if (suspended) await repo.deleteUserSessions(db, id);
-  return { before, after: await getAccount(db, id) };
+  const before = await getAccount(tx.db, id);
+  await repo.setSuspendedAt(tx.db, id, suspended);
+  if (suspended) await endUserSessions(ctx, tx, id);
+  return { before, after: await getAccount(tx.db, id) };
 }
 
 /** Gives an account a role (a studio account belongs to one production house); returns before and after. */

@@ -337,7 +337,7 @@ export function createAdminService(ctx: AdminDeps) {
       if (suspended && id === actor.id) throw AppError.conflict("You cannot suspend your own account");
       const action = suspended ? "user.suspend" : "user.unsuspend";
       return audited(actor, action, "user", { catalogue: false }, async (tx) => {
-        const c = await accounts.setAccountSuspended(tx.db, id, suspended);
+        const c = await accounts.setAccountSuspended(ctx, tx, id, suspended);
         return changed({ before: accounts.staffView(c.before), after: accounts.staffView(c.after) });
       });
     },

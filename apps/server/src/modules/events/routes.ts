@@ -1,26 +1,70 @@
 import { eventsEndpoints } from "@diginoor/api/events";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
-import { sendUserStream, trackUserStreams } from "./service.ts";
+import { defineJob } from "../../platform/jobs/jobs.ts";
+import { SESSIONS_ENDED_CHANNEL, liveSessionHashes, sessionsEndedSchema } from "../accounts/service.ts";
+import {
+  endStreamsOfEndedSessions,
+  pruneLiveEvents,
+  sendUserStream,
+  trackUserStreams,
+  watchSessions,
+} from "./service.ts";
 
 /**
  * GET /api/v1/events: the signed-in user's live events as Server-Sent Events. Each stream
  * subscribes to the user's pub/sub channel, so an event published by any server process reaches
  * every open stream of that user; a comment line every SSE_HEARTBEAT_MS keeps it open through
- * proxies and tells a dead connection apart.
+ * proxies and tells a dead connection apart. Each event has the id of the user's sequence, and a
+ * client reconnecting with Last-Event-ID gets the kept events it missed first. A user holds at most
+ * SSE_MAX_STREAMS_PER_USER streams per process; a stream ends when its session does.
  */
 export async function registerEvents(app: FastifyInstance, ctx: AppContext): Promise<void> {
   trackUserStreams(app);
+  watchSessions(app, (hashes) => liveSessionHashes(ctx, hashes));
   route(app, eventsEndpoints.stream, {
     permission: "signed-in",
     handler: ({ user, req, reply }) =>
       sendUserStream(app, {
         pubsub: ctx.pubsub,
+        database: ctx.database,
         userId: (user as { id: string }).id,
+        sessionIdHash: user?.sessionIdHash,
+        maxStreams: ctx.config.SSE_MAX_STREAMS_PER_USER,
         heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
         req,
         reply,
       }),
+  });
+
+  // Kept events past the replay window go once an hour (any worker process; idempotent).
+  ctx.jobs.register(
+    defineJob({
+      name: "events.prune",
+      payload: z.object({}),
+      retry: { limit: 2, delaySeconds: 60, backoff: false },
+      schedule: { cron: "41 * * * *", payload: {} },
+      handler: async () => {
+        await pruneLiveEvents(ctx.database, ctx.clock.date());
+      },
+    }),
+  );
+
+  // The accounts module announces ended sessions (sign-out, suspension, password change) from any
+  // process: this process ends its streams whose session is over.
+  let unsubscribe: (() => Promise<void>) | undefined;
+  app.addHook("onReady", async () => {
+    unsubscribe = await ctx.pubsub.subscribe(SESSIONS_ENDED_CHANNEL, (message) => {
+      const m = sessionsEndedSchema.safeParse(message);
+      if (!m.success) return;
+      endStreamsOfEndedSessions(app, m.data.userId).catch((err) =>
+        app.log.warn({ err }, "event streams: could not check the sessions of a user"),
+      );
+    });
+  });
+  app.addHook("preClose", async () => {
+    await unsubscribe?.();
   });
 }

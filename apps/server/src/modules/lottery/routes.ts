@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
-import { sendChannelStream, trackUserStreams } from "../events/service.ts";
+import { anonymousHolder, sendChannelStream, trackUserStreams } from "../events/service.ts";
 import { type LotteryService, lotteryChannel } from "./service.ts";
 
 /**
@@ -51,6 +51,8 @@ export async function registerLottery(app: FastifyInstance, ctx: AppContext): Pr
       return sendChannelStream(app, {
         pubsub: ctx.pubsub,
         channel: lotteryChannel(params.id),
+        // Anyone may watch: streams are counted per client address (SSE_MAX_STREAMS_PER_ADDRESS).
+        holder: anonymousHolder(req, ctx.config.SSE_MAX_STREAMS_PER_ADDRESS),
         heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
         req,
         reply,

@@ -25,7 +25,10 @@ export async function registerNotifications(app: FastifyInstance, ctx: AppContex
     handler: ({ user, req, reply }) =>
       sendUserStream(app, {
         pubsub: ctx.pubsub,
+        database: ctx.database,
         userId: userId(user),
+        sessionIdHash: user?.sessionIdHash,
+        maxStreams: ctx.config.SSE_MAX_STREAMS_PER_USER,
         heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
         req,
         reply,

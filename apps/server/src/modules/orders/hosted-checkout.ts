@@ -137,8 +137,8 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       data: {
         session: o.provider_session ?? "",
         orderId: o.id,
-        amount: Number(o.usd_cents),
-        currency: "usd",
+        amount: Number(o.pay_amount_minor ?? o.usd_cents),
+        currency: o.pay_currency ?? "usd",
       },
     };
   }
@@ -219,8 +219,8 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
           ),
           now,
           providerSession: provider.name === "sandbox" ? newSessionId() : null,
-          payCurrency: provider.name === "sandbox" ? null : provider.currency,
-          payAmountMinor: provider.name === "sandbox" ? null : (inr?.paise ?? usdCents),
+          payCurrency: provider.currency,
+          payAmountMinor: inr?.paise ?? usdCents,
           inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
         });
         await repo.recordCreation(
@@ -419,6 +419,11 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       return Object.keys(providers) as HostedProviderName[];
     },
 
+    /** What the offered card provider (Stripe, else the sandbox) charges in; null when none is offered. */
+    cardCurrency(): "inr" | "usd" | null {
+      return (providers.stripe ?? providers.sandbox)?.currency ?? null;
+    },
+
     /** The page that opens Cashfree's checkout for an order awaiting payment. */
     async cashfreeCheckout(orderId: string) {
       const o = await repo.findOrder(q, orderId);
@@ -446,6 +451,8 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
         title: nft.title,
         edition: o.edition,
         usdCents: Number(o.usd_cents),
+        // Orders made before the sandbox charged rupees have no pay currency: they charge dollars.
+        paise: o.pay_currency === "inr" && o.pay_amount_minor !== null ? Number(o.pay_amount_minor) : null,
         state: o.state,
       };
     },

@@ -103,6 +103,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
             ? ("sandbox" as const)
             : null,
         rupees: offered.includes("cashfree") ? ("cashfree" as const) : null,
+        cardCurrency: hostedCheckout.cardCurrency(),
         providers: offered,
         onrampUrl: ctx.config.ONRAMP_URL ?? null,
         inrMicrosPerUsd: (await ctx.services.quotes.inrMicrosPerUsd()).toString(),
@@ -133,7 +134,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
         .header("cache-control", "no-store")
         .header(
           "content-security-policy",
-          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+          "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'",
         )
         .send(checkoutPage(session));
     },

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { z } from "zod";
 import { localSecret } from "../../lib/local-secret.ts";
 import { AppError } from "../../http/errors.ts";
-import { formatUsd } from "@diginoor/api/money";
+import { formatInr, formatUsd } from "@diginoor/api/money";
 import { escapeHtml } from "../mail/service.ts";
 
 /**
@@ -101,29 +101,40 @@ export function checkoutPage(o: {
   title: string;
   edition: number;
   usdCents: number;
+  /** What is charged, in paise (the sandbox charges rupees); null on an order that charges dollars. */
+  paise: number | null;
   state: string;
 }): string {
+  // Rupees first, as everywhere (issue 28); the charge is in the order's own currency.
+  const charged = o.paise === null ? formatUsd(o.usdCents) : formatInr(o.paise);
+  const amount = o.paise === null ? charged : `${charged} · ${formatUsd(o.usdCents)}`;
+  const currencyNote =
+    o.paise === null
+      ? "Charged in US dollars."
+      : "Charged in Indian rupees (INR); the dollar price is for reference.";
   const action = (a: string) => `/sandbox/checkout/${encodeURIComponent(o.sessionId)}/${a}`;
   const open = o.state === "awaiting_payment";
   const buttons = open
-    ? `<form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(formatUsd(o.usdCents))}</button></form>
+    ? `<form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(charged)}</button></form>
 <form method="post" action="${action("decline")}"><button class="decline" type="submit">Decline</button></form>
 <form method="post" action="${action("abandon")}"><button class="abandon" type="submit">Abandon</button></form>`
     : `<p class="state">This checkout is closed (order ${escapeHtml(o.state.replace("_", " "))}).</p>
 <form method="post" action="${action("abandon")}"><button class="abandon" type="submit">Back to Diginoor</button></form>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Sandbox checkout · Diginoor</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <style>body{font-family:Inter,Arial,sans-serif;background:#f4f1fb;color:#111;margin:0;padding:24px 16px}
 main{max-width:440px;margin:40px auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 4px 24px #0002}
 .badge{display:inline-block;background:#ffe9a8;color:#6b4e00;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
-h1{font-size:20px;margin:12px 0 4px}.amount{font-size:32px;font-weight:700;margin:16px 0}
+h1{font-size:20px;margin:12px 0 4px}.amount{font-size:32px;font-weight:700;margin:16px 0 4px}.currency{font-size:13px;color:#555;margin:0 0 16px}
 .card{border:1px solid #ddd;border-radius:8px;padding:10px 12px;color:#555;font-size:14px;margin:0 0 16px}
 form{margin:0 0 10px}button{width:100%;padding:12px;border-radius:8px;border:1px solid #7b2ff7;font-size:16px;font-weight:600;cursor:pointer}
 .pay{background:#7b2ff7;color:#fff}.decline{background:#fff;color:#7b2ff7}.abandon{background:#fff;color:#555;border-color:#ccc}
 .note{font-size:12px;color:#777;margin-top:16px}</style></head>
 <body><main><span class="badge">SANDBOX · no real money</span>
 <h1>${escapeHtml(o.title)}</h1><div>Edition #${o.edition}</div>
-<div class="amount" data-testid="sandbox-amount">${escapeHtml(formatUsd(o.usdCents))}</div>
+<div class="amount" data-testid="sandbox-amount">${escapeHtml(amount)}</div>
+<div class="currency" data-testid="sandbox-currency">${escapeHtml(currencyNote)}</div>
 <div class="card">Test card 4242 4242 4242 4242 · 12/34 · 123</div>
 ${buttons}
 <p class="note">Diginoor's sandbox payment provider. Paying sends a signed payment webhook to Diginoor (twice, like real providers sometimes do); the token is minted to your linked wallet.</p>

@@ -245,7 +245,7 @@ function OrderDetails({ o }: { o: Order }) {
             </ol>
           )}
           {unpaid(o) ? <HoldNotice o={o} /> : null}
-          {!done && !failed ? (
+          {!done && !failed && !unpaid(o) ? (
             <p className="muted confirmation-note">
               Transfers usually take seconds here and can take up to 20-30 minutes when the network is busy.
               You can leave this page: the NFT arrives in your wallet either way.
@@ -292,7 +292,7 @@ function HoldNotice({ o }: { o: Order }) {
   if (left && !left.ended && left.totalMs <= EXPIRY_WARNING_MS) {
     const minutes = Math.max(1, Math.ceil(left.totalMs / 60_000));
     return (
-      <p className="form-error confirmation-expiring" role="alert" data-expiring="">
+      <p className="confirmation-expiring" role="alert">
         This order expires in {minutes === 1 ? "less than a minute" : `${minutes} minutes`}: pay before{" "}
         {until} or the edition is released.
       </p>

@@ -224,6 +224,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
             endsAt: a.endsAt,
             seller: a.seller,
           }}
+          own={mine}
           signedIn={!!user}
           onSignInNeeded={signIn}
           onChanged={refresh}

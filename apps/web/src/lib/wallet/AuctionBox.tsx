@@ -53,9 +53,12 @@ export function AuctionBox({
   onSignInNeeded,
   onBidPlaced,
   onChanged,
+  own = false,
 }: {
   chain: ReadyChain;
   auction: AuctionState;
+  /** The signed-in fan's own auction: no bid buttons (the contract refuses a seller's bid). */
+  own?: boolean;
   signedIn: boolean;
   onSignInNeeded: () => void;
   onBidPlaced: (hash: Hash, wei: bigint) => void;
@@ -105,7 +108,7 @@ export function AuctionBox({
           </dt>
           <dd data-testid="auction-highest">
             {auction.highestBidWei ? (
-              <Price wei={auction.highestBidWei} symbol={symbol} stacked />
+              <Price wei={auction.highestBidWei} symbol={symbol} digits={AMOUNT_DECIMALS} stacked />
             ) : (
               <span className="price-none">No bids yet</span>
             )}
@@ -114,7 +117,7 @@ export function AuctionBox({
         <div>
           <dt>Reserve price</dt>
           <dd>
-            <Price wei={auction.reserveWei} symbol={symbol} stacked />
+            <Price wei={auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} stacked />
           </dd>
         </div>
       </dl>
@@ -125,7 +128,9 @@ export function AuctionBox({
         </p>
       ) : null}
       <div className="nft-clock">
-        <p className="nft-clock-label">{auction.status === "open" ? "Auction ends in" : "Auction"}</p>
+        <p className="nft-clock-label">
+          {auction.status === "open" && auction.endsAt ? "Auction ends in" : "Auction"}
+        </p>
         {auction.status === "settled" ? (
           <span className="countdown countdown-ended">Auction settled</span>
         ) : auction.status === "ended" ? (
@@ -139,7 +144,11 @@ export function AuctionBox({
           <Countdown endsAt={auction.endsAt} />
         )}
       </div>
-      {auction.status === "open" ? (
+      {auction.status === "open" && own ? (
+        <p className="auction-note" data-testid="auction-own">
+          Your auction: bids appear here as they come. Until the first bid you can cancel it.
+        </p>
+      ) : auction.status === "open" ? (
         <>
           <p className="auction-min" data-testid="auction-minimum">
             Minimum bid:{" "}
@@ -237,7 +246,7 @@ function BidDialog({
       <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
         <p>
           {auction.highestBidWei ? "Latest bid" : "Reserve price"}:{" "}
-          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} />
+          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} />
         </p>
         <TextField
           label={`Your bid (${symbol})`}

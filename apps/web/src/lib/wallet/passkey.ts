@@ -1,8 +1,13 @@
 import type { bundlerEndpoints } from "@diginoor/api/chain";
 import type { Wallet, walletEndpoints } from "@diginoor/api/wallets";
-import { diginoorPaymasterFields, toPasskeyAccount } from "@diginoor/contracts/passkey-account";
+import {
+  bundlerFeesPerGas,
+  diginoorPaymasterFields,
+  toPasskeyAccount,
+} from "@diginoor/contracts/passkey-account";
 import { type Address, createPublicClient, custom, defineChain, type Hex, http, stringToHex } from "viem";
 import { createBundlerClient, createWebAuthnCredential, toWebAuthnAccount } from "viem/account-abstraction";
+import { estimateFeesPerGas } from "viem/actions";
 import { callApi } from "../api.ts";
 import type { ChainInfo } from "./chain.ts";
 
@@ -91,7 +96,15 @@ export async function sendFromPasskeyWallet(
     owner,
     address: wallet.address as Address,
   });
-  const bundler = createBundlerClient({ client, transport: bundlerTransport(), pollingInterval: 500 });
+  const bundler = createBundlerClient({
+    client,
+    transport: bundlerTransport(),
+    pollingInterval: 500,
+    userOperation: {
+      estimateFeesPerGas: ({ bundlerClient }) =>
+        bundlerFeesPerGas(bundlerClient as never, () => estimateFeesPerGas(client)),
+    },
+  });
   const hash = await bundler.sendUserOperation({
     account,
     calls,

@@ -17,6 +17,7 @@ export function paymentProvidersFromConfig(
     | "STRIPE_SECRET_KEY"
     | "STRIPE_WEBHOOK_SECRET"
     | "STRIPE_API_BASE"
+    | "STRIPE_CURRENCY"
     | "CASHFREE_CLIENT_ID"
     | "CASHFREE_CLIENT_SECRET"
     | "CASHFREE_ENV"
@@ -31,6 +32,7 @@ export function paymentProvidersFromConfig(
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
       apiBase: config.STRIPE_API_BASE,
       timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+      currency: config.STRIPE_CURRENCY,
     });
   }
   if (config.CASHFREE_CLIENT_ID && config.CASHFREE_CLIENT_SECRET) {

@@ -10,7 +10,8 @@ export function sandboxProvider(o: { secret: string; publicUrl: string }): Payme
   const base = o.publicUrl.replace(/\/$/, "");
   return {
     name: "sandbox",
-    currency: "usd",
+    // It stands for an Indian card: it charges rupees, at the stored rate (issue 28).
+    currency: "inr",
     async createCheckout() {
       const session = newSessionId();
       return { session, url: `${base}/sandbox/checkout/${session}` };

@@ -9,7 +9,7 @@ import {
 } from "./types.ts";
 
 /**
- * Stripe (card, USD) through the official SDK (decision 142): a Checkout Session per order, created
+ * Stripe (card, in INR or USD as STRIPE_CURRENCY says) through the official SDK (decision 142): a Checkout Session per order, created
  * with the order id as idempotency key; webhooks verified by `stripe.webhooks.constructEvent` over
  * the raw body; the session fetched for reconciliation. The API host comes from STRIPE_API_BASE so
  * tests point the SDK at a local server answering in Stripe's wire format.
@@ -20,9 +20,12 @@ export interface StripeOptions {
   /** e.g. https://api.stripe.com (default) or http://127.0.0.1:4010 */
   apiBase?: string;
   timeoutMs: number;
+  /** What Checkout charges in (STRIPE_CURRENCY): INR for an Indian account's Indian cards, else USD. */
+  currency?: "inr" | "usd";
 }
 
 export function stripeProvider(o: StripeOptions): PaymentProvider {
+  const currency = o.currency ?? "usd";
   const base = o.apiBase ? new URL(o.apiBase) : undefined;
   const protocol = base?.protocol === "http:" ? "http" : "https";
   const stripe = new Stripe(o.secretKey, {
@@ -71,9 +74,9 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
 
   return {
     name: "stripe",
-    currency: "usd",
+    currency,
     async createCheckout(req) {
-      if (req.currency !== "usd") throw new ProviderError("Stripe", "refused");
+      if (req.currency !== currency) throw new ProviderError("Stripe", "refused");
       try {
         const s = await stripe.checkout.sessions.create(
           {
@@ -82,7 +85,7 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
               {
                 quantity: 1,
                 price_data: {
-                  currency: "usd",
+                  currency,
                   unit_amount: Number(req.amountMinor),
                   product_data: { name: `${req.title} · edition #${req.edition}` },
                 },

@@ -49,7 +49,7 @@ function FeaturedTile({ item }: { item: CollectionCard }) {
     </>
   );
   return item.href && !item.comingSoon ? (
-    <Link to={item.href} className="poster-tile" aria-label={`${item.name} collection`}>
+    <Link to={item.href} className="poster-tile">
       {body}
     </Link>
   ) : (

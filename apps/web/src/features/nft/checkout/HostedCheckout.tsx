@@ -46,7 +46,11 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
               Pay by card{o.card === "sandbox" ? " (sandbox)" : ""} · {price}
             </>
           }
-          note={`Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`}
+          note={
+            o.cardCurrency === "usd"
+              ? `Charged in US dollars: ${formatUsd(nft.priceUsdCents)}. Your bank converts it to rupees at its own rate.`
+              : `Charged in rupees: ${formatInr(paise)}.`
+          }
         />
       ) : null}
       {o.rupees ? (
