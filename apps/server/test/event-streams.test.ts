@@ -4,8 +4,11 @@
 // reconnecting with Last-Event-ID gets exactly the events it missed, in order, then live ones.
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { toApiUser } from "../src/modules/accounts/session.ts";
+import { endSession } from "../src/modules/accounts/service.ts";
+import { SESSION_COOKIE, toApiUser } from "../src/modules/accounts/session.ts";
 import {
   openStreamCount,
   publishToUser,
@@ -195,6 +198,37 @@ describe("point 2: a stream ends with its session", () => {
     });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await endedWithinASecond(streams)).toBeLessThan(1000);
+  });
+});
+
+describe("point 2: a session that ends while its stream is being opened", () => {
+  it("refuses the stream (401) when the session ended after the sign-in check, before the stream was registered", async () => {
+    // A server whose preHandler signs the request's session out (as a sign-out from another tab
+    // landing at that moment): the sign-in check has passed, the stream is not registered yet.
+    const ctx = await bootstrap(t.config, { database: t.ctx.database, chain: null });
+    const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+    app.addHook("preHandler", async (req) => {
+      const secret = req.cookies[SESSION_COOKIE];
+      if (req.url === "/api/v1/events" && req.headers["x-sign-out-now"] && secret)
+        await endSession(ctx, secret);
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const other = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    try {
+      const fan = await newSignedInUser(t.ctx);
+      const s = await openEventStream(`${other}/api/v1/events`, {
+        cookie: fan.cookie,
+        "x-sign-out-now": "1",
+      });
+      opened.push(s);
+      expect(s.status).toBe(401);
+      await s.ended();
+      expect(openStreamCount(app)).toBe(0);
+    } finally {
+      app.server.closeAllConnections();
+      await app.close();
+      await ctx.close();
+    }
   });
 });
 
