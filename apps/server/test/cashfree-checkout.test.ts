@@ -86,6 +86,21 @@ function answer(r: FakeRequest): FakeAnswer {
   }
   const m = /^\/pg\/orders\/([\w-]+)$/.exec(r.path);
   if (r.method === "GET" && m?.[1] && orders.has(m[1])) return { status: 200, json: orders.get(m[1]) };
+  // Terminate Order: only an ACTIVE order can be terminated.
+  const open = m?.[1] ? orders.get(m[1]) : undefined;
+  if (
+    r.method === "PATCH" &&
+    open &&
+    (JSON.parse(r.body) as { order_status?: string }).order_status === "TERMINATED"
+  ) {
+    if (open.order_status !== "ACTIVE")
+      return {
+        status: 400,
+        json: { message: "order is not active", code: "order_inactive", type: "invalid_request_error" },
+      };
+    open.order_status = "TERMINATED";
+    return { status: 200, json: open };
+  }
   return {
     status: 404,
     json: { message: "order not found", code: "order_not_found", type: "invalid_request_error" },
@@ -362,6 +377,20 @@ describe("Cashfree rupee checkout", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(503);
     }
     mode = "ok";
+    expect(await h.editions()).toBe(before);
+  });
+
+  it("back from Cashfree unpaid: the order is terminated at Cashfree and cancelled, the edition released", async () => {
+    const before = await h.editions();
+    const o = (await rupeeOrder(alice.cookie)).body;
+    expect(await h.editions()).toBe(before - 1);
+    // What the web's return page (…/returned) does: ask to cancel; the server asks Cashfree first.
+    const res = await h.api<Order>("POST", `/api/v1/orders/${o.orderId}/cancel`, alice.cookie);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.state).toBe("cancelled");
+    expect(orders.get(o.orderId)?.order_status).toBe("TERMINATED");
+    const terminate = fake.requests.find((r) => r.method === "PATCH" && r.path === `/pg/orders/${o.orderId}`);
+    expect(JSON.parse(terminate?.body ?? "{}")).toEqual({ order_status: "TERMINATED" });
     expect(await h.editions()).toBe(before);
   });
 

@@ -78,6 +78,15 @@ function answer(r: FakeRequest): FakeAnswer {
     sessions.set(id, s);
     return { status: 200, json: s };
   }
+  const expire = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(r.path);
+  const open = expire?.[1] ? sessions.get(expire[1]) : undefined;
+  if (r.method === "POST" && open) {
+    // Stripe expires only an open session.
+    if (open.status !== "open")
+      return { status: 400, json: { error: { type: "invalid_request_error", message: "not open" } } };
+    open.status = "expired";
+    return { status: 200, json: open };
+  }
   const m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(r.path);
   if (r.method === "GET" && m?.[1] && sessions.has(m[1])) return { status: 200, json: sessions.get(m[1]) };
   return { status: 404, json: { error: { type: "invalid_request_error", message: "No such route" } } };
@@ -362,6 +371,37 @@ describe("Stripe checkout", () => {
     const orders = (await h.api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie)).body.items;
     expect(orders.slice(0, 2).map((x) => x.state)).toEqual(["failed", "failed"]);
   }, 30_000);
+
+  it("the buyer cancels: Stripe is asked first, its session expired, the edition released; a paid one is applied", async () => {
+    const sessionOf = (o: Order) =>
+      [...sessions.values()].find((x) => (x.metadata as { orderId: string }).orderId === o.orderId)!;
+    const before = await h.editions();
+    const o = (await stripeOrder(alice.cookie)).body;
+    expect(await h.editions()).toBe(before - 1);
+    const cancelled = await h.api<Order>("POST", `/api/v1/orders/${o.orderId}/cancel`, alice.cookie);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.state).toBe("cancelled");
+    const session = sessionOf(o);
+    expect(session.status).toBe("expired");
+    const paths = fake.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths).toContain(`GET /v1/checkout/sessions/${session.id}`);
+    expect(paths).toContain(`POST /v1/checkout/sessions/${session.id}/expire`);
+    expect(await h.editions()).toBe(before);
+
+    // The fan paid, came back by the cancel link, and the webhook is not here yet: the payment wins.
+    const paid = (await stripeOrder(alice.cookie)).body;
+    Object.assign(sessionOf(paid), { status: "complete", payment_status: "paid" });
+    const answer = await h.api<Order>("POST", `/api/v1/orders/${paid.orderId}/cancel`, alice.cookie);
+    expect(answer.status).toBe(200);
+    expect(["paid", "minting", "fulfilled"]).toContain(answer.body.state);
+    expect(await h.editions()).toBe(before - 1);
+    expect(
+      await h.count(
+        "SELECT count(*)::int AS n FROM payment_events WHERE order_id = $1 AND outcome = 'applied'",
+        [paid.orderId],
+      ),
+    ).toBe(1);
+  });
 
   it("reconciles a lost webhook: asks Stripe, applies a paid answer once; a failing Stripe changes nothing", async () => {
     const o = (await stripeOrder(alice.cookie)).body;

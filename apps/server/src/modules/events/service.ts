@@ -124,18 +124,29 @@ export function trackUserStreams(app: FastifyInstance): void {
   streamsOf(app);
 }
 
+/** Says which of the given session hashes belong to live sessions (the accounts module decides). */
+export type SessionCheck = (sessionIdHashes: string[]) => Promise<Set<string>>;
+
+const sessionChecks = new WeakMap<FastifyInstance, SessionCheck>();
+
 /**
- * Ends the app's open streams of `userId` whose session is over. `live` says which of the given
- * session hashes are still live (the accounts module decides). Called when the accounts module
+ * Binds the app's signed-in streams to their sessions: `live` is asked when the accounts module
+ * announces ended sessions of a user (`endStreamsOfEndedSessions`), and once when a stream opens
+ * (a session ended between the request's sign-in check and the stream's registration would
+ * otherwise go unnoticed).
+ */
+export function watchSessions(app: FastifyInstance, live: SessionCheck): void {
+  sessionChecks.set(app, live);
+}
+
+/**
+ * Ends the app's open streams of `userId` whose session is over. Called when the accounts module
  * announces that sessions of the user ended (sign-out, suspension, password change).
  */
-export async function endStreamsOfEndedSessions(
-  app: FastifyInstance,
-  userId: string,
-  live: (sessionIdHashes: string[]) => Promise<Set<string>>,
-): Promise<number> {
+export async function endStreamsOfEndedSessions(app: FastifyInstance, userId: string): Promise<number> {
+  const live = sessionChecks.get(app);
   const mine = [...streamsOf(app)].filter((s) => s.userId === userId);
-  if (mine.length === 0) return 0;
+  if (!live || mine.length === 0) return 0;
   const hashes = [...new Set(mine.flatMap((s) => (s.sessionIdHash ? [s.sessionIdHash] : [])))];
   const still = await live(hashes);
   const over = mine.filter((s) => !s.sessionIdHash || !still.has(s.sessionIdHash));
@@ -324,6 +335,11 @@ export async function sendChannelStream(
     // Ended (client gone, session over) while subscribing: nothing to keep.
     if (!open.has(entry)) await off();
     else unsubscribe = off;
+    // A session that ended after the request's sign-in check but before the stream was registered
+    // (its announcement found no stream to end): the stream is refused as signed out.
+    const live = sessionChecks.get(app);
+    const session = entry.sessionIdHash;
+    if (session && live && !(await live([session])).has(session)) throw AppError.unauthorized();
   } catch (err) {
     entry.end();
     throw err;
