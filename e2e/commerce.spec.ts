@@ -6,6 +6,7 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from "@
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { getJson } from "./support/api.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
+import { priceProblems } from "./support/prices.ts";
 import { installTestWallet, type TestWallet } from "./support/test-wallet.ts";
 
 /**
@@ -120,6 +121,9 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await alice.page.getByRole("button", { name: "Put to Sale" }).click();
     const sale = alice.page.getByRole("dialog");
     await sale.getByLabel("Price (ETH)").fill("0.05");
+    // The price typed and what she receives read rupees first, like every price (issue 28).
+    await expect(sale.locator("[data-price]").first()).toBeVisible();
+    expect(await priceProblems(alice.page, "sell dialog", sale)).toEqual([]);
     await shots(alice.page, "4-put-to-sale");
     await sale.getByRole("button", { name: "Sell Instantly" }).click();
     await expect(alice.page.getByText("NFT Listed on Sale")).toBeVisible({ timeout: 30_000 });
@@ -219,6 +223,8 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await waitForData(alice.page);
     await alice.page.getByRole("button", { name: "Place a bid" }).click();
     const bidA = alice.page.getByRole("dialog", { name: "Place a bid" });
+    await expect(bidA.locator("[data-price]").first()).toBeVisible();
+    expect(await priceProblems(alice.page, "bid dialog", bidA)).toEqual([]);
     await shots(alice.page, "7-bid-dialog");
     await bidA.getByRole("button", { name: "Proceed to bid" }).click();
     await expect(alice.page).toHaveURL(new RegExp(`/Bid_conformation/${auctionNft!.id}\\?tx=0x`), {
