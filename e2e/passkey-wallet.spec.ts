@@ -3,7 +3,7 @@ import type { Wallet } from "@diginoor/api/wallets";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type Address, createPublicClient, http } from "viem";
+import { type Address, createPublicClient, createTestClient, http } from "viem";
 import { entryPoint08Abi } from "viem/account-abstraction";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
@@ -152,6 +152,11 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
         args: [info.paymaster as Address],
       });
     const depositBefore = await deposit();
+    // The chain's clock runs ahead of ours (as once the auction tests have moved it): the paymaster's day
+    // is the chain's, not the browser's.
+    const anvil = createTestClient({ mode: "anvil", transport: http(info.rpcUrl as string) });
+    await anvil.increaseTime({ seconds: 2 * 86_400 });
+    await anvil.mine({ blocks: 1 });
     await showcased.click();
     await page.getByRole("button", { name: "Put to Sale" }).click();
     const sale = page.getByRole("dialog");
@@ -269,23 +274,18 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(page.getByRole("button", { name: "Put to Sale" })).toHaveCount(0);
     await shots(page, "6e-sent");
     expect(await chain.getBalance({ address: account })).toBe(0n);
+    // Eight user operations of the account on the EntryPoint, each carried out and paid by our paymaster.
+    const ops = await chain.getContractEvents({
+      address: info.entryPoint as Address,
+      abi: entryPoint08Abi,
+      eventName: "UserOperationEvent",
+      args: { sender: account },
+      fromBlock: 0n,
+    });
     expect(
-      await chain.readContract({
-        address: info.paymaster as Address,
-        abi: [
-          {
-            type: "function",
-            name: "usage",
-            stateMutability: "view",
-            inputs: [{ type: "address" }, { type: "uint48" }],
-            outputs: [{ type: "uint32" }],
-          },
-        ],
-        functionName: "usage",
-        args: [account, Math.floor(Number((await chain.getBlock()).timestamp) / 86_400)],
-      }),
-      "sponsored operations today: list, remove, list, reprice, remove, auction, cancel, send",
-    ).toBe(8);
+      ops.map((o) => [o.args.paymaster, o.args.success]),
+      "list, remove, list, reprice, remove, auction, cancel, send",
+    ).toEqual(Array(8).fill([info.paymaster, true]));
 
     // ------------------------------------------------------------ the wallet page shows the passkey wallet
     await page.goto("/wallet");
