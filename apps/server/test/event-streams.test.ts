@@ -4,8 +4,11 @@
 // reconnecting with Last-Event-ID gets exactly the events it missed, in order, then live ones.
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { toApiUser } from "../src/modules/accounts/session.ts";
+import { endSession, pruneAuthData } from "../src/modules/accounts/service.ts";
+import { SESSION_COOKIE, toApiUser } from "../src/modules/accounts/session.ts";
 import {
   openStreamCount,
   publishToUser,
@@ -16,6 +19,7 @@ import {
 import { FACTORY_PASSWORD, newSession, newSignedInUser } from "./factories.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import type { PubSub } from "../src/platform/pubsub/pubsub.ts";
 import { type EventStream, openEventStream } from "./sse-client.ts";
 
 const PER_USER = 3;
@@ -66,6 +70,18 @@ async function serverHolds(n: number) {
     if (Date.now() > end) throw new Error(`server holds ${openStreamCount(t.app)} streams, not ${n}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+const names = (text: string) => [...text.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
+/** Renames the user: one `profile.updated` event. */
+async function rename(cookie: string, name: string) {
+  const res = await fetch(`${base}/api/v1/me`, {
+    method: "PATCH",
+    headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(200);
 }
 
 describe("point 2: stream caps", () => {
@@ -166,6 +182,24 @@ describe("point 2: a stream ends with its session", () => {
     await elsewhere!.waitFor((s) => s.includes("Still Here"));
   });
 
+  it("the hourly prune ending an expired session ends its streams", async () => {
+    const fan = await newSignedInUser(t.ctx);
+    const expiring = await newSession(t.ctx, fan.user.id, { expiresAt: new Date(Date.now() + 60_000) });
+    const streams = await both(expiring.cookie);
+    const [kept] = await both(fan.cookie);
+    // The prune as its job runs it, an hour later than the session's expiry.
+    const later = new Date(Date.now() + 3600_000);
+    await pruneAuthData(t.ctx.db, {
+      now: later,
+      maxSessionsPerUser: 20,
+      unverifiedAccountDays: 7,
+      pubsub: t.ctx.pubsub,
+    });
+    expect(await endedWithinASecond(streams)).toBeLessThan(1000);
+    await rename(fan.cookie, "Kept Alive");
+    await kept!.waitFor((x) => x.includes("Kept Alive"));
+  });
+
   it("suspension by an administrator ends every stream of the account", async () => {
     const admin = await newSignedInUser(t.ctx, { role: "admin" });
     const fan = await newSignedInUser(t.ctx);
@@ -197,18 +231,38 @@ describe("point 2: a stream ends with its session", () => {
   });
 });
 
-describe("point 15: ids and replay from Last-Event-ID", () => {
-  const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  const names = (text: string) => [...text.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
-  const rename = async (cookie: string, name: string) => {
-    const res = await fetch(`${base}/api/v1/me`, {
-      method: "PATCH",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({ name }),
+describe("point 2: a session that ends while its stream is being opened", () => {
+  it("refuses the stream (401) when the session ended after the sign-in check, before the stream was registered", async () => {
+    // A server whose preHandler signs the request's session out (as a sign-out from another tab
+    // landing at that moment): the sign-in check has passed, the stream is not registered yet.
+    const ctx = await bootstrap(t.config, { database: t.ctx.database, chain: null });
+    const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+    app.addHook("preHandler", async (req) => {
+      const secret = req.cookies[SESSION_COOKIE];
+      if (req.url === "/api/v1/events" && req.headers["x-sign-out-now"] && secret)
+        await endSession(ctx, secret);
     });
-    expect(res.status).toBe(200);
-  };
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const other = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    try {
+      const fan = await newSignedInUser(t.ctx);
+      const s = await openEventStream(`${other}/api/v1/events`, {
+        cookie: fan.cookie,
+        "x-sign-out-now": "1",
+      });
+      opened.push(s);
+      expect(s.status).toBe(401);
+      await s.ended();
+      expect(openStreamCount(app)).toBe(0);
+    } finally {
+      app.server.closeAllConnections();
+      await app.close();
+      await ctx.close();
+    }
+  });
+});
 
+describe("point 15: ids and replay from Last-Event-ID", () => {
   it("numbers every event, and a reconnecting client gets exactly what it missed, in order, then live events", async () => {
     const fan = await newSignedInUser(t.ctx);
     const first = await open("/api/v1/events", { cookie: fan.cookie });
@@ -269,6 +323,24 @@ describe("point 15: ids and replay from Last-Event-ID", () => {
     const replayed = await again.waitFor((x) => x.includes("event: notification"));
     expect(ids(replayed)).toEqual(liveIds);
     expect(replayed).not.toContain("profile.updated");
+  });
+
+  it("sends events whose live message was lost (pub/sub is at most once) before the next one", async () => {
+    const fan = await newSignedInUser(t.ctx);
+    const s = await open("/api/v1/events", { cookie: fan.cookie });
+    await rename(fan.cookie, "First");
+    await s.waitFor((x) => x.includes("First"));
+    // Stored and numbered, but their messages never reach a listener (a dropped LISTEN connection).
+    const lost: PubSub = { ...t.ctx.pubsub, publish: async () => {} };
+    const user = toApiUser(fan.user);
+    for (const name of ["Lost One", "Lost Two"]) {
+      await publishToUser(lost, fan.user.id, { type: "profile.updated", user: { ...user, name } }, t.ctx);
+    }
+    await rename(fan.cookie, "After");
+    const text = await s.waitFor((x) => x.includes("After"));
+    expect(names(text)).toEqual(["First", "Lost One", "Lost Two", "After"]);
+    const got = ids(text);
+    expect(got).toEqual([got[0], got[0]! + 1, got[0]! + 2, got[0]! + 3]);
   });
 
   it(`replays nothing older than ${REPLAY_HOURS} hours, and the hourly prune deletes it`, async () => {

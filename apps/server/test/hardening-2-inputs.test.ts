@@ -134,6 +134,18 @@ describe("point 6: image URLs, control characters and years", () => {
       const issue = res.json().error.details.find((d: { field: string }) => d.field === field);
       expect(issue.message, url).toMatch(/one line without control characters/);
     }
+    // A payer's phone, sent on to the payment provider, too.
+    const fan = await newSignedInUser(t.ctx);
+    expectRefused(
+      await send(
+        "POST",
+        "/api/v1/orders",
+        { nftId: "abcdefgh", provider: "cashfree", phone: "+91987654\r\n3210" },
+        fan.cookie,
+      ),
+      "phone",
+      /one line without control characters/,
+    );
     // A PATCH is held to the same rule.
     expectRefused(
       await send("PATCH", "/api/v1/admin/celebrities/1", { name: "A\nB" }),

@@ -1,7 +1,7 @@
 // Lotteries (issue 24, decision 161): a commit-reveal draw anyone can recompute from this API alone.
 import { z } from "zod";
 import { endpoint } from "./endpoint.ts";
-import { imageUrlSchema as imageUrl, isoDateTime, paragraphText, requiredLine } from "./text.ts";
+import { imageUrlSchema as imageUrl, isoDateTime, lineText, paragraphText, requiredLine } from "./text.ts";
 
 const tags = ["lottery"] as const;
 /** 0x-prefixed 32 bytes, lower-case hex. */
@@ -158,7 +158,7 @@ export const ticketOrderRequestSchema = z
     region: regionCodeSchema,
     acceptRules: z.literal(true, { message: "the lottery's rules must be accepted" }),
     /** Cashfree: the payer's Indian mobile number, when the account has none. */
-    phone: z.string().trim().min(10).max(20).optional(),
+    phone: lineText(20).min(10, "at least 10 characters").optional(),
   })
   .strict();
 export type TicketOrderRequest = z.infer<typeof ticketOrderRequestSchema>;

@@ -5,7 +5,13 @@ import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import { SESSIONS_ENDED_CHANNEL, liveSessionHashes, sessionsEndedSchema } from "../accounts/service.ts";
-import { endStreamsOfEndedSessions, pruneLiveEvents, sendUserStream, trackUserStreams } from "./service.ts";
+import {
+  endStreamsOfEndedSessions,
+  pruneLiveEvents,
+  sendUserStream,
+  trackUserStreams,
+  watchSessions,
+} from "./service.ts";
 
 /**
  * GET /api/v1/events: the signed-in user's live events as Server-Sent Events. Each stream
@@ -17,6 +23,7 @@ import { endStreamsOfEndedSessions, pruneLiveEvents, sendUserStream, trackUserSt
  */
 export async function registerEvents(app: FastifyInstance, ctx: AppContext): Promise<void> {
   trackUserStreams(app);
+  watchSessions(app, (hashes) => liveSessionHashes(ctx, hashes));
   route(app, eventsEndpoints.stream, {
     permission: "signed-in",
     handler: ({ user, req, reply }) =>
@@ -52,7 +59,7 @@ export async function registerEvents(app: FastifyInstance, ctx: AppContext): Pro
     unsubscribe = await ctx.pubsub.subscribe(SESSIONS_ENDED_CHANNEL, (message) => {
       const m = sessionsEndedSchema.safeParse(message);
       if (!m.success) return;
-      endStreamsOfEndedSessions(app, m.data.userId, (hashes) => liveSessionHashes(ctx, hashes)).catch((err) =>
+      endStreamsOfEndedSessions(app, m.data.userId).catch((err) =>
         app.log.warn({ err }, "event streams: could not check the sessions of a user"),
       );
     });

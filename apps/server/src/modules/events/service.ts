@@ -124,18 +124,29 @@ export function trackUserStreams(app: FastifyInstance): void {
   streamsOf(app);
 }
 
+/** Says which of the given session hashes belong to live sessions (the accounts module decides). */
+export type SessionCheck = (sessionIdHashes: string[]) => Promise<Set<string>>;
+
+const sessionChecks = new WeakMap<FastifyInstance, SessionCheck>();
+
 /**
- * Ends the app's open streams of `userId` whose session is over. `live` says which of the given
- * session hashes are still live (the accounts module decides). Called when the accounts module
+ * Binds the app's signed-in streams to their sessions: `live` is asked when the accounts module
+ * announces ended sessions of a user (`endStreamsOfEndedSessions`), and once when a stream opens
+ * (a session ended between the request's sign-in check and the stream's registration would
+ * otherwise go unnoticed).
+ */
+export function watchSessions(app: FastifyInstance, live: SessionCheck): void {
+  sessionChecks.set(app, live);
+}
+
+/**
+ * Ends the app's open streams of `userId` whose session is over. Called when the accounts module
  * announces that sessions of the user ended (sign-out, suspension, password change).
  */
-export async function endStreamsOfEndedSessions(
-  app: FastifyInstance,
-  userId: string,
-  live: (sessionIdHashes: string[]) => Promise<Set<string>>,
-): Promise<number> {
+export async function endStreamsOfEndedSessions(app: FastifyInstance, userId: string): Promise<number> {
+  const live = sessionChecks.get(app);
   const mine = [...streamsOf(app)].filter((s) => s.userId === userId);
-  if (mine.length === 0) return 0;
+  if (!live || mine.length === 0) return 0;
   const hashes = [...new Set(mine.flatMap((s) => (s.sessionIdHash ? [s.sessionIdHash] : [])))];
   const still = await live(hashes);
   const over = mine.filter((s) => !s.sessionIdHash || !still.has(s.sessionIdHash));
@@ -208,29 +219,44 @@ export async function sendUserStream(
   },
 ) {
   const pick = o.pick ?? ((e: LiveEvent) => ({ name: e.type, data: e }));
-  const after = lastEventId(o.req);
   return sendChannelStream(app, {
     ...o,
     holder: { userId: o.userId, sessionIdHash: o.sessionIdHash, max: o.maxStreams },
     channel: userChannel(o.userId),
-    lastId: after,
-    replay: after === undefined ? undefined : () => eventsSince(o.database, o.userId, after),
+    numbered: {
+      lastId: lastEventId(o.req),
+      idOf: (message) => {
+        const id = (message as Partial<Numbered> | null)?.id;
+        return typeof id === "number" && Number.isSafeInteger(id) ? id : undefined;
+      },
+      since: (afterId) => eventsSince(o.database, o.userId, afterId),
+    },
     pick: (message) => {
-      const m = message as Partial<Numbered> | null;
-      const event = liveEventSchema.safeParse(m?.event);
-      if (!event.success || typeof m?.id !== "number") return undefined;
-      const out = pick(event.data);
-      return out && { ...out, id: m.id };
+      const event = liveEventSchema.safeParse((message as Partial<Numbered> | null)?.event);
+      return event.success ? pick(event.data) : undefined;
     },
   });
 }
 
+/** A channel whose messages carry increasing ids, kept where `since` can read them again. */
+interface NumberedChannel {
+  /** The client's Last-Event-ID: the messages after it are sent first. */
+  lastId?: number;
+  idOf(message: unknown): number | undefined;
+  /** The kept messages after `afterId`, oldest first. */
+  since(afterId: number): Promise<unknown[]>;
+}
+
 /**
  * Answers with a Server-Sent Events stream of one pub/sub channel (any process may publish to it):
- * each message `pick` keeps is sent as `event: <name>` / `data: <JSON>` (and `id: <n>` when it has
- * one: ids only grow, an id at or below the last one sent is dropped), with a comment every
- * `heartbeatMs`. `replay` gives messages sent before live ones (live ones arriving meanwhile wait).
- * Public channels (a lottery's live counts) use it directly. The holder's cap is checked first.
+ * each message `pick` keeps is sent as `event: <name>` / `data: <JSON>`, with a comment every
+ * `heartbeatMs`. Public channels (a lottery's live counts) use it directly. The holder's cap is
+ * checked first.
+ *
+ * On a `numbered` channel each message is sent with `id: <n>`, and ids only grow: a message at or
+ * below the last id handled is dropped. With a Last-Event-ID the kept messages after it are sent
+ * first; a live message whose id skips some (pub/sub is at most once: a listening connection that
+ * dropped) has the skipped ones read and sent before it. Live messages arriving meanwhile wait.
  */
 export async function sendChannelStream(
   app: FastifyInstance,
@@ -241,9 +267,8 @@ export async function sendChannelStream(
     heartbeatMs: number;
     req: FastifyRequest;
     reply: FastifyReply;
-    pick: (message: unknown) => { name: string; data: unknown; id?: number } | undefined;
-    lastId?: number;
-    replay?: () => Promise<unknown[]>;
+    pick: (message: unknown) => { name: string; data: unknown } | undefined;
+    numbered?: NumberedChannel;
   },
 ) {
   const open = streamsOf(app);
@@ -251,16 +276,44 @@ export async function sendChannelStream(
   const write = (text: string) => {
     if (!stream.writableEnded) stream.write(text);
   };
-  let lastId = o.lastId ?? 0;
+  const numbered = o.numbered;
+  /** The highest id handled (sent or skipped by `pick`); undefined until one is known. */
+  let lastId = numbered?.lastId;
   const send = (message: unknown) => {
+    const id = numbered?.idOf(message);
+    if (numbered) {
+      if (id === undefined || (lastId !== undefined && id <= lastId)) return;
+      lastId = id;
+    }
     const out = o.pick(message);
     if (!out) return;
-    if (out.id !== undefined) {
-      if (out.id <= lastId) return;
-      lastId = out.id;
+    write(
+      `${id === undefined ? "" : `id: ${id}\n`}event: ${out.name}\ndata: ${JSON.stringify(out.data)}\n\n`,
+    );
+  };
+  /** Live messages waiting while missed ones are read; undefined when none are being read. */
+  let waiting: unknown[] | undefined;
+  const catchUp = async () => {
+    try {
+      if (numbered && lastId !== undefined) for (const m of await numbered.since(lastId)) send(m);
+    } catch (err) {
+      o.req.log.warn({ err }, "event stream: could not read the missed events");
     }
-    const id = out.id === undefined ? "" : `id: ${out.id}\n`;
-    write(`${id}event: ${out.name}\ndata: ${JSON.stringify(out.data)}\n\n`);
+    const queued = waiting ?? [];
+    waiting = undefined;
+    // Sent as they are, even if some are still missing (beyond what is kept): no second read.
+    for (const m of queued) send(m);
+  };
+  const deliver = (message: unknown) => {
+    if (waiting) {
+      waiting.push(message);
+      return;
+    }
+    const id = numbered?.idOf(message);
+    if (numbered && id !== undefined && lastId !== undefined && id > lastId + 1) {
+      waiting = [message];
+      void catchUp();
+    } else send(message);
   };
   let unsubscribe: (() => Promise<void>) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -275,31 +328,25 @@ export async function sendChannelStream(
   // The slot is taken before anything is awaited, so streams opened together cannot pass the cap.
   reserve(open, o.holder, entry);
   o.req.raw.once("close", entry.end);
-  // Live messages arriving while the missed ones are read wait here, then follow them in order.
-  let waiting: unknown[] | undefined = o.replay ? [] : undefined;
+  // With a Last-Event-ID, live messages wait until the missed ones are sent.
+  if (lastId !== undefined) waiting = [];
   try {
-    const off = await o.pubsub.subscribe(o.channel, (message) => {
-      if (waiting) waiting.push(message);
-      else send(message);
-    });
+    const off = await o.pubsub.subscribe(o.channel, deliver);
     // Ended (client gone, session over) while subscribing: nothing to keep.
     if (!open.has(entry)) await off();
     else unsubscribe = off;
+    // A session that ended after the request's sign-in check but before the stream was registered
+    // (its announcement found no stream to end): the stream is refused as signed out.
+    const live = sessionChecks.get(app);
+    const session = entry.sessionIdHash;
+    if (session && live && !(await live([session])).has(session)) throw AppError.unauthorized();
   } catch (err) {
     entry.end();
     throw err;
   }
   // The client reconnects after 3 s if the connection drops.
   write("retry: 3000\n: connected\n\n");
-  if (o.replay && waiting) {
-    try {
-      for (const message of await o.replay()) send(message);
-    } catch (err) {
-      o.req.log.warn({ err }, "event stream: could not read the missed events");
-    }
-    for (const message of waiting) send(message);
-    waiting = undefined;
-  }
+  if (waiting) await catchUp();
   if (open.has(entry)) heartbeat = setInterval(() => write(": heartbeat\n\n"), o.heartbeatMs);
   return o.reply
     .header("content-type", "text/event-stream; charset=utf-8")
