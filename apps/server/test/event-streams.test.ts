@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { endSession } from "../src/modules/accounts/service.ts";
+import { endSession, pruneAuthData } from "../src/modules/accounts/service.ts";
 import { SESSION_COOKIE, toApiUser } from "../src/modules/accounts/session.ts";
 import {
   openStreamCount,
@@ -70,6 +70,18 @@ async function serverHolds(n: number) {
     if (Date.now() > end) throw new Error(`server holds ${openStreamCount(t.app)} streams, not ${n}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+const names = (text: string) => [...text.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
+/** Renames the user: one `profile.updated` event. */
+async function rename(cookie: string, name: string) {
+  const res = await fetch(`${base}/api/v1/me`, {
+    method: "PATCH",
+    headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(200);
 }
 
 describe("point 2: stream caps", () => {
@@ -170,6 +182,24 @@ describe("point 2: a stream ends with its session", () => {
     await elsewhere!.waitFor((s) => s.includes("Still Here"));
   });
 
+  it("the hourly prune ending an expired session ends its streams", async () => {
+    const fan = await newSignedInUser(t.ctx);
+    const expiring = await newSession(t.ctx, fan.user.id, { expiresAt: new Date(Date.now() + 60_000) });
+    const streams = await both(expiring.cookie);
+    const [kept] = await both(fan.cookie);
+    // The prune as its job runs it, an hour later than the session's expiry.
+    const later = new Date(Date.now() + 3600_000);
+    await pruneAuthData(t.ctx.db, {
+      now: later,
+      maxSessionsPerUser: 20,
+      unverifiedAccountDays: 7,
+      pubsub: t.ctx.pubsub,
+    });
+    expect(await endedWithinASecond(streams)).toBeLessThan(1000);
+    await rename(fan.cookie, "Kept Alive");
+    await kept!.waitFor((x) => x.includes("Kept Alive"));
+  });
+
   it("suspension by an administrator ends every stream of the account", async () => {
     const admin = await newSignedInUser(t.ctx, { role: "admin" });
     const fan = await newSignedInUser(t.ctx);
@@ -233,17 +263,6 @@ describe("point 2: a session that ends while its stream is being opened", () => 
 });
 
 describe("point 15: ids and replay from Last-Event-ID", () => {
-  const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  const names = (text: string) => [...text.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
-  const rename = async (cookie: string, name: string) => {
-    const res = await fetch(`${base}/api/v1/me`, {
-      method: "PATCH",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({ name }),
-    });
-    expect(res.status).toBe(200);
-  };
-
   it("numbers every event, and a reconnecting client gets exactly what it missed, in order, then live events", async () => {
     const fan = await newSignedInUser(t.ctx);
     const first = await open("/api/v1/events", { cookie: fan.cookie });

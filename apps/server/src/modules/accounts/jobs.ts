@@ -50,6 +50,7 @@ export function pruneJob(ctx: AccountsDeps, log: (counts: object) => void = () =
     handler: async () => {
       const counts = await pruneAuthData(ctx.database.db, {
         now: ctx.clock.date(),
+        pubsub: ctx.pubsub,
         maxSessionsPerUser: ctx.config.MAX_SESSIONS_PER_USER,
         unverifiedAccountDays: ctx.config.UNVERIFIED_ACCOUNT_DAYS,
       });

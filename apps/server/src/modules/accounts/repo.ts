@@ -271,18 +271,21 @@ export async function touchSession(db: Db, idHash: string): Promise<void> {
 const countDeleted = async (db: Db, q: ReturnType<typeof sql>) =>
   Number(rowsOf<{ n: number }>(await db.execute(q))[0]?.n ?? 0);
 
-/** Deletes sessions expired, idle for `idleSeconds`, or beyond the `maxPerUser` most recently used. */
-export function pruneSessions(db: Db, now: string, idleSeconds: number, maxPerUser: number) {
-  return countDeleted(
-    db,
-    sql`WITH d AS (DELETE FROM sessions
+/**
+ * Deletes sessions expired, idle for `idleSeconds`, or beyond the `maxPerUser` most recently used;
+ * returns how many, and whose.
+ */
+export async function pruneSessions(db: Db, now: string, idleSeconds: number, maxPerUser: number) {
+  const [row] = rowsOf<{ n: number; users: string[] | null }>(
+    await db.execute(sql`WITH d AS (DELETE FROM sessions
       WHERE expires_at < ${now}::timestamptz
          OR last_seen_at < ${now}::timestamptz - make_interval(secs => ${idleSeconds})
          OR id_hash IN (SELECT id_hash FROM (
               SELECT id_hash, row_number() OVER (PARTITION BY user_id ORDER BY last_seen_at DESC, created_at DESC) AS n
               FROM sessions) ranked WHERE n > ${maxPerUser})
-      RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      RETURNING user_id) SELECT count(*)::int AS n, array_agg(DISTINCT user_id::text) AS users FROM d`),
   );
+  return { count: Number(row?.n ?? 0), userIds: row?.users ?? [] };
 }
 
 /** Deletes email tokens used or expired over a day before `now`. */

@@ -699,6 +699,8 @@ export async function setAccountRole(
 export interface PruneOptions {
   /** "Now", from the clock (tests move it instead of sleeping). */
   now: Date;
+  /** Announces the users whose sessions ended (their event streams end too); none when absent. */
+  pubsub?: AccountsDeps["pubsub"];
   maxSessionsPerUser: number;
   unverifiedAccountDays: number;
 }
@@ -721,12 +723,19 @@ export interface PruneCounts {
 export async function pruneAuthData(db: Db, o: PruneOptions): Promise<PruneCounts> {
   const now = o.now.toISOString();
   return {
-    sessions: await repo.pruneSessions(db, now, SESSION_IDLE_SECONDS, o.maxSessionsPerUser),
+    sessions: await pruneSessions(db, o),
     tokens: await repo.pruneTokens(db, now),
     rateLimitBuckets: await pruneRateLimitBuckets(db, o.now),
     unverifiedAccounts: await repo.pruneUnverifiedUsers(db, now, o.unverifiedAccountDays),
     mailDeliveries: await pruneMailDeliveries(db, o.now),
   };
+}
+
+async function pruneSessions(db: Db, o: PruneOptions): Promise<number> {
+  const ended = await repo.pruneSessions(db, o.now.toISOString(), SESSION_IDLE_SECONDS, o.maxSessionsPerUser);
+  const pubsub = o.pubsub;
+  if (pubsub) for (const userId of ended.userIds) await announceSessionsEnded({ pubsub }, userId);
+  return ended.count;
 }
 
 /** PostgreSQL unique_violation (23505), directly or wrapped by drizzle. */
