@@ -28,8 +28,42 @@ let clock: HostedCheckoutApp["clock"];
 let fake: HostedCheckoutApp["fake"];
 let mode: "ok" | "500" | "hang" = "ok";
 const orders = new Map<string, Record<string, unknown>>();
+/** Refunds the fake Cashfree made, by x-idempotency-key; `refundMode` "500" processes it and then answers 500. */
+const refundsByKey = new Map<string, Record<string, unknown>>();
+let refundMode: "ok" | "500" = "ok";
+
+function refundAnswer(r: FakeRequest, orderId: string): FakeAnswer {
+  const req = JSON.parse(r.body) as Record<string, unknown>;
+  const key = String(r.headers["x-idempotency-key"] ?? "");
+  let refund = refundsByKey.get(key);
+  if (!refund) {
+    refund = {
+      cf_payment_id: "885473311",
+      cf_refund_id: String(3_000_000 + refundsByKey.size),
+      order_id: orderId,
+      refund_id: req.refund_id,
+      entity: "refund",
+      refund_amount: req.refund_amount,
+      refund_currency: "INR",
+      refund_note: req.refund_note,
+      refund_status: "PENDING",
+      refund_type: "MERCHANT_INITIATED",
+    };
+    refundsByKey.set(key, refund);
+  }
+  if (refundMode === "500")
+    return { status: 500, json: { message: "internal error", code: "internal_error", type: "api_error" } };
+  return { status: 200, json: refund };
+}
 
 function answer(r: FakeRequest): FakeAnswer {
+  const refundPath = /^\/pg\/orders\/([\w-]+)\/refunds$/.exec(r.path);
+  if (r.method === "POST" && refundPath?.[1]) return refundAnswer(r, refundPath[1]);
+  const refundGet = /^\/pg\/orders\/([\w-]+)\/refunds\/([\w-]+)$/.exec(r.path);
+  if (r.method === "GET" && refundGet) {
+    const found = [...refundsByKey.values()].find((x) => x.refund_id === refundGet[2]);
+    if (found) return { status: 200, json: found };
+  }
   if (mode === "hang") return "hang";
   if (mode === "500")
     return { status: 500, json: { message: "internal error", code: "internal_error", type: "api_error" } };
@@ -379,4 +413,80 @@ describe("Cashfree rupee checkout", () => {
     expect(done.transitions.find((x) => x.to === "paid")?.cause).toContain("reconcile:");
     expect(fake.requests.some((r) => r.method === "GET" && r.path === `/pg/orders/${o.orderId}`)).toBe(true);
   }, 40_000);
+
+  it("refunds a late payment through the SDK's PGOrderCreateRefund: one refund per idempotency key through a 500 and the job's retry; the refund webhook twice, polled once", async () => {
+    const o = (await rupeeOrder(alice.cookie, "9876543210")).body;
+    await h.lapseUnpaid();
+    // Cashfree takes the refund but answers 500: the job fails and is retried with the same key.
+    refundMode = "500";
+    const paid = event(o, "PAYMENT_SUCCESS_WEBHOOK");
+    const headers = signed(paid);
+    expect((await webhook(paid, headers)).statusCode).toBe(200);
+    expect((await webhook(paid, headers)).json()).toEqual({ received: true, duplicate: true });
+    const refundCalls = () =>
+      fake.requests.filter((r) => r.method === "POST" && r.path === `/pg/orders/${o.orderId}/refunds`);
+    await until(
+      "the refund call failed once",
+      async () => refundCalls().length,
+      (n) => n >= 1,
+      20_000,
+    );
+    refundMode = "ok";
+    const row = await until(
+      "the refund requested",
+      async () =>
+        (
+          await t.ctx.database.query<{ id: string; state: string; provider_refund_id: string }>(
+            "SELECT id, state, provider_refund_id FROM order_refunds WHERE order_id = $1",
+            [o.orderId],
+          )
+        )[0],
+      (r) => r?.state === "requested",
+      30_000,
+    );
+    const key = `refund-${o.orderId}-late_payment-1`;
+    expect(refundCalls().length).toBeGreaterThanOrEqual(2);
+    expect(new Set(refundCalls().map((r) => r.headers["x-idempotency-key"]))).toEqual(new Set([key]));
+    expect(refundsByKey.size).toBe(1);
+    const refund = refundsByKey.get(key)!;
+    expect(refund.refund_amount).toBe(2112.5);
+    expect(row?.provider_refund_id).toBe(refund.refund_id);
+    expect(JSON.parse(refundCalls()[0]!.body)).toMatchObject({
+      refund_amount: 2112.5,
+      refund_id: refund.refund_id,
+    });
+    expect(refundCalls()[0]!.headers["x-api-version"]).toBeDefined();
+    // Polling (the webhook not come yet) finds it still pending, and changes nothing.
+    clock.advance(6 * 60 * 1000);
+    expect((await t.ctx.services.orders.hostedCheckout.reconcileRefunds()).asked).toBe(1);
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("refund_pending");
+    expect(
+      fake.requests.some(
+        (r) => r.method === "GET" && r.path === `/pg/orders/${o.orderId}/refunds/${refund.refund_id}`,
+      ),
+    ).toBe(true);
+    // Cashfree's REFUND_STATUS_WEBHOOK, delivered twice.
+    refund.refund_status = "SUCCESS";
+    const confirmation = JSON.stringify({
+      data: { refund: { ...refund, status_description: "Refund processed successfully" } },
+      event_time: new Date(clock.now()).toISOString(),
+      type: "REFUND_STATUS_WEBHOOK",
+    });
+    const ch = signed(confirmation);
+    expect((await webhook(confirmation, ch)).json()).toEqual({ received: true, duplicate: false });
+    expect((await webhook(confirmation, ch)).json()).toEqual({ received: true, duplicate: true });
+    const done = (await h.getOrder(alice.cookie, o.orderId)).body;
+    expect(done.state).toBe("refunded");
+    expect(done.transitions.map((x) => x.to)).toEqual([
+      "created",
+      "awaiting_payment",
+      "expired",
+      "refund_pending",
+      "refunded",
+    ]);
+    const calls = refundCalls().length;
+    await t.ctx.services.orders.hostedCheckout.runRefund(row!.id, 1);
+    expect(refundCalls().length).toBe(calls);
+    expect(refundsByKey.size).toBe(1);
+  }, 60_000);
 });

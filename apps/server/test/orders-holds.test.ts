@@ -172,7 +172,7 @@ describe("unpaid holds", () => {
     expect(await editions("lateOne")).toBe(before);
   });
 
-  it("a payment confirmed for a cancelled order is recorded as needing a refund, never fulfilled", async () => {
+  it("a payment confirmed for a cancelled order is refunded (decision 144), never fulfilled", async () => {
     const f = await fan();
     const o = (await cardOrder(f.cookie, "lateOne")).body;
     expect((await cancel(f.cookie, o.orderId)).body.state).toBe("cancelled");
@@ -188,13 +188,12 @@ describe("unpaid holds", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true, duplicate: false });
-    expect((await api<Order>("GET", `/api/v1/orders/${o.orderId}`, f.cookie)).body.state).toBe("cancelled");
-    const events = await q<{ outcome: string }>("SELECT outcome FROM payment_events WHERE order_id = $1", [
-      o.orderId,
-    ]);
-    expect(events.map((e) => e.outcome)).toEqual([
-      "ignored: order already cancelled (payment needs a refund)",
-    ]);
+    expect((await api<Order>("GET", `/api/v1/orders/${o.orderId}`, f.cookie)).body.state).toMatch(/^refund/);
+    const events = await q<{ outcome: string }>(
+      "SELECT outcome FROM payment_events WHERE order_id = $1 AND type = 'payment.succeeded'",
+      [o.orderId],
+    );
+    expect(events.map((e) => e.outcome)).toEqual(["refunding: order already cancelled"]);
     const jobs = await q<{ n: number }>(
       "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'orders.fulfil' AND data->>'orderId' = $1",
       [o.orderId],

@@ -30,8 +30,32 @@ let mode: "ok" | "500" | "hang" = "ok";
 /** Sessions the fake Stripe created, by id (their status can be changed by a test). */
 const sessions = new Map<string, Record<string, unknown>>();
 const stripe = new Stripe("sk_test_helper_only");
+/** Refunds the fake Stripe made, by idempotency key (as Stripe does, a key names one refund). */
+const refundsByKey = new Map<string, Record<string, unknown>>();
+/** The fake's refund calls: answered, or processed and then never answered (the answer lost). */
+let refundMode: "ok" | "lost" = "ok";
+
+function refundAnswer(r: FakeRequest): FakeAnswer {
+  const form = new URLSearchParams(r.body);
+  const key = String(r.headers["idempotency-key"] ?? "");
+  let refund = refundsByKey.get(key);
+  if (!refund) {
+    refund = {
+      id: `re_test_${Math.random().toString(36).slice(2)}`,
+      object: "refund",
+      amount: Number(form.get("amount")),
+      currency: "usd",
+      payment_intent: form.get("payment_intent"),
+      status: "pending",
+      metadata: { orderId: form.get("metadata[orderId]"), reason: form.get("metadata[reason]") },
+    };
+    refundsByKey.set(key, refund);
+  }
+  return refundMode === "lost" ? "hang" : { status: 200, json: refund };
+}
 
 function answer(r: FakeRequest): FakeAnswer {
+  if (r.method === "POST" && r.path === "/v1/refunds") return refundAnswer(r);
   if (mode === "hang") return "hang";
   if (mode === "500")
     return { status: 500, json: { error: { type: "api_error", message: "Something went wrong" } } };
@@ -49,6 +73,7 @@ function answer(r: FakeRequest): FakeAnswer {
       currency: form.get("line_items[0][price_data][currency]"),
       client_reference_id: form.get("client_reference_id"),
       metadata: { orderId: form.get("metadata[orderId]") },
+      payment_intent: `pi_test_${Math.random().toString(36).slice(2)}`,
     };
     sessions.set(id, s);
     return { status: 200, json: s };
@@ -412,4 +437,98 @@ describe("Stripe checkout", () => {
       fake.requests.some((r) => r.method === "GET" && r.path === `/v1/checkout/sessions/${session.id}`),
     ).toBe(true);
   }, 40_000);
+
+  it("refunds a late payment through the SDK: one refund per idempotency key however often the job runs, refund webhooks applied once", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    const session = [...sessions.values()].find(
+      (s) => (s.metadata as { orderId: string }).orderId === o.orderId,
+    )!;
+    await h.lapseUnpaid();
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("expired");
+    // Stripe processes the refund but its answers are lost (the worker dies waiting, as far as we know).
+    refundMode = "lost";
+    const paid = event(o, "checkout.session.completed");
+    const sig = sign(paid);
+    expect((await webhook(paid, sig)).statusCode).toBe(200);
+    expect((await webhook(paid, sig)).json()).toEqual({ received: true, duplicate: true });
+    const key = `refund-${o.orderId}-late_payment-1`;
+    const refundCalls = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/refunds");
+    // The SDK's own retry, then the job's retry (pg-boss, same key), all name the same refund.
+    await until(
+      "the refund job retried",
+      async () => refundCalls().length,
+      (n) => n >= 3,
+      30_000,
+    );
+    refundMode = "ok";
+    await until(
+      "the refund requested",
+      async () =>
+        (
+          await t.ctx.database.query<{ state: string }>(
+            "SELECT state FROM order_refunds WHERE order_id = $1",
+            [o.orderId],
+          )
+        )[0]?.state,
+      (st) => st === "requested",
+      30_000,
+    );
+    expect(new Set(refundCalls().map((r) => r.headers["idempotency-key"]))).toEqual(new Set([key]));
+    expect(refundsByKey.size).toBe(1);
+    const refund = refundsByKey.get(key)!;
+    expect(refund).toMatchObject({ amount: 2500, payment_intent: session.payment_intent });
+    expect((refund.metadata as { orderId: string }).orderId).toBe(o.orderId);
+    expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("refund_pending");
+    // Stripe's confirmations: refund.updated twice (one event), then charge.refunded.
+    const updated = JSON.stringify({
+      id: `evt_test_refund_${o.orderId}`,
+      object: "event",
+      api_version: "2025-01-27.acacia",
+      created: now(),
+      livemode: false,
+      type: "refund.updated",
+      data: { object: { ...refund, status: "succeeded" } },
+    });
+    const charge = JSON.stringify({
+      id: `evt_test_charge_${o.orderId}`,
+      object: "event",
+      api_version: "2025-01-27.acacia",
+      created: now(),
+      livemode: false,
+      type: "charge.refunded",
+      data: {
+        object: {
+          id: "ch_test_1",
+          object: "charge",
+          amount: 2500,
+          amount_refunded: 2500,
+          refunded: true,
+          currency: "usd",
+          payment_intent: session.payment_intent,
+          metadata: {},
+        },
+      },
+    });
+    const answers = [];
+    for (const body of [updated, updated, charge]) answers.push((await webhook(body, sign(body))).json());
+    expect(answers.map((a) => a.duplicate)).toEqual([false, true, false]);
+    const done = (await h.getOrder(alice.cookie, o.orderId)).body;
+    expect(done.state).toBe("refunded");
+    expect(done.transitions.map((x) => x.to)).toEqual([
+      "created",
+      "awaiting_payment",
+      "expired",
+      "refund_pending",
+      "refunded",
+    ]);
+    // The job run once more (a retry after a crash) asks Stripe nothing.
+    const calls = refundCalls().length;
+    const [row] = await t.ctx.database.query<{ id: string }>(
+      "SELECT id FROM order_refunds WHERE order_id = $1",
+      [o.orderId],
+    );
+    await t.ctx.services.orders.hostedCheckout.runRefund(row!.id, 1);
+    expect(refundCalls().length).toBe(calls);
+    expect(refundsByKey.size).toBe(1);
+  }, 60_000);
 });

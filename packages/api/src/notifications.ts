@@ -9,6 +9,7 @@ export const notificationKindSchema = z.enum([
   "nft_sold",
   "purchase_confirmed",
   "new_follower",
+  "order_refunded",
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 

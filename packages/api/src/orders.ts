@@ -12,7 +12,8 @@ export type OrderProvider = z.infer<typeof orderProviderSchema>;
 
 /**
  * An order's life: created → awaiting_payment → paid → minting → fulfilled; or failed, expired,
- * cancelled (by its buyer before paying), refunded. A wallet order is paid and minted by one transaction, so it goes from awaiting_payment
+ * cancelled (by its buyer before paying); a paid order may be refunded: refund_pending → refunded, or
+ * refund_failed (the console can retry). A wallet order is paid and minted by one transaction, so it goes from awaiting_payment
  * to minting when the buyer's transaction is sent, and to fulfilled once the indexer applied it.
  */
 export const orderStateSchema = z.enum([
@@ -24,7 +25,9 @@ export const orderStateSchema = z.enum([
   "failed",
   "expired",
   "cancelled",
+  "refund_pending",
   "refunded",
+  "refund_failed",
 ]);
 export type OrderState = z.infer<typeof orderStateSchema>;
 
@@ -154,6 +157,8 @@ export const orderMessages = {
   /** 409 with `details.reason = "quote_used"`. */
   quoteUsed: "This price quote is already used by an order: ask for a new price",
   notCancellable: "This order can no longer be cancelled: it is paid or over",
+  notRefundable:
+    "This order cannot be refunded from here: only a fulfilled card or rupee order (or one whose refund failed, to try again) can be",
   walletNotCancellable:
     "A wallet order cannot be cancelled: its signed voucher stays valid until it expires, and nothing is charged unless your wallet sends it",
 } as const;
@@ -241,7 +246,7 @@ export const orderEndpoints = {
     method: "POST",
     path: "/api/v1/orders/{orderId}/cancel",
     summary:
-      "The buyer cancels an unpaid card or rupee order: its edition is released at once and nothing is charged (the provider's checkout is closed; a payment that still arrives is recorded as needing a refund). A checkout the provider reports paid is applied instead. Cancelling a cancelled order answers it again",
+      "The buyer cancels an unpaid card or rupee order: its edition is released at once and nothing is charged (the provider's checkout is closed; a payment that still arrives is refunded automatically). A checkout the provider reports paid is applied instead. Cancelling a cancelled order answers it again",
     tags: ["orders"],
     params: orderParamsSchema,
     success: { status: 200, schema: orderSchema },
@@ -291,6 +296,20 @@ export const orderEndpoints = {
       schema: z.object({ orderId: z.string(), state: orderStateSchema, queued: z.boolean() }),
     },
     errors: ["not_found", "conflict", "unavailable"],
+  }),
+  adminRefundOrder: endpoint({
+    operationId: "adminRefundOrder",
+    method: "POST",
+    path: "/api/v1/admin/orders/{orderId}/refund",
+    summary:
+      "Studio console: refund a fulfilled card or rupee order in full through its provider (the token stays with the buyer), or try a failed refund again; audited. Administrators only",
+    tags: ["admin"],
+    params: orderParamsSchema,
+    success: {
+      status: 200,
+      schema: z.object({ orderId: z.string(), state: orderStateSchema, queued: z.boolean() }),
+    },
+    errors: ["not_found", "conflict"],
   }),
   getNftAuction: endpoint({
     operationId: "getNftAuction",

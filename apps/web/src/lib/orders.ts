@@ -10,6 +10,7 @@ export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
   "expired",
   "cancelled",
   "refunded",
+  "refund_failed",
 ]);
 
 /** The signed-in user's orders, newest first (every provider), refreshed while one is still open. */

@@ -67,6 +67,10 @@ function registerRoutes(app: FastifyInstance, service: ReturnType<typeof createA
     permission: admin,
     handler: ({ user, params }) => service.retryOrderFulfilment(actorOf(user), params.orderId),
   });
+  route(app, orderEndpoints.adminRefundOrder, {
+    permission: admin,
+    handler: ({ user, params }) => service.refundOrder(actorOf(user), params.orderId),
+  });
 
   route(app, e.studios.list, {
     permission: staff,

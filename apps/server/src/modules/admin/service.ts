@@ -305,6 +305,23 @@ export function createAdminService(ctx: AdminDeps) {
       });
     },
 
+    /**
+     * The console's Refund (decision 144): a fulfilled card or rupee order refunded in full through its
+     * provider (the token stays with the buyer), or a failed refund tried again; audited, in the
+     * transaction that requests it. Administrators only.
+     */
+    refundOrder(actor: Actor, orderId: string) {
+      return audited(actor, "order.refund", "order", { catalogue: false }, async (tx) => {
+        const r = await ctx.services.orders.hostedCheckout.adminRefund(orderId, actor.id, tx);
+        return {
+          result: { orderId: r.orderId, state: r.state, queued: r.queued },
+          subjectId: orderId,
+          before: { state: r.before },
+          after: { state: r.state },
+        };
+      });
+    },
+
     // ---- lotteries: administrators, or a studio account for its own production house (decision 161)
 
     listLotteries(actor: Actor) {

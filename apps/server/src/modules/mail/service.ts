@@ -12,6 +12,7 @@ export {
   escapeHtml,
   notificationMail,
   orderConfirmedMail,
+  orderRefundedMail,
   passwordChangedMail,
   passwordResetMail,
   verificationMail,

@@ -115,6 +115,25 @@ export function orderConfirmedMail(
   };
 }
 
+/** An order refunded in full (decision 144): what, how much, why, and that the token (if any) stays. */
+export function orderRefundedMail(
+  name: string | null,
+  o: { title: string; edition: number; amount: string; why: string; tokenKept: boolean; url: string },
+): RenderedMail {
+  const subject = `Your Diginoor order was refunded: ${o.title}`;
+  const lines = [
+    greeting(name),
+    `We refunded ${o.amount} for ${o.title} (edition #${o.edition}): ${o.why}.`,
+    "The money goes back to the card or account you paid with; your bank may take a few days to show it.",
+    ...(o.tokenKept ? ["The token already in your wallet stays yours."] : []),
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nYour order: ${o.url}\n`,
+    html: layout(subject, lines, { label: "See your order", url: o.url }),
+  };
+}
+
 /**
  * One notification by email (decision 152): its line, a link to it, and how to stop this kind of
  * mail (a one-click unsubscribe page, and the settings where every kind can be turned back on).

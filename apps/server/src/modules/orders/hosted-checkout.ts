@@ -1,4 +1,4 @@
-import { type Order, orderMessages as m } from "@diginoor/api/orders";
+import { type Order, type OrderState, orderMessages as m } from "@diginoor/api/orders";
 import type { IncomingHttpHeaders } from "node:http";
 import { getAddress } from "viem";
 import { z } from "zod";
@@ -7,21 +7,46 @@ import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Jobs } from "../../platform/jobs/jobs.ts";
-import { withTransaction } from "../../platform/tx.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
 import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
-import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
+import { fulfilOrder, type OrderLifecycle, type OrdersLog, refundOrder } from "./lifecycle.ts";
 import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
 import type { PaymentProviders } from "./providers/index.ts";
-import { sandboxProvider } from "./providers/sandbox.ts";
-import type { HostedProviderName, PaymentEvent } from "./providers/types.ts";
+import { type SandboxDelivery, sandboxProvider } from "./providers/sandbox.ts";
+import {
+  type HostedProviderName,
+  type PaymentEvent,
+  ProviderError,
+  type RefundReasonCode,
+  type RefundResult,
+} from "./providers/types.ts";
 import * as repo from "./repo.ts";
 import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
+/** A refund not confirmed this long after its last step is asked about (or its job enqueued again). */
+const REFUND_RECONCILE_AFTER_MS = 5 * 60 * 1000;
+
+/** The states each cause refunds from (decision 144). */
+const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
+  // A payment confirmed after the order ended unpaid: its edition was already released.
+  late_payment: ["expired", "failed", "cancelled"],
+  // The console's Refund: a fulfilled order (the token stays with the buyer, decision 144).
+  admin: ["fulfilled"],
+  // A lottery that does not activate refunds its paid ticket orders.
+  lottery_not_activated: ["paid", "fulfilled"],
+};
+
+/** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */
+export const refundKey = (r: Pick<repo.RefundRow, "order_id" | "reason" | "attempt">) =>
+  `refund-${r.order_id}-${r.reason}-${r.attempt}`;
+
+const isRefundEvent = (e: PaymentEvent) =>
+  e.type === "refunded" || e.type === "refund_failed" || e.type === "refund_pending";
 
 /**
  * How long each provider's checkout stays open, as short as it allows (decision 143): Stripe refuses
@@ -74,9 +99,20 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   const q = queryOf(database);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
+  /** Where the sandbox's own webhooks go (the routes set it: a POST through the whole HTTP stack). */
+  let sandboxOutbox: ((d: SandboxDelivery) => void) | undefined;
   const providers: PaymentProviders = {
     ...deps.providers,
-    ...(deps.sandbox ? { sandbox: sandboxProvider({ secret: deps.sandbox.secret, publicUrl }) } : {}),
+    ...(deps.sandbox
+      ? {
+          sandbox: sandboxProvider({
+            secret: deps.sandbox.secret,
+            publicUrl,
+            nowMs: () => clock.now(),
+            deliver: (d) => sandboxOutbox?.(d),
+          }),
+        }
+      : {}),
   };
 
   function requireSandbox() {
@@ -91,16 +127,23 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   async function applyPaymentEvent(provider: HostedProviderName, event: PaymentEvent) {
     if (event.type === "pending") return { received: true as const, duplicate: false };
     return withTransaction(database, async (tx) => {
-      const claimed = await repo.claimPaymentEvent(
-        queryOf(tx),
-        provider,
-        event.id,
-        event.providerType,
-        clock.date(),
-      );
+      const tq = queryOf(tx);
+      const claimed = await repo.claimPaymentEvent(tq, provider, event.id, event.providerType, clock.date());
       if (!claimed) return { received: true as const, duplicate: true };
+      if (isRefundEvent(event)) {
+        const orderId = z.uuid().safeParse(event.orderId).success
+          ? event.orderId
+          : event.paymentRef
+            ? await repo.findByPaymentRef(tq, provider, event.paymentRef)
+            : undefined;
+        const o = orderId ? await repo.findOrder(tq, orderId, true) : undefined;
+        const outcome =
+          o && o.provider === provider ? await applyRefundEvent(tx, o, event) : "ignored: no such order";
+        await repo.setPaymentEventOutcome(tq, provider, event.id, o ? o.id : null, outcome);
+        return { received: true as const, duplicate: false };
+      }
       const o = z.uuid().safeParse(event.orderId).success
-        ? await repo.findOrder(queryOf(tx), event.orderId, true)
+        ? await repo.findOrder(tq, event.orderId, true)
         : undefined;
       let outcome = "applied";
       const { moveIn } = deps.lifecycle;
@@ -112,20 +155,274 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       ) {
         outcome = "ignored: amount or currency differ from the order";
       } else if (event.type === "paid") {
+        if (event.paymentRef && !o.provider_payment_ref) await repo.setPaymentRef(tq, o.id, event.paymentRef);
         if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
           await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
-        } else if (o.state === "expired" || o.state === "failed" || o.state === "cancelled") {
-          outcome = `ignored: order already ${o.state} (payment needs a refund)`;
-          log("warn", "payment for an order that is over", { orderId: o.id, event: event.id });
+        } else if (REFUNDABLE_FROM.late_payment.includes(o.state)) {
+          // Paid after it ended unpaid (decision 144): its edition was released, so it is refunded, once.
+          const r = await requestRefundIn(
+            tx,
+            o,
+            "late_payment",
+            `payment ${event.id} arrived after the order was ${o.state}: refunding it`,
+            null,
+          );
+          outcome = `refunding: order already ${o.state}${r ? "" : " (refund already requested)"}`;
+          log("warn", "payment for an order that is over: refunding it", { orderId: o.id, event: event.id });
         } else outcome = `ignored: order already ${o.state}`;
       } else if (
         !(await moveIn(tx, o, ["created", "awaiting_payment"], "failed", `payment ${event.id} declined`))
       ) {
         outcome = `ignored: order already ${o.state}`;
       }
-      await repo.setPaymentEventOutcome(queryOf(tx), provider, event.id, o ? o.id : null, outcome);
+      await repo.setPaymentEventOutcome(tq, provider, event.id, o ? o.id : null, outcome);
       return { received: true as const, duplicate: false };
     });
+  }
+
+  /**
+   * Requests the refund of order `o` (locked by the caller) for `reason` inside `tx`, the transaction
+   * of its cause: the refund's row (unique per order and reason), the move to `refund_pending` and the
+   * job that asks the provider commit together or not at all. Undefined when this order was already
+   * refunded for this reason (nothing written).
+   */
+  async function requestRefundIn(
+    tx: Tx,
+    o: repo.OrderRow,
+    reason: RefundReasonCode,
+    cause: string,
+    requestedBy: string | null,
+  ): Promise<repo.RefundRow | undefined> {
+    if (o.provider === "wallet" || !providers[o.provider as HostedProviderName])
+      throw AppError.conflict(m.notRefundable, { reason: "provider" });
+    const r = await repo.insertRefund(queryOf(tx), {
+      orderId: o.id,
+      reason,
+      amountMinor: BigInt(o.pay_amount_minor ?? o.usd_cents),
+      currency: o.pay_currency ?? "usd",
+      requestedBy,
+      now: clock.date(),
+    });
+    if (!r) return undefined;
+    if (!(await deps.lifecycle.moveIn(tx, o, REFUNDABLE_FROM[reason], "refund_pending", cause)))
+      throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
+    await deps.jobs?.enqueue(
+      refundOrder,
+      { refundId: r.id, attempt: r.attempt },
+      { tx, singletonKey: `${r.id}:${r.attempt}` },
+    );
+    return r;
+  }
+
+  /** A refund's confirmation or failure (webhook, the provider's answer, reconciliation), applied once. */
+  async function applyRefundEvent(tx: Tx, o: repo.OrderRow, event: PaymentEvent): Promise<string> {
+    if (event.type === "refund_pending") return "ignored: refund still pending";
+    const tq = queryOf(tx);
+    const refunds = await repo.refundsOf(tq, o.id);
+    const r =
+      refunds.find((x) => event.refundId !== undefined && x.provider_refund_id === event.refundId) ??
+      refunds.find((x) => x.state === "pending" || x.state === "requested");
+    if (!r) return "ignored: no refund of ours for this order";
+    if (r.state === "succeeded") return "ignored: refund already confirmed";
+    if (r.state === "failed" && event.type === "refund_failed") return "ignored: refund already failed";
+    if (event.amountMinor !== BigInt(r.amount_minor)) return "ignored: refund amount differs";
+    const now = clock.date();
+    const what = `refund ${event.refundId ?? ""}`.trim();
+    if (event.type === "refunded") {
+      await repo.updateRefund(
+        tq,
+        r.id,
+        { state: "succeeded", providerRefundId: event.refundId ?? null },
+        now,
+      );
+      await deps.lifecycle.moveIn(
+        tx,
+        o,
+        ["refund_pending", "refund_failed"],
+        "refunded",
+        `${what} confirmed by ${o.provider} (${event.providerType})`,
+      );
+      return "applied: refunded";
+    }
+    await repo.updateRefund(
+      tq,
+      r.id,
+      { state: "failed", providerRefundId: event.refundId ?? null, detail: event.providerType },
+      now,
+    );
+    await deps.lifecycle.moveIn(
+      tx,
+      o,
+      ["refund_pending"],
+      "refund_failed",
+      `${what} failed at ${o.provider} (${event.providerType})`,
+    );
+    return "applied: refund failed";
+  }
+
+  /** A provider's answer about a refund, applied like its webhook (once: the event id is fixed). */
+  function applyRefundResult(
+    name: HostedProviderName,
+    r: repo.RefundRow,
+    o: repo.OrderRow,
+    res: RefundResult,
+  ) {
+    if (res.status === "pending") return Promise.resolve(undefined);
+    return applyPaymentEvent(name, {
+      id: `refund-answer:${res.refundId}:${res.status}`,
+      type: res.status === "succeeded" ? "refunded" : "refund_failed",
+      providerType: `${name} answered (${res.detail})`,
+      orderId: o.id,
+      session: o.provider_session ?? "",
+      amountMinor: BigInt(r.amount_minor),
+      currency: r.currency,
+      refundId: res.refundId,
+    });
+  }
+
+  /**
+   * The refund job (decision 144): asks the provider with the refund's idempotency key, so a retry
+   * or a second run after a crash names the same refund there and never pays twice; a refusal ends
+   * the refund `refund_failed` (the console can retry); a provider that cannot answer throws (the job
+   * retries with the same key).
+   */
+  async function runRefund(refundId: string, attempt: number): Promise<void> {
+    const r = await repo.findRefund(q, refundId);
+    if (!r || r.attempt !== attempt || (r.state !== "pending" && r.state !== "requested")) return;
+    const o = await repo.findOrder(q, r.order_id);
+    if (!o) return;
+    const name = o.provider as HostedProviderName;
+    const provider = providers[name];
+    if (!provider) throw new Error(`orders.refund: provider ${o.provider} is not configured`);
+    let res: RefundResult;
+    try {
+      res = await provider.refund(
+        {
+          orderId: o.id,
+          session: o.provider_session ?? "",
+          paymentRef: o.provider_payment_ref,
+          currency: o.pay_currency ?? "usd",
+        },
+        BigInt(r.amount_minor),
+        r.reason,
+        refundKey(r),
+      );
+    } catch (err) {
+      if (err instanceof ProviderError && err.code === "bad_gateway") {
+        log("warn", "a payment provider refused a refund", {
+          orderId: o.id,
+          err: String((err as { cause?: unknown }).cause ?? err),
+        });
+        await applyRefundResult(name, r, o, {
+          refundId: `refused-${refundKey(r)}`,
+          status: "failed",
+          detail: `refused: ${String((err as { cause?: unknown }).cause ?? err.message).slice(0, 200)}`,
+        });
+        return;
+      }
+      throw err;
+    }
+    await repo.markRefundRequested(q, r.id, res.refundId, clock.date());
+    await applyRefundResult(name, r, o, res);
+  }
+
+  /** Every refund cause: the order `orderId`, locked, refunded for `reason` in a transaction of its own or the caller's. */
+  async function requestRefund(
+    orderId: string,
+    reason: RefundReasonCode,
+    o: { cause: string; requestedBy?: string | null; tx?: Tx },
+  ) {
+    const run = async (tx: Tx) => {
+      const order = await repo.findOrder(queryOf(tx), orderId, true);
+      if (!order) throw AppError.notFound("Order");
+      const r = await requestRefundIn(tx, order, reason, o.cause, o.requestedBy ?? null);
+      return { order, refund: r, queued: r !== undefined };
+    };
+    return o.tx ? run(o.tx) : withTransaction(database, run);
+  }
+
+  /**
+   * The console's Refund (decision 144): a fulfilled order is refunded (its token stays with the
+   * buyer); an order whose refund failed is tried again with a new attempt (a new idempotency key:
+   * the failed refund at the provider is over). Anything else is 409.
+   */
+  async function adminRefund(orderId: string, actorId: string, tx: Tx) {
+    const tq = queryOf(tx);
+    const o = await repo.findOrder(tq, orderId, true);
+    if (!o) throw AppError.notFound("Order");
+    const before = o.state;
+    if (o.state === "refund_failed") {
+      const failed = (await repo.refundsOf(tq, o.id)).find((x) => x.state === "failed");
+      if (!failed) throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
+      const attempt = failed.attempt + 1;
+      await repo.retryRefund(tq, failed.id, attempt, clock.date());
+      await deps.lifecycle.moveIn(
+        tx,
+        o,
+        ["refund_failed"],
+        "refund_pending",
+        `refund retried by an administrator (attempt ${attempt})`,
+      );
+      await deps.jobs?.enqueue(
+        refundOrder,
+        { refundId: failed.id, attempt },
+        { tx, singletonKey: `${failed.id}:${attempt}` },
+      );
+      return { orderId: o.id, before, state: "refund_pending" as const, queued: true };
+    }
+    if (o.state !== "fulfilled")
+      throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
+    const r = await requestRefundIn(tx, o, "admin", "refunded by an administrator from the console", actorId);
+    if (!r) throw AppError.conflict(m.notRefundable, { reason: "already_refunded" });
+    return { orderId: o.id, before, state: "refund_pending" as const, queued: true };
+  }
+
+  /**
+   * Refunds nobody confirmed for a while: a `pending` one (its job lost or given up) gets its job
+   * again (same key: never a second refund); a `requested` one is asked about at its provider.
+   */
+  async function reconcileRefunds(): Promise<{ asked: number; requeued: number; failed: number }> {
+    const counts = { asked: 0, requeued: 0, failed: 0 };
+    const open = await repo.openRefunds(q, new Date(clock.now() - REFUND_RECONCILE_AFTER_MS), 100);
+    for (const r of open) {
+      const o = await repo.findOrder(q, r.order_id);
+      const name = o?.provider as HostedProviderName;
+      const provider = providers[name];
+      if (!o || !provider) continue;
+      try {
+        if (r.state === "pending" || !r.provider_refund_id || !provider.refundStatus) {
+          if (r.state === "pending") {
+            await deps.jobs?.enqueue(
+              refundOrder,
+              { refundId: r.id, attempt: r.attempt },
+              { singletonKey: `${r.id}:${r.attempt}` },
+            );
+            counts.requeued++;
+          }
+          await repo.touchRefund(q, r.id, clock.date());
+          continue;
+        }
+        counts.asked++;
+        const res = await provider.refundStatus(
+          {
+            orderId: o.id,
+            session: o.provider_session ?? "",
+            paymentRef: o.provider_payment_ref,
+            currency: r.currency,
+          },
+          r.provider_refund_id,
+        );
+        await repo.touchRefund(q, r.id, clock.date());
+        await applyRefundResult(name, r, o, res);
+      } catch (err) {
+        counts.failed++;
+        log("warn", "could not ask a payment provider about a refund", {
+          orderId: r.order_id,
+          err: String((err as { cause?: unknown }).cause ?? err),
+        });
+      }
+    }
+    return counts;
   }
 
   /** The sandbox provider's side of a payer's choice: the events it will send (signed by the caller). */
@@ -290,6 +587,9 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     const counts = { asked: 0, applied: 0, failed: 0 };
     const names = (Object.keys(providers) as HostedProviderName[]).filter((n) => n !== "sandbox");
     if (names.length === 0) return counts;
+    await reconcileRefunds().catch((err) =>
+      log("warn", "refund reconciliation failed", { err: String(err) }),
+    );
     const stuck = await repo.awaitingPayment(q, names, new Date(clock.now() - RECONCILE_AFTER_MS), 100);
     for (const o of stuck) {
       const provider = providers[o.provider as HostedProviderName];
@@ -398,6 +698,15 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   return {
     createOrder,
     reconcilePayments,
+    reconcileRefunds,
+    runRefund,
+    /** Refunds an order for a reason, once (the lottery's `lottery_not_activated`; decision 144). */
+    requestRefund,
+    adminRefund,
+    /** The routes' outbox for the sandbox's own webhooks (refund confirmations). */
+    useSandboxOutbox(deliver: (d: SandboxDelivery) => void) {
+      sandboxOutbox = deliver;
+    },
     /** `POST /api/v1/orders/:id/cancel`, and the fan's return from a provider's page by Back or cancel. */
     cancelOrder: (userId: string, orderId: string) =>
       cancelOrder(userId, orderId, "cancelled by the buyer; edition released, nothing charged"),

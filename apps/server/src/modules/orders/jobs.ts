@@ -3,12 +3,12 @@ import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import { mailContact } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
-import { deliverOnce, type Mailer, orderConfirmedMail } from "../mail/service.ts";
+import { deliverOnce, type Mailer, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
 import type { PrimaryAuctions } from "./auctions.ts";
 import type { CardFulfilment } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
-import { fulfilOrder, type OrderLifecycle, orderMail } from "./lifecycle.ts";
+import { fulfilOrder, type OrderLifecycle, orderMail, refundMail, refundOrder } from "./lifecycle.ts";
 
 const empty = z.object({});
 
@@ -120,6 +120,80 @@ export function orderMailJob(
             amount: facts.inrPaise === null ? formatUsd(facts.usdCents) : formatInr(facts.inrPaise),
             tokenId: facts.tokenId,
             wallet: facts.wallet,
+            url,
+          }),
+        };
+      });
+    },
+  });
+}
+
+/**
+ * Asks an order's provider for its refund (decision 144), with the refund's idempotency key: a retry,
+ * or a run after the worker died mid-way, names the same refund at the provider. After the last
+ * attempt the refund stays `pending` (visible), and the reconciler enqueues it again.
+ */
+export function refundOrderJob(hostedCheckout: Pick<HostedCheckout, "runRefund">) {
+  return defineJob({
+    name: refundOrder.name,
+    payload: refundOrder.payload,
+    retry: { limit: 8, delaySeconds: 5, backoff: true },
+    expireInSeconds: 120,
+    concurrency: 4,
+    handler: async ({ refundId, attempt }) => {
+      await hostedCheckout.runRefund(refundId, attempt);
+    },
+  });
+}
+
+const REFUND_WHY: Record<string, string> = {
+  late_payment: "your payment arrived after the order had ended, so nothing was sold to you",
+  admin: "Diginoor refunded this order",
+  lottery_not_activated: "the lottery did not sell enough tickets to take place",
+};
+
+/** Tells the buyer their order was refunded: a notification in the bell (once: its source is the order) and a mail (once per job). */
+export function refundMailJob(
+  deps: {
+    database: Database;
+    mailer: Mailer;
+    publicUrl: string;
+    notifications?: Pick<NotificationsService, "notify">;
+  },
+  orders: Pick<OrderLifecycle, "refundFacts">,
+) {
+  return defineJob({
+    name: refundMail.name,
+    payload: refundMail.payload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 120,
+    handler: async ({ orderId }, job) => {
+      const facts = await orders.refundFacts(orderId);
+      if (!facts) return;
+      const amount = facts.inrPaise === null ? formatUsd(facts.usdCents) : formatInr(facts.inrPaise);
+      const url = `${deps.publicUrl.replace(/\/$/, "")}/confirmation/${facts.nftId}/${orderId}`;
+      await deps.notifications?.notify(
+        facts.userId,
+        {
+          kind: "order_refunded",
+          text: `Your order for ${facts.title} was refunded (${amount}).`,
+          link: `/confirmation/${facts.nftId}/${orderId}`,
+          source: `order-refund:${orderId}`,
+        },
+        // The mail below says it; the notification's own mail would repeat it.
+        { mail: false },
+      );
+      await deliverOnce(deps, job.id, async (db) => {
+        const contact = await mailContact(db, facts.userId);
+        if (!contact) return null;
+        return {
+          to: contact.email,
+          ...orderRefundedMail(contact.name, {
+            title: facts.title,
+            edition: facts.edition,
+            amount,
+            why: REFUND_WHY[facts.reason] ?? REFUND_WHY.admin!,
+            tokenKept: facts.tokenKept,
             url,
           }),
         };

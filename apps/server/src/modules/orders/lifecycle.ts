@@ -27,6 +27,16 @@ export const fulfilOrder: JobRef<{ orderId: string }> = {
   name: "orders.fulfil",
   payload: z.object({ orderId: z.uuid() }),
 };
+/** Asks an order's provider for a refund (decision 144); enqueued with the refund's row, in its cause's transaction. */
+export const refundOrder: JobRef<{ refundId: string; attempt: number }> = {
+  name: "orders.refund",
+  payload: z.object({ refundId: z.uuid(), attempt: z.number().int().min(1) }),
+};
+/** Tells the buyer their order was refunded (bell and mail); enqueued in the transaction that marks it refunded. */
+export const refundMail: JobRef<{ orderId: string }> = {
+  name: "orders.refund-mail",
+  payload: z.object({ orderId: z.uuid() }),
+};
 /** Emails the confirmation of a fulfilled order; enqueued in the transaction that fulfils it. */
 export const orderMail: JobRef<{ orderId: string }> = {
   name: "orders.mail",
@@ -207,6 +217,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     if (to === "expired" || to === "failed" || to === "cancelled")
       await deps.catalogue.returnEdition(tx, o.nft_id);
     if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
+    if (to === "refunded" && deps.jobs) await deps.jobs.enqueue(refundMail, { orderId: o.id }, { tx });
     await announce(tx, o.user_id, o.id, to);
     return true;
   }
@@ -383,6 +394,25 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     },
 
     /** What the confirmation mail of a fulfilled order says (undefined unless fulfilled). */
+    /** What the refund notification and mail of a refunded order say; undefined unless it is refunded. */
+    async refundFacts(orderId: string) {
+      const o = await repo.findOrder(q, orderId);
+      if (o?.state !== "refunded") return undefined;
+      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      const reasons = (await repo.refundsOf(q, o.id))
+        .filter((r) => r.state === "succeeded")
+        .map((r) => r.reason);
+      return {
+        userId: o.user_id,
+        nftId: o.nft_id,
+        title: nft.title,
+        edition: o.edition,
+        usdCents: Number(o.usd_cents),
+        inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
+        reason: reasons[0] ?? "admin",
+        tokenKept: o.tx_hash !== null,
+      };
+    },
     async mailFacts(orderId: string) {
       const o = await repo.findOrder(q, orderId);
       if (o?.state !== "fulfilled") return undefined;

@@ -30,6 +30,8 @@ export interface OrderRow {
   inr_micros_per_usd: string | null;
   checkout_url: string | null;
   provider_payment_session: string | null;
+  /** The provider's id of the payment (Stripe: its PaymentIntent), kept when paid: what a refund names. */
+  provider_payment_ref: string | null;
   /** A wallet order's voucher signature, made once at creation. */
   voucher_signature: string | null;
   reserved_until: Date;
@@ -47,10 +49,12 @@ export interface TransitionRow {
 const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, edition, usd_cents::text AS usd_cents,
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
   provider_session, reserved_until, created_at, updated_at, pay_currency, pay_amount_minor::text AS pay_amount_minor,
-  inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session, voucher_signature`;
+  inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session, voucher_signature, provider_payment_ref`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
+/** States of an order being refunded or refunded: it holds its edition only if its token was minted (tx_hash). */
+export const REFUND_STATES: OrderState[] = ["refund_pending", "refunded", "refund_failed"];
 /** States from which an order can still change on its own (payment, mint, expiry). */
 export const OPEN_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting"];
 
@@ -58,9 +62,10 @@ export const OPEN_STATES: OrderState[] = ["created", "awaiting_payment", "paid",
 export async function freeEdition(q: Query, nftId: string, editionSize: number): Promise<number | undefined> {
   const rows = await q<{ edition: number }>(
     `SELECT g AS edition FROM generate_series(1, $2::int) g
-      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g AND o.state = ANY($3::text[]))
+      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g
+        AND (o.state = ANY($3::text[]) OR (o.state = ANY($4::text[]) AND o.tx_hash IS NOT NULL)))
       ORDER BY g LIMIT 1`,
-    [nftId, editionSize, LIVE_STATES],
+    [nftId, editionSize, LIVE_STATES, REFUND_STATES],
   );
   return rows[0]?.edition;
 }
@@ -380,4 +385,121 @@ export function openingPrimaryAuctions(q: Query, chainId: number): Promise<Prima
     `SELECT ${AUCTION_COLUMNS} FROM primary_auctions WHERE chain_id = $1 AND state = 'opening' ORDER BY created_at`,
     [chainId],
   );
+}
+
+/** Keeps the provider's id of an order's payment (Stripe's PaymentIntent), told by its paid event. */
+export async function setPaymentRef(q: Query, id: string, ref: string): Promise<void> {
+  await q("UPDATE orders SET provider_payment_ref = $2 WHERE id = $1", [id, ref]);
+}
+
+/** The order whose payment is `ref` at `provider` (a refund event that names only the payment). */
+export async function findByPaymentRef(q: Query, provider: OrderProvider, ref: string) {
+  const rows = await q<{ id: string }>(
+    "SELECT id FROM orders WHERE provider = $1 AND provider_payment_ref = $2",
+    [provider, ref],
+  );
+  return rows[0]?.id;
+}
+
+export type RefundReason = "late_payment" | "admin" | "lottery_not_activated";
+
+export interface RefundRow {
+  id: string;
+  order_id: string;
+  reason: RefundReason;
+  amount_minor: string;
+  currency: string;
+  state: "pending" | "requested" | "succeeded" | "failed";
+  attempt: number;
+  provider_refund_id: string | null;
+  detail: string | null;
+  requested_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const REFUND_COLUMNS = `id, order_id, reason, amount_minor::text AS amount_minor, currency, state, attempt,
+  provider_refund_id, detail, requested_by, created_at, updated_at`;
+
+/** The refund of an order for a reason, once: undefined when it already exists (nothing written). */
+export async function insertRefund(
+  q: Query,
+  r: {
+    orderId: string;
+    reason: RefundReason;
+    amountMinor: bigint;
+    currency: string;
+    requestedBy: string | null;
+    now: Date;
+  },
+): Promise<RefundRow | undefined> {
+  const rows = await q<RefundRow>(
+    `INSERT INTO order_refunds (order_id, reason, amount_minor, currency, state, requested_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'pending', $5, $6, $6) ON CONFLICT (order_id, reason) DO NOTHING
+     RETURNING ${REFUND_COLUMNS}`,
+    [r.orderId, r.reason, r.amountMinor.toString(), r.currency, r.requestedBy, r.now],
+  );
+  return rows[0];
+}
+
+export async function findRefund(q: Query, id: string, forUpdate = false): Promise<RefundRow | undefined> {
+  const rows = await q<RefundRow>(
+    `SELECT ${REFUND_COLUMNS} FROM order_refunds WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** An order's refunds, oldest first. */
+export function refundsOf(q: Query, orderId: string): Promise<RefundRow[]> {
+  return q<RefundRow>(
+    `SELECT ${REFUND_COLUMNS} FROM order_refunds WHERE order_id = $1 ORDER BY created_at, id`,
+    [orderId],
+  );
+}
+
+export async function updateRefund(
+  q: Query,
+  id: string,
+  set: { state: RefundRow["state"]; providerRefundId?: string | null; detail?: string; attempt?: number },
+  now: Date,
+): Promise<void> {
+  await q(
+    `UPDATE order_refunds SET state = $2, provider_refund_id = COALESCE($3, provider_refund_id),
+        detail = COALESCE($4, detail), attempt = COALESCE($5, attempt), updated_at = $6 WHERE id = $1`,
+    [id, set.state, set.providerRefundId ?? null, set.detail ?? null, set.attempt ?? null, now],
+  );
+}
+
+/** Refunds still waiting for their provider's word, last touched before `before`. */
+export function openRefunds(q: Query, before: Date, limit: number): Promise<RefundRow[]> {
+  return q<RefundRow>(
+    `SELECT ${REFUND_COLUMNS} FROM order_refunds WHERE state IN ('pending', 'requested') AND updated_at < $1
+      ORDER BY updated_at LIMIT $2`,
+    [before, limit],
+  );
+}
+
+/** The provider took the refund: its id there (a refund already confirmed or failed keeps its state). */
+export async function markRefundRequested(q: Query, id: string, providerRefundId: string, now: Date) {
+  await q(
+    `UPDATE order_refunds SET state = CASE WHEN state = 'pending' THEN 'requested' ELSE state END,
+        provider_refund_id = COALESCE(provider_refund_id, $2), updated_at = $3
+      WHERE id = $1 AND state IN ('pending', 'requested')`,
+    [id, providerRefundId, now],
+  );
+}
+
+/** A failed refund tried again: a new attempt (a new idempotency key), nothing of the failed one kept but its detail. */
+export async function retryRefund(q: Query, id: string, attempt: number, now: Date) {
+  await q(
+    `UPDATE order_refunds SET state = 'pending', attempt = $2, provider_refund_id = NULL, updated_at = $3
+      WHERE id = $1 AND state = 'failed'`,
+    [id, attempt, now],
+  );
+}
+
+/** Marks a refund as looked at now (reconciliation asks again later). */
+export async function touchRefund(q: Query, id: string, now: Date) {
+  await q("UPDATE order_refunds SET updated_at = $2 WHERE id = $1", [id, now]);
 }

@@ -6,7 +6,14 @@ import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { fulfilOrderJob, openAuctionsJob, orderMailJob, reconcileOrdersJob } from "./jobs.ts";
+import {
+  fulfilOrderJob,
+  openAuctionsJob,
+  orderMailJob,
+  reconcileOrdersJob,
+  refundMailJob,
+  refundOrderJob,
+} from "./jobs.ts";
 import { CASHFREE_CHECKOUT_SCRIPT } from "./providers/cashfree.ts";
 import { checkoutPage, SIGNATURE_HEADER } from "./sandbox.ts";
 
@@ -167,6 +174,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
       pending.add(p);
     }
   }
+  hostedCheckout.useSandboxOutbox(sandboxDeliver);
   app.addHook("preClose", async () => {
     await Promise.all(pending);
   });
@@ -183,6 +191,16 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
       lifecycle,
     ),
     reconcileOrdersJob(ctx.services.orders),
+    refundOrderJob(hostedCheckout),
+    refundMailJob(
+      {
+        database: ctx.database,
+        mailer: ctx.mailer,
+        publicUrl: ctx.config.PUBLIC_URL,
+        notifications: ctx.services.notifications,
+      },
+      lifecycle,
+    ),
     openAuctionsJob(auctions, (o) => app.log.info(o, "primary auctions")),
   );
   if (!ctx.chain || !ctx.config.WORKERS) return;

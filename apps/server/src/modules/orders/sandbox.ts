@@ -18,13 +18,15 @@ export const SIGNATURE_HEADER = "x-sandbox-signature";
 
 export const sandboxEventSchema = z.object({
   id: z.string().min(1).max(100),
-  type: z.enum(["payment.succeeded", "payment.failed"]),
+  type: z.enum(["payment.succeeded", "payment.failed", "refund.succeeded"]),
   created: z.number().int(),
   data: z.object({
     session: z.string().min(1).max(100),
     orderId: z.uuid(),
     amount: z.number().int(),
     currency: z.string(),
+    /** refund.succeeded: the sandbox's id of the refund. */
+    refundId: z.string().min(1).max(100).optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
@@ -48,6 +50,9 @@ export function sandboxSecret(config: {
 
 export const newSessionId = () => `cs_sandbox_${randomBytes(12).toString("hex")}`;
 export const newEventId = () => `evt_sandbox_${randomBytes(12).toString("hex")}`;
+/** The sandbox's refund id for an idempotency key: the same key names the same refund. */
+export const sandboxRefundId = (idempotencyKey: string) =>
+  `re_sandbox_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`;
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as the sandbox sends it. */
 export function signSandboxPayload(secret: string, body: string | Buffer, timestampSec: number): string {

@@ -188,8 +188,8 @@ function OrderConfirmation({
 
 /** A loaded order: where it stands, what was paid and what to do next. */
 function OrderDetails({ o }: { o: Order }) {
-  const failed =
-    o.state === "failed" || o.state === "expired" || o.state === "cancelled" || o.state === "refunded";
+  const refund = o.state === "refund_pending" || o.state === "refunded" || o.state === "refund_failed";
+  const failed = o.state === "failed" || o.state === "expired" || o.state === "cancelled" || refund;
   const done = o.state === "fulfilled";
   const declined = o.state === "failed" && o.provider !== "wallet";
   const share = tweetUrl(`I just collected ${o.nftTitle} on Diginoor!`, `/nftdetail/${o.nftId}`);
@@ -200,30 +200,38 @@ function OrderDetails({ o }: { o: Order }) {
         <img src={o.imageUrl} alt={o.nftTitle} className="confirmation-art" width={320} height={400} />
         <div className="confirmation-body">
           <h1>
-            {done
-              ? "Your NFT is in your wallet!"
-              : o.state === "cancelled"
-                ? "Cancelled, nothing was charged"
-                : declined
-                  ? "Payment declined"
-                  : failed
-                    ? "This purchase did not go through"
-                    : "Your NFT is on its way"}
+            {refund
+              ? o.state === "refunded"
+                ? "Refunded"
+                : o.state === "refund_pending"
+                  ? "Your refund is on its way"
+                  : "Your refund did not go through yet"
+              : done
+                ? "Your NFT is in your wallet!"
+                : o.state === "cancelled"
+                  ? "Cancelled, nothing was charged"
+                  : declined
+                    ? "Payment declined"
+                    : failed
+                      ? "This purchase did not go through"
+                      : "Your NFT is on its way"}
           </h1>
           <p className="muted">
             {o.nftTitle} · edition {o.edition} · <Price {...orderPrice(o)} />
           </p>
           {failed ? (
             <p className="form-error" role="alert">
-              {o.state === "cancelled"
-                ? `You left the payment without paying, so the order is cancelled and edition ${o.edition} was released.`
-                : o.state === "expired"
-                  ? o.provider === "wallet"
-                    ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
-                    : "The checkout was not completed in time, so nothing was charged and the edition was released."
-                  : o.provider === "wallet"
-                    ? "The payment did not complete. Nothing was charged."
-                    : "The payment was declined. Nothing was charged."}
+              {refund
+                ? `${o.state === "refunded" ? "We refunded" : o.state === "refund_pending" ? "We are refunding" : "We could not yet refund"} what you paid to the card or account you paid with${o.state === "refund_failed" ? "; our team is trying again" : ""}.${o.txHash ? " The token in your wallet stays yours." : ` Nothing was sold to you and edition ${o.edition} went back on sale.`}`
+                : o.state === "cancelled"
+                  ? `You left the payment without paying, so the order is cancelled and edition ${o.edition} was released.`
+                  : o.state === "expired"
+                    ? o.provider === "wallet"
+                      ? "The price expired before a payment arrived, so nothing was charged and the edition was released."
+                      : "The checkout was not completed in time, so nothing was charged and the edition was released."
+                    : o.provider === "wallet"
+                      ? "The payment did not complete. Nothing was charged."
+                      : "The payment was declined. Nothing was charged."}
             </p>
           ) : (
             <ol className="steps" aria-label="Progress">
@@ -263,7 +271,7 @@ function OrderDetails({ o }: { o: Order }) {
                 Tweet it
               </a>
             ) : null}
-            {failed && o.state !== "refunded" ? (
+            {failed && !refund ? (
               <>
                 <TryAgain o={o} />
                 <ButtonLink variant="secondary" to={`/nftdetail/${o.nftId}`}>

@@ -185,6 +185,10 @@ export const consoleActions = {
     callApi<typeof orderEndpoints.adminRetryFulfilment>("POST /api/v1/admin/orders/{orderId}/retry", {
       params: { orderId },
     }),
+  refundOrder: (orderId: string) =>
+    callApi<typeof orderEndpoints.adminRefundOrder>("POST /api/v1/admin/orders/{orderId}/refund", {
+      params: { orderId },
+    }),
 };
 
 /** Uploads one image (multipart, field "file"); answers the URLs of its renditions by name. */

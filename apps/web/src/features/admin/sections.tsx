@@ -904,9 +904,11 @@ const orderStates = [
   "expired",
   "cancelled",
   "failed",
+  "refund_pending",
   "refunded",
+  "refund_failed",
 ] as const;
-const stateLabel = (s: string) => s.replace("_", " ");
+const stateLabel = (s: string) => s.replaceAll("_", " ");
 
 /** Every user's orders (newest 100), filterable by state, each with its state history. */
 export function OrdersSection() {
@@ -918,6 +920,19 @@ export function OrdersSection() {
     try {
       const r = await retry.mutateAsync(orderId);
       toast.success(r.queued ? "The mint is queued again" : "The mint was already queued");
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "That did not work");
+    }
+  };
+  const refund = useAdminWrite((orderId: string) => consoleActions.refundOrder(orderId));
+  const onRefund = async (o: AdminOrder) => {
+    const what =
+      o.state === "refund_failed" ? "Try this refund again" : `Refund ${o.nftTitle} #${o.edition} in full`;
+    // The token already minted stays with the buyer (decision 144).
+    if (!window.confirm(`${what}? The token stays in the buyer's wallet.`)) return;
+    try {
+      await refund.mutateAsync(o.orderId);
+      toast.success("The refund is on its way to the payment provider");
     } catch (err) {
       toast.error(err instanceof Error ? err.message : "That did not work");
     }
@@ -972,6 +987,10 @@ export function OrdersSection() {
                   onClick={() => onRetry(o.orderId)}
                 >
                   Retry fulfilment
+                </Button>
+              ) : o.provider !== "wallet" && (o.state === "fulfilled" || o.state === "refund_failed") ? (
+                <Button variant="secondary" size="sm" loading={refund.isPending} onClick={() => onRefund(o)}>
+                  {o.state === "refund_failed" ? "Retry refund" : "Refund"}
                 </Button>
               ) : (
                 "—"

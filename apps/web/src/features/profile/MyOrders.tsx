@@ -18,7 +18,9 @@ const STATE_LABELS: Record<OrderRow["state"], string> = {
   failed: "Failed",
   expired: "Expired",
   cancelled: "Cancelled",
+  refund_pending: "Refund on its way",
   refunded: "Refunded",
+  refund_failed: "Refund failed: we are on it",
 };
 const PROVIDER_LABELS: Record<OrderRow["provider"], string> = {
   wallet: "Wallet",

@@ -1,4 +1,11 @@
-import { Cashfree, CFEnvironment, type CreateOrderRequest, type OrderEntity } from "cashfree-pg";
+import { createHash } from "node:crypto";
+import {
+  Cashfree,
+  CFEnvironment,
+  type CreateOrderRequest,
+  type OrderEntity,
+  type RefundEntity,
+} from "cashfree-pg";
 import { z } from "zod";
 import {
   decimalToMinor,
@@ -52,6 +59,33 @@ const webhookSchema = z.object({
       .optional(),
   }),
 });
+
+/** Cashfree's refund webhook (REFUND_STATUS_WEBHOOK): `data.refund`, no `data.order`. */
+const refundWebhookSchema = z.object({
+  type: z.literal("REFUND_STATUS_WEBHOOK"),
+  data: z.object({
+    refund: z.object({
+      cf_refund_id: z.union([z.number(), z.string()]),
+      refund_id: z.string(),
+      order_id: z.string(),
+      refund_amount: z.union([z.number(), z.string()]),
+      refund_currency: z.string(),
+      refund_status: z.string(),
+    }),
+  }),
+});
+
+/** Cashfree's refund id for an idempotency key: at most 40 characters of [A-Za-z0-9_-]. */
+export const cashfreeRefundId = (idempotencyKey: string) =>
+  `rf_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 32)}`;
+
+/** SUCCESS is refunded; CANCELLED (Cashfree gave up after its retries) and FAILED are failures; the rest wait. */
+const refundStatusOf = (status: string | undefined) =>
+  status === "SUCCESS"
+    ? ("succeeded" as const)
+    : status === "CANCELLED" || status === "FAILED"
+      ? ("failed" as const)
+      : ("pending" as const);
 
 const EVENT_TYPES: Record<string, PaymentEvent["type"] | undefined> = {
   PAYMENT_SUCCESS_WEBHOOK: "paid",
@@ -132,6 +166,24 @@ export function cashfreeProvider(o: CashfreeOptions): PaymentProvider {
       } catch {
         throw refuseWebhook("bad signature");
       }
+      const refund = refundWebhookSchema.safeParse(payload);
+      if (refund.success) {
+        const r = refund.data.data.refund;
+        const status = refundStatusOf(r.refund_status);
+        const amount = decimalToMinor(r.refund_amount);
+        if (amount === undefined) throw refuseWebhook("no amount");
+        return {
+          id: `REFUND_STATUS_WEBHOOK:${r.cf_refund_id}:${r.refund_status}`,
+          type:
+            status === "succeeded" ? "refunded" : status === "failed" ? "refund_failed" : "refund_pending",
+          providerType: `REFUND_STATUS_WEBHOOK (${r.refund_status})`,
+          orderId: r.order_id,
+          session: r.order_id,
+          amountMinor: amount,
+          currency: r.refund_currency.toLowerCase(),
+          refundId: r.refund_id,
+        };
+      }
       const parsed = webhookSchema.safeParse(payload);
       if (!parsed.success) throw refuseWebhook("not a Cashfree payment event");
       const e = parsed.data;
@@ -164,6 +216,46 @@ export function cashfreeProvider(o: CashfreeOptions): PaymentProvider {
       } catch (err) {
         failure(err);
       }
+    },
+    async refund(order, amountMinor, reason, idempotencyKey) {
+      let entity: RefundEntity;
+      try {
+        entity = (
+          await cashfree.PGOrderCreateRefund(
+            order.session,
+            {
+              refund_amount: minorToDecimal(amountMinor),
+              refund_id: cashfreeRefundId(idempotencyKey),
+              refund_note: `Diginoor refund (${reason.replace(/_/g, " ")})`,
+            },
+            undefined,
+            idempotencyKey,
+            requestOptions,
+          )
+        ).data;
+      } catch (err) {
+        return failure(err);
+      }
+      return {
+        refundId: entity.refund_id ?? cashfreeRefundId(idempotencyKey),
+        status: refundStatusOf(entity.refund_status),
+        detail: `refund ${entity.refund_status ?? "unknown"}`,
+      };
+    },
+    async refundStatus(order, refundId) {
+      let entity: RefundEntity;
+      try {
+        entity = (
+          await cashfree.PGOrderFetchRefund(order.session, refundId, undefined, undefined, requestOptions)
+        ).data;
+      } catch (err) {
+        return failure(err);
+      }
+      return {
+        refundId,
+        status: refundStatusOf(entity.refund_status),
+        detail: `refund ${entity.refund_status ?? "unknown"}`,
+      };
     },
     async fetchStatus(session) {
       let entity: OrderEntity;

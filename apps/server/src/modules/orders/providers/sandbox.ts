@@ -1,13 +1,34 @@
-import { newSessionId, SIGNATURE_HEADER, verifySandboxWebhook } from "../sandbox.ts";
+import {
+  newSessionId,
+  SIGNATURE_HEADER,
+  sandboxRefundId,
+  signSandboxPayload,
+  verifySandboxWebhook,
+} from "../sandbox.ts";
 import { headerOf, type PaymentProvider } from "./types.ts";
+
+/** A signed webhook the sandbox sends (through the whole HTTP stack, see the orders routes). */
+export interface SandboxDelivery {
+  body: string;
+  sign: () => string;
+}
 
 /**
  * The sandbox card provider (decision 141) behind the provider interface: its checkout page is ours
  * (GET /sandbox/checkout/:session), its webhooks are HMAC-signed by our own server. It keeps no state
  * of its own, so reconciliation has nothing to ask it: an unpaid sandbox order simply expires.
+ * A refund (decision 144) is taken at once and confirmed by a signed `refund.succeeded` webhook the
+ * sandbox sends through `deliver` (like its payment webhooks, twice); the same idempotency key names
+ * the same refund.
  */
-export function sandboxProvider(o: { secret: string; publicUrl: string }): PaymentProvider {
+export function sandboxProvider(o: {
+  secret: string;
+  publicUrl: string;
+  nowMs?: () => number;
+  deliver?: (d: SandboxDelivery) => void;
+}): PaymentProvider {
   const base = o.publicUrl.replace(/\/$/, "");
+  const nowMs = o.nowMs ?? Date.now;
   return {
     name: "sandbox",
     // It stands for an Indian card: it charges rupees, at the stored rate (issue 28).
@@ -20,16 +41,35 @@ export function sandboxProvider(o: { secret: string; publicUrl: string }): Payme
       const e = verifySandboxWebhook(o.secret, raw, headerOf(headers, SIGNATURE_HEADER), nowMs);
       return {
         id: e.id,
-        type: e.type === "payment.succeeded" ? "paid" : "failed",
+        type: e.type === "payment.succeeded" ? "paid" : e.type === "refund.succeeded" ? "refunded" : "failed",
         providerType: e.type,
         orderId: e.data.orderId,
         session: e.data.session,
         amountMinor: BigInt(e.data.amount),
         currency: e.data.currency,
+        ...(e.data.refundId ? { refundId: e.data.refundId } : {}),
       };
     },
     async fetchStatus() {
       return { type: "pending", detail: "the sandbox keeps no state of its own" };
+    },
+    async refund(order, amountMinor, _reason, idempotencyKey) {
+      const refundId = sandboxRefundId(idempotencyKey);
+      const body = JSON.stringify({
+        // One event per refund: its copies (and a retried refund call) are duplicates of one event.
+        id: `evt_sandbox_refund_${refundId}`,
+        type: "refund.succeeded",
+        created: Math.floor(nowMs() / 1000),
+        data: {
+          session: order.session,
+          orderId: order.orderId,
+          amount: Number(amountMinor),
+          currency: order.currency,
+          refundId,
+        },
+      });
+      o.deliver?.({ body, sign: () => signSandboxPayload(o.secret, body, Math.floor(nowMs() / 1000)) });
+      return { refundId, status: "pending", detail: "the sandbox confirms by its refund.succeeded webhook" };
     },
   };
 }

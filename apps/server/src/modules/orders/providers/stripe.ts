@@ -45,7 +45,54 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
     throw new ProviderError("Stripe", "refused", err);
   };
 
+  const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : v?.id);
+
+  const refundResult = (r: Stripe.Refund) => ({
+    refundId: r.id,
+    status:
+      r.status === "succeeded"
+        ? ("succeeded" as const)
+        : r.status === "failed" || r.status === "canceled"
+          ? ("failed" as const)
+          : ("pending" as const),
+    detail: `refund ${r.status ?? "unknown"}${r.failure_reason ? ` (${r.failure_reason})` : ""}`,
+  });
+
+  /** refund.created / refund.updated / refund.failed (a Refund), charge.refunded (a Charge). */
+  const refundEventOf = (event: Stripe.Event): PaymentEvent | null => {
+    if (event.type === "charge.refunded") {
+      const c = event.data.object as Stripe.Charge;
+      // Only a charge refunded in full confirms our (full) refund; a partial one is not ours.
+      if (!c.refunded) return null;
+      return {
+        id: event.id,
+        type: "refunded",
+        providerType: event.type,
+        orderId: c.metadata?.orderId ?? "",
+        session: "",
+        amountMinor: BigInt(c.amount_refunded),
+        currency: c.currency.toLowerCase(),
+        paymentRef: idOf(c.payment_intent),
+      };
+    }
+    if (!event.type.startsWith("refund.")) return null;
+    const r = event.data.object as Stripe.Refund;
+    const { status } = refundResult(r);
+    return {
+      id: event.id,
+      type: status === "succeeded" ? "refunded" : status === "failed" ? "refund_failed" : "refund_pending",
+      providerType: `${event.type} (${r.status})`,
+      orderId: r.metadata?.orderId ?? "",
+      session: "",
+      amountMinor: BigInt(r.amount),
+      currency: r.currency.toLowerCase(),
+      paymentRef: idOf(r.payment_intent),
+      refundId: r.id,
+    };
+  };
+
   const eventOf = (event: Stripe.Event): PaymentEvent | null => {
+    if (event.type === "charge.refunded" || event.type.startsWith("refund.")) return refundEventOf(event);
     const types: Record<string, PaymentEvent["type"] | undefined> = {
       "checkout.session.completed": "paid",
       "checkout.session.async_payment_succeeded": "paid",
@@ -69,6 +116,7 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
       session: s.id,
       amountMinor: BigInt(s.amount_total ?? 0),
       currency: (s.currency ?? "").toLowerCase(),
+      paymentRef: idOf(s.payment_intent),
     };
   };
 
@@ -141,6 +189,35 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
         await stripe.checkout.sessions.expire(session, {}, { idempotencyKey: `expire-${session}` });
       } catch (err) {
         failure(err);
+      }
+    },
+    async refund(order, amountMinor, reason, idempotencyKey) {
+      try {
+        // The PaymentIntent is kept when the paid event arrives; a payment applied otherwise names it in its session.
+        const paymentIntent =
+          order.paymentRef ?? idOf((await stripe.checkout.sessions.retrieve(order.session)).payment_intent);
+        if (!paymentIntent) throw new ProviderError("Stripe", "refused");
+        const r = await stripe.refunds.create(
+          {
+            payment_intent: paymentIntent,
+            amount: Number(amountMinor),
+            // Stripe's own reasons are duplicate, fraudulent and requested_by_customer: ours is in the metadata.
+            ...(reason === "admin" ? { reason: "requested_by_customer" as const } : {}),
+            metadata: { orderId: order.orderId, reason },
+          },
+          { idempotencyKey },
+        );
+        return refundResult(r);
+      } catch (err) {
+        if (err instanceof ProviderError) throw err;
+        return failure(err);
+      }
+    },
+    async refundStatus(_order, refundId) {
+      try {
+        return refundResult(await stripe.refunds.retrieve(refundId));
+      } catch (err) {
+        return failure(err);
       }
     },
     async fetchStatus(session) {

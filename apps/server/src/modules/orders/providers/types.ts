@@ -41,13 +41,38 @@ export interface CheckoutSession {
 export interface PaymentEvent {
   /** Unique per provider (the dedup key in payment_events). */
   id: string;
-  type: "paid" | "failed" | "pending";
+  /** A payment's outcome, or a refund's (`refunded`, `refund_failed`, `refund_pending`). */
+  type: "paid" | "failed" | "pending" | "refunded" | "refund_failed" | "refund_pending";
   /** The provider's own name of the event (recorded). */
   providerType: string;
   orderId: string;
   session: string;
   amountMinor: bigint;
   currency: string;
+  /** The provider's id of the payment (Stripe: the PaymentIntent), what a refund names. */
+  paymentRef?: string;
+  /** Refund events: the provider's id of the refund. */
+  refundId?: string;
+}
+
+/** Why an order is refunded (one refund per order and reason). */
+export type RefundReasonCode = "late_payment" | "admin" | "lottery_not_activated";
+
+/** What a refund names at its provider. */
+export interface RefundTarget {
+  orderId: string;
+  /** The checkout session (Stripe: cs_…; Cashfree: its order id, ours). */
+  session: string;
+  /** The payment (Stripe: pi_…), when known; Stripe finds it from the session otherwise. */
+  paymentRef: string | null;
+  currency: string;
+}
+
+/** A provider's answer about a refund: its id there, and whether it is done. */
+export interface RefundResult {
+  refundId: string;
+  status: "succeeded" | "pending" | "failed";
+  detail: string;
 }
 
 /** What the provider says about a checkout now (reconciliation); undefined fields are unknown. */
@@ -75,6 +100,18 @@ export interface PaymentProvider {
    * provider cannot answer or refuses (a session already paid cannot be closed).
    */
   closeCheckout?(session: string, orderId: string): Promise<void>;
+  /**
+   * Refunds `amountMinor` of an order's payment, once per `idempotencyKey` (a retry with the same key
+   * answers the same refund). Throws ProviderError: `unavailable` (retry later, same key) or `refused`.
+   */
+  refund(
+    order: RefundTarget,
+    amountMinor: bigint,
+    reason: RefundReasonCode,
+    idempotencyKey: string,
+  ): Promise<RefundResult>;
+  /** The provider's view of a refund now (reconciliation of a lost refund webhook). */
+  refundStatus?(order: RefundTarget, refundId: string): Promise<RefundResult>;
 }
 
 /** Seconds a webhook's timestamp may be away from our clock: the sandbox's window, for every provider. */
