@@ -6,6 +6,7 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from "@
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { getJson } from "./support/api.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
+import { priceProblems } from "./support/prices.ts";
 import { installTestWallet, type TestWallet } from "./support/test-wallet.ts";
 
 /**
@@ -120,9 +121,24 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await alice.page.getByRole("button", { name: "Put to Sale" }).click();
     const sale = alice.page.getByRole("dialog");
     await sale.getByLabel("Price (ETH)").fill("0.05");
+    // The price typed and what she receives read rupees first, like every price (issue 28).
+    await expect(sale.locator("[data-price]").first()).toBeVisible();
+    expect(await priceProblems(alice.page, "sell dialog", sale)).toEqual([]);
     await shots(alice.page, "4-put-to-sale");
+    // Until our indexer has read the listing (held back here: the token API answers as before it), the
+    // page says "Listing…" and offers no second listing (issue 28).
+    const tokenApi = `**/api/v1/tokens/${tokenId}`;
+    await alice.page.route(tokenApi, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), listing: null } });
+    });
     await sale.getByRole("button", { name: "Sell Instantly" }).click();
     await expect(alice.page.getByText("NFT Listed on Sale")).toBeVisible({ timeout: 30_000 });
+    await expect(alice.page.getByTestId("trade-pending")).toContainText("Listing…");
+    await expect(alice.page.getByRole("button", { name: "Put to Sale" })).toHaveCount(0);
+    await shots(alice.page, "4b-listing-pending");
+    await alice.page.unroute(tokenApi);
+    await expect(alice.page.getByTestId("trade-pending")).toBeHidden({ timeout: 15_000 });
     await expect
       .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei, {
         timeout: 10_000,
@@ -219,6 +235,8 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     await waitForData(alice.page);
     await alice.page.getByRole("button", { name: "Place a bid" }).click();
     const bidA = alice.page.getByRole("dialog", { name: "Place a bid" });
+    await expect(bidA.locator("[data-price]").first()).toBeVisible();
+    expect(await priceProblems(alice.page, "bid dialog", bidA)).toEqual([]);
     await shots(alice.page, "7-bid-dialog");
     await bidA.getByRole("button", { name: "Proceed to bid" }).click();
     await expect(alice.page).toHaveURL(new RegExp(`/Bid_conformation/${auctionNft!.id}\\?tx=0x`), {

@@ -420,7 +420,8 @@ test.describe("marketplace state lives in the URL", () => {
     const options = await select.locator("option").allTextContents();
     expect(options[0]).toBe("Any price");
     expect(options).toContain("On auction");
-    expect(options.some((o) => o.startsWith("Under $"))).toBe(true);
+    // Rupees first, like every price (issue 28).
+    expect(options.some((o) => o.startsWith("Under ₹"))).toBe(true);
     await select.selectOption("auction");
     await expect(page).toHaveURL(/[?&]price=auction/);
     const expected = await getJson<NftList>(page.request, "/api/v1/nfts?saleType=auction&limit=12");

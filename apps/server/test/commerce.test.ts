@@ -382,16 +382,16 @@ describe("commerce on the chain, over HTTP", () => {
   });
 
   it("runs a primary auction: two bidders, an outbid, time passes, anyone settles, the winner owns it", async () => {
-    expect((await api("GET", "/api/v1/nfts/coinFlip/auction")).status).toBe(404);
-    expect(await t.ctx.services.orders.auctions.openPrimaryAuctions()).toMatchObject({
-      opened: 1,
-      failed: 0,
-    });
-    // Opening twice does nothing more.
-    expect(await t.ctx.services.orders.auctions.openPrimaryAuctions()).toMatchObject({
-      opened: 0,
-      failed: 0,
-    });
+    // The app's own five-minute schedule runs too and may open it first (the test once ran across
+    // the :30 mark): whoever opens it, it is opened once, and opening again does nothing more.
+    const once = await t.ctx.services.orders.auctions.openPrimaryAuctions();
+    const again = await t.ctx.services.orders.auctions.openPrimaryAuctions();
+    expect(once.failed + again.failed).toBe(0);
+    expect(again.opened).toBe(0);
+    const auctions = await t.ctx.database.query<{ n: number; state: string }>(
+      "SELECT count(*)::int AS n, max(state) AS state FROM primary_auctions WHERE nft_id = 'coinFlip'",
+    );
+    expect(auctions[0]).toEqual({ n: 1, state: "open" });
     expect(await editionsOf("coinFlip")).toBe(0);
     const open = await until(
       "auction open",

@@ -248,11 +248,14 @@ function BidDialog({
           {auction.highestBidWei ? "Latest bid" : "Reserve price"}:{" "}
           <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} />
         </p>
+        <p>
+          Minimum bid: <Price wei={minimum} symbol={symbol} digits={AMOUNT_DECIMALS} />
+        </p>
         <TextField
           label={`Your bid (${symbol})`}
           inputMode="decimal"
           autoComplete="off"
-          hint={`At least ${minimumText}. Outbid bids are refunded at once.`}
+          hint={`In ${symbol}, at least the minimum bid. Outbid bids are refunded at once.`}
           {...fieldProps(form, "bid", { validate: checkBid })}
         />
         {parseNative(value) !== null ? (
