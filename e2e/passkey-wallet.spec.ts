@@ -2,8 +2,8 @@ import type { ChainInfo, Token } from "@diginoor/api/chain";
 import type { Wallet } from "@diginoor/api/wallets";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
-import { expect, type Page, test } from "@playwright/test";
-import { type Address, createPublicClient, http } from "viem";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { type Address, createPublicClient, createTestClient, http } from "viem";
 import { entryPoint08Abi } from "viem/account-abstraction";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
@@ -18,6 +18,24 @@ import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./s
  * paying: the account holds 0 ETH throughout. Screenshots at 1440 px and 390 px.
  */
 const shots = (page: Page, name: string) => shotsAtBothWidths(page, `passkey-${name}`);
+
+/**
+ * On a phone (390 px) everything in a dialog fits inside it: no element reaches past its
+ * right edge (content cut off there, or scrolled sideways inside it).
+ */
+async function expectFitsOnAPhone(dialog: Locator) {
+  const page = dialog.page();
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const past = await dialog.evaluate((d) => {
+    const right = d.getBoundingClientRect().right;
+    return Array.from(d.querySelectorAll("*"))
+      .filter((e) => e.getBoundingClientRect().right > right + 0.5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} "${e.textContent?.slice(0, 40)}"`);
+  });
+  if (before) await page.setViewportSize(before);
+  expect(past, "elements past the dialog's right edge at 390 px").toEqual([]);
+}
 
 /**
  * Chromium's virtual WebAuthn authenticator (DevTools protocol) as a phone's or laptop's built-in one:
@@ -77,8 +95,7 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     // Crypto is not this fan's way: the checkout says so and the card comes forward.
     await expect(dialog.getByTestId("crypto-hint")).toContainText("needs a wallet app");
     await shots(page, "2-checkout");
-    // On a phone (the shots end at 390 px) everything in the checkout fits inside its dialog.
-    expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth), "sideways overflow").toBe(0);
+    await expectFitsOnAPhone(dialog);
     await card.click();
 
     await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sandbox_[0-9a-f]{24}$/, { timeout: 20_000 });
@@ -135,6 +152,11 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
         args: [info.paymaster as Address],
       });
     const depositBefore = await deposit();
+    // The chain's clock runs ahead of ours (as once the auction tests have moved it): the paymaster's day
+    // is the chain's, not the browser's.
+    const anvil = createTestClient({ mode: "anvil", transport: http(info.rpcUrl as string) });
+    await anvil.increaseTime({ seconds: 2 * 86_400 });
+    await anvil.mine({ blocks: 1 });
     await showcased.click();
     await page.getByRole("button", { name: "Put to Sale" }).click();
     const sale = page.getByRole("dialog");
@@ -240,6 +262,7 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await send.getByRole("button", { name: "Continue" }).click();
     await expect(send).toContainText(own);
     await shots(page, "6d-send-confirm");
+    await expectFitsOnAPhone(send);
     await send.getByRole("button", { name: "Yes, send it" }).click();
     await expect(page.getByText("NFT sent to your wallet")).toBeVisible({ timeout: 60_000 });
     expect(await ownerOf()).toBe(own);
@@ -251,23 +274,18 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(page.getByRole("button", { name: "Put to Sale" })).toHaveCount(0);
     await shots(page, "6e-sent");
     expect(await chain.getBalance({ address: account })).toBe(0n);
+    // Eight user operations of the account on the EntryPoint, each carried out and paid by our paymaster.
+    const ops = await chain.getContractEvents({
+      address: info.entryPoint as Address,
+      abi: entryPoint08Abi,
+      eventName: "UserOperationEvent",
+      args: { sender: account },
+      fromBlock: 0n,
+    });
     expect(
-      await chain.readContract({
-        address: info.paymaster as Address,
-        abi: [
-          {
-            type: "function",
-            name: "usage",
-            stateMutability: "view",
-            inputs: [{ type: "address" }, { type: "uint48" }],
-            outputs: [{ type: "uint32" }],
-          },
-        ],
-        functionName: "usage",
-        args: [account, Math.floor(Number((await chain.getBlock()).timestamp) / 86_400)],
-      }),
-      "sponsored operations today: list, remove, list, reprice, remove, auction, cancel, send",
-    ).toBe(8);
+      ops.map((o) => [o.args.paymaster, o.args.success]),
+      "list, remove, list, reprice, remove, auction, cancel, send",
+    ).toEqual(Array(8).fill([info.paymaster, true]));
 
     // ------------------------------------------------------------ the wallet page shows the passkey wallet
     await page.goto("/wallet");

@@ -120,12 +120,16 @@ describe("refunds (sandbox)", () => {
       "refund_pending>refunded",
     ]);
     const outcomes = await q<{ event_id: string; outcome: string }>(
-      "SELECT event_id, outcome FROM payment_events WHERE order_id = $1 AND type = 'payment.succeeded' ORDER BY event_id",
+      "SELECT event_id, outcome FROM payment_events WHERE order_id = $1 AND type = 'payment.succeeded' ORDER BY length(event_id)",
       [o.orderId],
     );
     expect(outcomes).toEqual([
       { event_id: `evt_late_${o.orderId}`, outcome: "refunding: order already expired" },
-      { event_id: `evt_late_again_${o.orderId}`, outcome: "ignored: order already refund_pending" },
+      {
+        event_id: `evt_late_again_${o.orderId}`,
+        // The sandbox's refund may already be confirmed when this copy arrives.
+        outcome: expect.stringMatching(/^ignored: order already refund(_pending|ed)$/),
+      },
     ]);
     // The edition was sold once: to the other fan, whose order is not touched.
     const live = await q<{ n: number }>(
@@ -215,5 +219,39 @@ describe("refunds (sandbox)", () => {
     expect((await api("POST", url, admin.cookie)).status).toBe(409);
     expect((await api("POST", `/api/v1/admin/orders/${next.orderId}/refund`, admin.cookie)).status).toBe(409);
     expect((await q("SELECT 1 FROM order_refunds WHERE order_id = $1", [next.orderId])).length).toBe(0);
+  });
+
+  it("the lottery's call refunds a paid order once per reason, in the caller's transaction", async () => {
+    const fan = await fanWithWallet(t);
+    const o = (await cardOrder(fan.cookie, "refundMe")).body;
+    const pay = sandboxEvent(o, "payment.succeeded", nowSec(), `evt_lottery_${o.orderId}`);
+    expect((await webhook(pay)).statusCode).toBe(200);
+    // (A ticket order is refunded paid; this NFT order is refunded once its mint is done.)
+    await until(
+      "order fulfilled",
+      async () => (await getOrder(fan.cookie, o.orderId)).body,
+      (b) => b.state === "fulfilled",
+      30_000,
+    );
+    const orders = t.ctx.services.orders.hostedCheckout;
+    const calls = await Promise.all(
+      [1, 2, 3].map(() =>
+        orders.requestRefund(o.orderId, "lottery_not_activated", {
+          cause: "test: the lottery was not activated",
+        }),
+      ),
+    );
+    expect(calls.filter((c) => c.queued)).toHaveLength(1);
+    await until(
+      "lottery refund confirmed",
+      async () => (await getOrder(fan.cookie, o.orderId)).body,
+      (b) => b.state === "refunded",
+      20_000,
+    );
+    const rows = await q<{ reason: string; state: string }>(
+      "SELECT reason, state FROM order_refunds WHERE order_id = $1",
+      [o.orderId],
+    );
+    expect(rows).toEqual([{ reason: "lottery_not_activated", state: "succeeded" }]);
   });
 });

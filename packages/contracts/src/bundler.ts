@@ -67,6 +67,37 @@ async function supportedEntryPoints(url: string): Promise<string[] | undefined> 
   }
 }
 
+/**
+ * Alto's clock follows the chain's. Alto refuses an operation whose validity starts after its own
+ * Date.now(), while the EntryPoint judges it by the block's time; our paymaster makes each operation valid
+ * on one UTC day of the chain (decision 160). A development chain whose time was moved forward (the
+ * auction tests do) then had no day both accepted: every passkey operation was refused. Loaded into
+ * Alto's process (`node --import`), this moves its Date.now() forward to the next block's time, read from
+ * the node every 200 ms; it never moves it back. Only this development bundler runs it.
+ */
+const CHAIN_CLOCK_PRELOAD = `data:text/javascript,${encodeURIComponent(`
+const rpc = process.env.DIGINOOR_CHAIN_CLOCK_RPC;
+if (rpc) {
+  const wall = Date.now.bind(Date);
+  let ahead = 0;
+  const tick = async () => {
+    try {
+      const res = await fetch(rpc, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["pending", false] }),
+        signal: AbortSignal.timeout(1000),
+      });
+      const block = (await res.json()).result;
+      if (block) ahead = Math.max(0, Number(BigInt(block.timestamp)) * 1000 - wall());
+    } catch {}
+  };
+  await tick();
+  setInterval(tick, 200).unref();
+  Date.now = () => wall() + ahead;
+}
+`)}`;
+
 /** Start Alto on `rpcUrl` for EntryPoint v0.8 and wait until it answers `eth_supportedEntryPoints`. */
 export async function startBundler(opts: StartBundlerOptions): Promise<BundlerInstance> {
   if (!exitHookInstalled) {
@@ -108,7 +139,10 @@ export async function startBundler(opts: StartBundlerOptions): Promise<BundlerIn
     "--log-level",
     opts.logLevel ?? "warn",
   ];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", CHAIN_CLOCK_PRELOAD, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, DIGINOOR_CHAIN_CLOCK_RPC: opts.rpcUrl },
+  });
   running.add(child);
   let output = "";
   const collect = (d: Buffer) => {

@@ -39,6 +39,7 @@ const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
   admin: ["fulfilled"],
   // A lottery that does not activate refunds its paid ticket orders.
   lottery_not_activated: ["paid", "fulfilled"],
+  lottery_seed_not_revealed: ["paid", "fulfilled"],
 };
 
 /** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */

@@ -150,6 +150,7 @@ const REFUND_WHY: Record<string, string> = {
   late_payment: "your payment arrived after the order had ended, so nothing was sold to you",
   admin: "Diginoor refunded this order",
   lottery_not_activated: "the lottery did not sell enough tickets to take place",
+  lottery_seed_not_revealed: "the lottery's draw could not be made in time",
 };
 
 /** Tells the buyer their order was refunded: a notification in the bell (once: its source is the order) and a mail (once per job). */

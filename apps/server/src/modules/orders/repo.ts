@@ -401,7 +401,7 @@ export async function findByPaymentRef(q: Query, provider: OrderProvider, ref: s
   return rows[0]?.id;
 }
 
-export type RefundReason = "late_payment" | "admin" | "lottery_not_activated";
+export type RefundReason = "late_payment" | "admin" | "lottery_not_activated" | "lottery_seed_not_revealed";
 
 export interface RefundRow {
   id: string;

@@ -3,6 +3,7 @@ import { getAddress, isAddress } from "viem";
 import { Button } from "../../ui/Button.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { TextField } from "../../ui/TextField.tsx";
+import "./wallet-ui.css";
 
 /**
  * "Send to my own wallet" for a token in the fan's passkey wallet: any address, then a confirmation that
@@ -37,8 +38,9 @@ export function SendToOwnWallet({
         {confirming ? (
           <div className="trade">
             <p>
-              Send <strong>{title}</strong> to <code className="wallet-address">{confirming}</code>? Check the
-              address: a transfer cannot be undone, and a token sent to a wrong address is lost.
+              Send <strong>{title}</strong> to this address?
+              <code className="send-address">{confirming}</code>
+              Check the address: a transfer cannot be undone, and a token sent to a wrong address is lost.
             </p>
             <div className="trade-row">
               <Button

@@ -105,10 +105,14 @@ export async function sendFromPasskeyWallet(
         bundlerFeesPerGas(bundlerClient as never, () => estimateFeesPerGas(client)),
     },
   });
+  // The paymaster counts the operation against a UTC day and the EntryPoint accepts it only on that day
+  // of the chain's clock, not this device's: a phone's clock may be off, and a development chain's runs
+  // ahead once tests have moved its time (then every operation was refused, "AA32 paymaster expired").
+  const next = await client.getBlock({ blockTag: "pending" }).catch(() => client.getBlock());
   const hash = await bundler.sendUserOperation({
     account,
     calls,
-    paymaster: diginoorPaymasterFields(chain.paymaster as Address),
+    paymaster: diginoorPaymasterFields(chain.paymaster as Address, () => Number(next.timestamp)),
   });
   const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 120_000 });
   if (!receipt.success) throw new Error(receipt.reason ?? "The operation reverted on chain");

@@ -56,7 +56,11 @@ export interface PaymentEvent {
 }
 
 /** Why an order is refunded (one refund per order and reason). */
-export type RefundReasonCode = "late_payment" | "admin" | "lottery_not_activated";
+export type RefundReasonCode =
+  | "late_payment"
+  | "admin"
+  | "lottery_not_activated"
+  | "lottery_seed_not_revealed";
 
 /** What a refund names at its provider. */
 export interface RefundTarget {
