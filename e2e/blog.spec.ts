@@ -49,7 +49,7 @@ test.describe("blog", () => {
 
     await expect(page.getByRole("heading", { level: 1, name: "Stories from the foyer" })).toBeVisible();
     await expect(page).toHaveTitle("Blog · Diginoor");
-    const carousel = page.getByRole("region", { name: "Featured posts" });
+    const carousel = page.getByRole("group", { name: "Featured posts" });
     await expect(carousel.getByRole("link", { name: data.featured[0]!.title })).toBeVisible();
     const cards = page.getByTestId("post-card");
     await expect(cards).toHaveCount(Math.min(12, data.items.length));

@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /**
- * The serious and critical axe-core violations on the page as it is now (WCAG 2.x A and AA rules and
+ * The serious and critical axe-core violations, and any landmark violation, on the page as it is now (WCAG 2.x A and AA rules and
  * axe's best practices), one line per violation with the first offending elements.
  */
 export async function a11yProblems(page: Page, where: string): Promise<string[]> {
@@ -26,7 +26,11 @@ export async function a11yProblems(page: Page, where: string): Promise<string[]>
       targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
     }));
   });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${where}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(", ")}`);
+  return (
+    violations
+      // Serious and critical findings, and every landmark finding (a duplicate landmark is "moderate"
+      // to axe, but a screen reader's landmark list then shows two places with one name).
+      .filter((v) => v.impact === "serious" || v.impact === "critical" || v.id.startsWith("landmark"))
+      .map((v) => `${where}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(", ")}`)
+  );
 }

@@ -42,7 +42,11 @@ export function Carousel<T>({
   const go = (next: number) => setIndex(((next % positions) + positions) % positions);
 
   return (
-    <section
+    // A group, not a region: it sits in a section that already names it (APG carousel pattern), and two
+    // landmarks with one name would repeat in a screen reader's landmark list. Not a form's <fieldset>.
+    // biome-ignore lint/a11y/useSemanticElements: the APG carousel pattern's container is role group
+    <div
+      role="group"
       className="carousel"
       aria-roledescription="carousel"
       aria-label={label}
@@ -119,6 +123,6 @@ export function Carousel<T>({
           </button>
         </div>
       ) : null}
-    </section>
+    </div>
   );
 }
