@@ -94,6 +94,10 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(dialog.getByText("Please Connect Wallet to Proceed")).toHaveCount(0);
     // Crypto is not this fan's way: the checkout says so and the card comes forward.
     await expect(dialog.getByTestId("crypto-hint")).toContainText("needs a wallet app");
+    // The card is this fan's way: the filled button, its dollar price in the button's ink (not muted grey).
+    await expect(card).toHaveClass(/btn-primary/);
+    const ink = (l: Locator) => l.evaluate((e) => getComputedStyle(e).color);
+    expect(await ink(card.locator(".price-alt").first())).toBe(await ink(card));
     await shots(page, "2-checkout");
     await expectFitsOnAPhone(dialog);
     await card.click();

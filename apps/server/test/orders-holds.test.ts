@@ -149,6 +149,20 @@ describe("unpaid holds", () => {
     const before = await editions("lateOne");
     const o = (await cardOrder(f.cookie, "lateOne")).body;
     const session = o.checkoutUrl!.split("/sandbox/checkout/")[1];
+    // The hosted page says how long it stays open, and warns in its last minutes.
+    const page = () => t.app.inject({ method: "GET", url: `/sandbox/checkout/${session}` });
+    expect((await page()).body).toContain(
+      "This checkout closes in 15 minutes; the edition is held for you until then.",
+    );
+    const reservedUntil = new Date(Date.parse(o.reservedUntil));
+    await q("UPDATE orders SET reserved_until = $2 WHERE id = $1", [
+      o.orderId,
+      new Date(clock.now() + 3 * 60_000),
+    ]);
+    expect((await page()).body).toContain(
+      "This checkout closes in 3 minutes: pay now or the edition is released.",
+    );
+    await q("UPDATE orders SET reserved_until = $2 WHERE id = $1", [o.orderId, reservedUntil]);
     const left = await t.app.inject({ method: "POST", url: `/sandbox/checkout/${session}/abandon` });
     expect(left.statusCode).toBe(302);
     expect(left.headers.location).toBe(`${PUBLIC_URL}/paymentstatus/lateOne/${o.orderId}/cancelled`);

@@ -764,6 +764,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
         // Orders made before the sandbox charged rupees have no pay currency: they charge dollars.
         paise: o.pay_currency === "inr" && o.pay_amount_minor !== null ? Number(o.pay_amount_minor) : null,
         state: o.state,
+        minutesLeft: Math.max(0, Math.ceil((o.reserved_until.getTime() - clock.now()) / 60_000)),
       };
     },
 

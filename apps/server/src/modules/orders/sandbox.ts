@@ -109,6 +109,8 @@ export function checkoutPage(o: {
   /** What is charged, in paise (the sandbox charges rupees); null on an order that charges dollars. */
   paise: number | null;
   state: string;
+  /** Whole minutes until the checkout closes and the edition is released (decision 143). */
+  minutesLeft?: number;
 }): string {
   // Rupees first, as everywhere (issue 28); the charge is in the order's own currency.
   const charged = o.paise === null ? formatUsd(o.usdCents) : formatInr(o.paise);
@@ -119,8 +121,14 @@ export function checkoutPage(o: {
       : "Charged in Indian rupees (INR); the dollar price is for reference.";
   const action = (a: string) => `/sandbox/checkout/${encodeURIComponent(o.sessionId)}/${a}`;
   const open = o.state === "awaiting_payment";
+  const left = o.minutesLeft ?? 0;
+  const hold =
+    left <= 5
+      ? `<p class="hold closing" role="alert">This checkout closes in ${left <= 1 ? "less than a minute" : `${left} minutes`}: pay now or the edition is released.</p>`
+      : `<p class="hold">This checkout closes in ${left} minutes; the edition is held for you until then.</p>`;
   const buttons = open
-    ? `<form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(charged)}</button></form>
+    ? `${o.minutesLeft === undefined ? "" : hold}
+<form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(charged)}</button></form>
 <form method="post" action="${action("decline")}"><button class="decline" type="submit">Decline</button></form>
 <form method="post" action="${action("abandon")}"><button class="abandon" type="submit">Abandon</button></form>`
     : `<p class="state">This checkout is closed (order ${escapeHtml(o.state.replace("_", " "))}).</p>
@@ -131,6 +139,7 @@ export function checkoutPage(o: {
 <style>body{font-family:Inter,Arial,sans-serif;background:#f4f1fb;color:#111;margin:0;padding:24px 16px}
 main{max-width:440px;margin:40px auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 4px 24px #0002}
 .badge{display:inline-block;background:#ffe9a8;color:#6b4e00;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
+.hold{font-size:13px;color:#555;margin:0 0 12px}.closing{color:#a33a00;font-weight:600}
 h1{font-size:20px;margin:12px 0 4px}.amount{font-size:32px;font-weight:700;margin:16px 0 4px}.currency{font-size:13px;color:#555;margin:0 0 16px}
 .card{border:1px solid #ddd;border-radius:8px;padding:10px 12px;color:#555;font-size:14px;margin:0 0 16px}
 form{margin:0 0 10px}button{width:100%;padding:12px;border-radius:8px;border:1px solid #7b2ff7;font-size:16px;font-weight:600;cursor:pointer}

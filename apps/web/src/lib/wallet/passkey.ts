@@ -5,11 +5,12 @@ import {
   diginoorPaymasterFields,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
-import { type Address, createPublicClient, custom, defineChain, type Hex, http, stringToHex } from "viem";
+import { type Address, custom, type Hex, stringToHex } from "viem";
 import { createBundlerClient, createWebAuthnCredential, toWebAuthnAccount } from "viem/account-abstraction";
 import { estimateFeesPerGas } from "viem/actions";
 import { callApi } from "../api.ts";
 import type { ChainInfo } from "./chain.ts";
+import { chainReader } from "./viem-chain.ts";
 
 /** Whether this browser can make and use passkeys (WebAuthn). */
 export function passkeysSupported(): boolean {
@@ -76,17 +77,9 @@ export async function sendFromPasskeyWallet(
   if (!wallet.passkey || !chain.accountFactory || !chain.paymaster || !chain.chainId || !chain.bundlerUrl) {
     throw new Error("Passkey wallets are unavailable on this server");
   }
-  const viemChain = defineChain({
-    id: chain.chainId,
-    name: chain.chainName ?? `chain-${chain.chainId}`,
-    nativeCurrency: { name: chain.nativeSymbol ?? "ETH", symbol: chain.nativeSymbol ?? "ETH", decimals: 18 },
-    rpcUrls: { default: { http: chain.rpcUrl ? [chain.rpcUrl] : [] } },
-  });
-  // Reads (nonce, code) go through the bundler proxy's node when the chain has no public RPC for us.
-  const client = createPublicClient({
-    chain: viemChain,
-    transport: chain.rpcUrl ? http(chain.rpcUrl) : bundlerTransport(),
-  });
+  // Reads (the nonce, the next block's time) from the chain's RPC, as the rest of the wallet code reads;
+  // the bundler proxy passes the ERC-4337 methods only.
+  const client = chainReader({ ...chain, chainId: chain.chainId });
   const owner = toWebAuthnAccount({
     credential: { id: wallet.passkey.credentialId, publicKey: wallet.passkey.publicKey as Hex },
   });

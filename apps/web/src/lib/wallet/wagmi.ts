@@ -1,21 +1,7 @@
-import { type Chain, defineChain } from "viem";
-import { polygon, polygonAmoy } from "viem/chains";
 import { createConfig, http, injected } from "wagmi";
 import { walletConnect } from "wagmi/connectors";
 import type { ChainInfo } from "./chain.ts";
-
-/** The viem chain of the configured chain id (Polygon's own definitions when it is Polygon). */
-export function chainOf(info: ChainInfo & { chainId: number }): Chain {
-  if (info.chainId === polygon.id) return polygon;
-  if (info.chainId === polygonAmoy.id) return polygonAmoy;
-  const symbol = info.nativeSymbol ?? "ETH";
-  return defineChain({
-    id: info.chainId,
-    name: info.chainName ?? `Chain ${info.chainId}`,
-    nativeCurrency: { name: symbol, symbol, decimals: 18 },
-    rpcUrls: { default: { http: info.rpcUrl ? [info.rpcUrl] : [] } },
-  });
-}
+import { chainOf } from "./viem-chain.ts";
 
 /**
  * wagmi for the wallet pages only (this module is in their lazy chunk, never in the home page's):

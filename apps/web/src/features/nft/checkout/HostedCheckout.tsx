@@ -19,7 +19,13 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { checkoutApi, goToCheckout, useCheckoutOptions } from "./api.ts";
 import { usdCentsToPaise } from "../../../lib/format.ts";
 
-type Reason = "wallet_required" | "phone_required" | "phone_invalid" | "open_order" | undefined;
+type Reason =
+  | "wallet_required"
+  | "phone_required"
+  | "phone_invalid"
+  | "open_order"
+  | "unpaid_holds_limit"
+  | undefined;
 
 /**
  * The hosted-checkout choices under the wallet checkout (decision 142), each shown only when the
@@ -162,6 +168,12 @@ function HostedButton({
             <>
               {" "}
               <Link to="/wallet">Link a wallet</Link>
+            </>
+          ) : null}
+          {error.reason === "unpaid_holds_limit" ? (
+            <>
+              {" "}
+              <Link to="/profile#orders">Your orders</Link>
             </>
           ) : null}
           {error.reason === "open_order" && error.orderId ? (
