@@ -62,8 +62,8 @@ test("an administrator refunds a card order from the console; the fan sees it re
         timeout: 30_000,
       })
       .toBe("refunded");
-    // The fan comes back to the order page: Refunded, and the token stays theirs.
-    await page.reload();
+    // The fan's open order page follows it (the event stream's order.updated), no reload: Refunded,
+    // and the token stays theirs.
     await expect(page.getByRole("heading", { name: "Refunded" })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText("The token in your wallet stays yours.", { exact: false })).toBeVisible();
     await shots(page, "1-order-page");

@@ -41,7 +41,16 @@ export function useNotifications(signedIn: boolean) {
       void queryClient.invalidateQueries({ queryKey: notificationsKey });
     };
     source.addEventListener("notification", onNotification);
+    // An order moved (paid, minted, refunded…): its page and My orders read it again, even once it
+    // looked final (a fulfilled order can still be refunded, decision 144).
+    const onOrder = (event: MessageEvent<string>) => {
+      const data = JSON.parse(event.data) as Extract<LiveEvent, { type: "order.updated" }>;
+      void queryClient.invalidateQueries({ queryKey: ["order", data.orderId] });
+      void queryClient.invalidateQueries({ queryKey: ["orders"] });
+    };
+    source.addEventListener("order.updated", onOrder);
     return () => {
+      source.removeEventListener("order.updated", onOrder);
       source.removeEventListener("notification", onNotification);
       source.close();
       openStreams.delete(source);
