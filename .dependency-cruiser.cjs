@@ -1,5 +1,7 @@
-// Architectural boundaries, checked by `npm run lint` (scripts/check-boundaries.mjs runs
-// dependency-cruiser with this file). See docs/architecture.md and decision 061.
+// Architectural boundaries, checked by `npm run lint` (its `lint:boundaries` script runs
+// dependency-cruiser with this file and --ignore-known, i.e. .dependency-cruiser-known-violations.json).
+// SQL naming another module's table is checked separately by scripts/check-tables.mjs.
+// Proved by apps/server/test/boundaries.test.ts. See docs/architecture.md and decision 061.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -19,6 +21,33 @@ module.exports = {
           "^apps/server/src/modules/accounts/session\\.ts$",
         ],
       },
+    },
+    {
+      name: "no-import-cycle",
+      comment:
+        "No import cycle (type-only imports count): a cycle means two files cannot be understood, built or " +
+        "tested apart. Break it by moving the shared type or function to a file both import.",
+      severity: "error",
+      from: { path: "^(apps|packages)/" },
+      to: { circular: true },
+    },
+    {
+      name: "routes-register-no-jobs",
+      comment:
+        "A route file (modules/<m>/routes.ts or *-routes.ts) only maps HTTP to its service: it does not " +
+        "define or register background jobs (platform/jobs); those live in the module's jobs.ts and are " +
+        "attached by bootstrap/main, so a worker does not need the HTTP app.",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/[^/]+/[a-z-]*routes\\.ts$" },
+      to: { path: "^apps/server/src/platform/jobs/" },
+    },
+    {
+      name: "routes-not-repos",
+      comment:
+        "A route file goes through a service, never straight to a repo or tables (its own module's or another's).",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/[^/]+/[a-z-]*routes\\.ts$" },
+      to: { path: "^apps/server/src/modules/[^/]+/(repo|tables)\\.ts$" },
     },
     {
       name: "feature-isolation",

@@ -17,8 +17,10 @@ import { registerQuoteRoutes } from "./modules/quotes/routes.ts";
 import { registerBlog } from "./modules/blog/routes.ts";
 import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
+import { pruneLiveEventsJob } from "./modules/events/jobs.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
+import { lotteryTickJob } from "./modules/lottery/jobs.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
@@ -151,6 +153,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerSocial(app, ctx);
   registerIndexerWorker(app, ctx);
   await registerEvents(app, ctx);
+  attachModuleJobs(app, ctx);
 
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
@@ -236,5 +239,22 @@ function acceptsEncoding(header: string | undefined, encoding: string): boolean 
     if (name !== encoding) return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * Background jobs of modules whose route files used to register them (a route file maps HTTP only;
+ * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and the live events' prune.
+ */
+function attachModuleJobs(app: FastifyInstance, ctx: AppContext): void {
+  const tick = lotteryTickJob(ctx.services.lottery, (o) => app.log.info(o, "lotteries"));
+  ctx.jobs.register(tick);
+  ctx.jobs.register(pruneLiveEventsJob(ctx));
+  if (!ctx.config.WORKERS) return;
+  app.addHook("onReady", async () => {
+    // A process that stopped at a closing time: close and draw now, not in a minute.
+    await ctx.jobs
+      .enqueue(tick, {}, { singletonKey: "startup" })
+      .catch((err) => app.log.warn({ err }, "lottery: could not enqueue the closing job"));
   });
 }

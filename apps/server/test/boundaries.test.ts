@@ -87,4 +87,36 @@ describe("architectural boundaries (dependency-cruiser)", () => {
     expect(run.out).not.toMatch(/features\/auth\/api\.ts → apps\/web\/src\/lib/);
     expect(run.out).toMatch(/5 dependency violations/);
   });
+
+  // Issue 21 point 3: an import cycle (type-only imports count), a route file registering a job, a
+  // route file reaching a repo. A route file importing its service is allowed.
+  it("fails an import cycle, a route file importing platform/jobs, and a route file importing a repo, naming each rule", () => {
+    const run = cruise({
+      ...serverModules,
+      "apps/server/src/platform/jobs/jobs.ts": "export const defineJob = (d: object) => d;\n",
+      "apps/server/src/context.ts":
+        'import { social } from "./modules/social/service.ts";\nexport interface AppContext { s: typeof social }\n',
+      "apps/server/src/modules/social/service.ts":
+        'import { accounts } from "../accounts/service.ts";\nexport const social = accounts;\n',
+      "apps/server/src/modules/accounts/service.ts":
+        'import type { AppContext } from "../../context.ts";\nexport const accounts = (c: AppContext) => c;\n',
+      "apps/server/src/modules/lottery/service.ts": "export const tick = () => 1;\n",
+      "apps/server/src/modules/lottery/routes.ts":
+        'import { defineJob } from "../../platform/jobs/jobs.ts";\nimport { tick } from "./service.ts";\nexport const r = defineJob({ tick });\n',
+      "apps/server/src/modules/catalogue/admin-routes.ts":
+        'import { findNft } from "./repo.ts";\nimport { nftForToken } from "./service.ts";\nexport const r = [findNft, nftForToken];\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.out).toMatch(/no-import-cycle: apps\/server\/src\/context\.ts →/);
+    expect(run.out).toMatch(
+      /modules\/social\/service\.ts →\s+apps\/server\/src\/modules\/accounts\/service\.ts/,
+    );
+    expect(run.out).toMatch(
+      /routes-register-no-jobs: apps\/server\/src\/modules\/lottery\/routes\.ts → apps\/server\/src\/platform\/jobs\/jobs\.ts/,
+    );
+    expect(run.out).toMatch(
+      /routes-not-repos: apps\/server\/src\/modules\/catalogue\/admin-routes\.ts → apps\/server\/src\/modules\/catalogue\/repo\.ts/,
+    );
+    expect(run.out).not.toMatch(/routes\.ts → apps\/server\/src\/modules\/[a-z]+\/service\.ts/);
+  });
 });

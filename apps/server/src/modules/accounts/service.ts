@@ -3,12 +3,14 @@
 // Every operation that writes more than once runs in one transaction (withTransaction), and the
 // mail it causes is enqueued in that same transaction.
 import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
-import type { AppContext } from "../../context.ts";
+import type { Config } from "../../config.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
-import type { JobRef } from "../../platform/jobs/jobs.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import { pruneMailDeliveries } from "../mail/service.ts";
 import type { MailMessage } from "../mail/service.ts";
@@ -19,7 +21,7 @@ import {
   verificationMail,
 } from "../mail/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
-import { sha256Hex } from "../../lib/storage/storage.ts";
+import { type Storage, sha256Hex } from "../../lib/storage/storage.ts";
 import type { GoogleIdentity } from "./google.ts";
 import { limits } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
@@ -28,8 +30,18 @@ import type { UserRow } from "./tables.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { z } from "zod";
 
-/** What the accounts service needs from the application context. */
-export type AccountsDeps = Pick<AppContext, "config" | "database" | "jobs" | "clock" | "storage" | "pubsub">;
+/**
+ * What the accounts service needs (a plain interface, not AppContext: importing context.ts from here
+ * closed the cycle context.ts → social/service.ts → accounts/service.ts → context.ts).
+ */
+export interface AccountsDeps {
+  config: Config;
+  database: Database;
+  jobs: Jobs;
+  clock: Clock;
+  storage: Storage;
+  pubsub: PubSub;
+}
 
 export const VERIFY_TOKEN_TTL_SECONDS = 24 * 3600;
 export const RESET_TOKEN_TTL_SECONDS = 3600;

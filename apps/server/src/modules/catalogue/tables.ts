@@ -151,3 +151,6 @@ export const teamMembers = pgTable("team_members", {
   avatarUrl: text("avatar_url").notNull(),
   displayOrder: integer("display_order").notNull().default(0),
 });
+
+/** Tables this module also owns whose Drizzle definitions are not written yet (scripts/check-tables.mjs reads this). */
+export const ownedTables = ["catalogue_changes"] as const;

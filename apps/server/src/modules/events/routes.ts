@@ -1,17 +1,9 @@
 import { eventsEndpoints } from "@diginoor/api/events";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
-import { defineJob } from "../../platform/jobs/jobs.ts";
 import { SESSIONS_ENDED_CHANNEL, liveSessionHashes, sessionsEndedSchema } from "../accounts/service.ts";
-import {
-  endStreamsOfEndedSessions,
-  pruneLiveEvents,
-  sendUserStream,
-  trackUserStreams,
-  watchSessions,
-} from "./service.ts";
+import { endStreamsOfEndedSessions, sendUserStream, trackUserStreams, watchSessions } from "./service.ts";
 
 /**
  * GET /api/v1/events: the signed-in user's live events as Server-Sent Events. Each stream
@@ -38,19 +30,6 @@ export async function registerEvents(app: FastifyInstance, ctx: AppContext): Pro
         reply,
       }),
   });
-
-  // Kept events past the replay window go once an hour (any worker process; idempotent).
-  ctx.jobs.register(
-    defineJob({
-      name: "events.prune",
-      payload: z.object({}),
-      retry: { limit: 2, delaySeconds: 60, backoff: false },
-      schedule: { cron: "41 * * * *", payload: {} },
-      handler: async () => {
-        await pruneLiveEvents(ctx.database, ctx.clock.date());
-      },
-    }),
-  );
 
   // The accounts module announces ended sessions (sign-out, suspension, password change) from any
   // process: this process ends its streams whose session is over.

@@ -1,31 +1,11 @@
 import { lotteryEndpoints as api, lotteryLiveEventSchema } from "@diginoor/api/lottery";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
-import { defineJob } from "../../platform/jobs/jobs.ts";
 import { anonymousHolder, sendChannelStream, trackUserStreams } from "../events/service.ts";
-import { type LotteryService, lotteryChannel } from "./service.ts";
+import { lotteryChannel } from "./service.ts";
 
-/**
- * Every minute (and at start): closes lotteries past their closing time and draws closed ones whose
- * block exists. Each step is a guarded move, so a crash between them resumes and never repeats.
- */
-export function lotteryTickJob(lottery: Pick<LotteryService, "tick">, log: (o: object) => void = () => {}) {
-  return defineJob({
-    name: "lottery.tick",
-    payload: z.object({}),
-    retry: { limit: 2, delaySeconds: 10, backoff: false },
-    expireInSeconds: 300,
-    schedule: { cron: "* * * * *", payload: {} },
-    handler: async () => {
-      const counts = await lottery.tick();
-      if (counts.closed || counts.drawn || counts.notActivated) log(counts);
-    },
-  });
-}
-
-/** Lotteries: public reads, the ticket list, my tickets; the close-and-draw job. */
+/** Lotteries: public reads, the ticket list, my tickets (the close-and-draw job is in jobs.ts). */
 export async function registerLottery(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const lottery = ctx.services.lottery;
   route(app, api.list, { permission: "public", handler: () => lottery.list() });
@@ -66,15 +46,5 @@ export async function registerLottery(app: FastifyInstance, ctx: AppContext): Pr
   route(app, api.myTickets, {
     permission: "signed-in",
     handler: ({ user }) => lottery.myTickets((user as { id: string }).id),
-  });
-
-  const tick = lotteryTickJob(lottery, (o) => app.log.info(o, "lotteries"));
-  ctx.jobs.register(tick);
-  if (!ctx.config.WORKERS) return;
-  app.addHook("onReady", async () => {
-    // A process that stopped at a closing time: close and draw now, not in a minute.
-    await ctx.jobs
-      .enqueue(tick, {}, { singletonKey: "startup" })
-      .catch((err) => app.log.warn({ err }, "lottery: could not enqueue the closing job"));
   });
 }

@@ -17,3 +17,6 @@ export const devMail = pgTable(
   },
   (t) => [index("dev_mail_created_idx").on(t.createdAt.desc())],
 );
+
+/** Tables this module also owns whose Drizzle definitions are not written yet (scripts/check-tables.mjs reads this). */
+export const ownedTables = ["mail_deliveries"] as const;

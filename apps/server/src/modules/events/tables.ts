@@ -1,0 +1,3 @@
+// The events module's tables. Their Drizzle definitions are not written yet: this list is what
+// scripts/check-tables.mjs (npm run lint) reads to know who owns them; migrations are the source of truth.
+export const ownedTables = ["live_events", "live_event_counters"] as const;

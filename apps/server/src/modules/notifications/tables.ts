@@ -1,0 +1,3 @@
+// The notifications module's tables. Their Drizzle definitions are not written yet: this list is what
+// scripts/check-tables.mjs (npm run lint) reads to know who owns them; migrations are the source of truth.
+export const ownedTables = ["notifications", "notification_cursors", "notification_preferences"] as const;
