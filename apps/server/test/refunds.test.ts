@@ -254,4 +254,34 @@ describe("refunds (sandbox)", () => {
     );
     expect(rows).toEqual([{ reason: "lottery_not_activated", state: "succeeded" }]);
   });
+
+  it("the orders reconciler enqueues again a refund whose job was lost (sandbox only), and it ends refunded once", async () => {
+    const fan = await fanWithWallet(t);
+    const o = (await cardOrder(fan.cookie, "refundMe")).body;
+    // An order left refund_pending with its refund row but no job (as if pg-boss lost it).
+    await t.ctx.services.orders.lifecycle.move(
+      { id: o.orderId, nft_id: "refundMe", user_id: fan.userId },
+      ["awaiting_payment"],
+      "expired",
+      "test: the checkout lapsed unpaid",
+    );
+    await q("UPDATE orders SET state = 'refund_pending' WHERE id = $1", [o.orderId]);
+    await q(
+      `INSERT INTO order_refunds (order_id, reason, amount_minor, currency, state, created_at, updated_at)
+       VALUES ($1, 'late_payment', $2, $3, 'pending', $4, $4)`,
+      [o.orderId, o.payAmountMinor ?? o.usdCents, o.payCurrency ?? "usd", clock.date()],
+    );
+    clock.advance(6 * 60 * 1000);
+    const counts = await t.ctx.services.orders.hostedCheckout.reconcilePayments();
+    expect(counts.refunds).toMatchObject({ requeued: 1 });
+    await until(
+      "the requeued refund confirmed",
+      async () => (await getOrder(fan.cookie, o.orderId)).body,
+      (b) => b.state === "refunded",
+      20_000,
+    );
+    expect(await q("SELECT state FROM order_refunds WHERE order_id = $1", [o.orderId])).toEqual([
+      { state: "succeeded" },
+    ]);
+  });
 });

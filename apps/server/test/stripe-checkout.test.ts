@@ -3,6 +3,7 @@ import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
+import { newSignedInUser } from "./factories.ts";
 import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
 import { stripeProvider } from "../src/modules/orders/providers/stripe.ts";
 import {
@@ -33,9 +34,16 @@ const stripe = new Stripe("sk_test_helper_only");
 /** Refunds the fake Stripe made, by idempotency key (as Stripe does, a key names one refund). */
 const refundsByKey = new Map<string, Record<string, unknown>>();
 /** The fake's refund calls: answered, or processed and then never answered (the answer lost). */
-let refundMode: "ok" | "lost" = "ok";
+let refundMode: "ok" | "lost" | "refuse" = "ok";
 
 function refundAnswer(r: FakeRequest): FakeAnswer {
+  if (refundMode === "refuse")
+    return {
+      status: 400,
+      json: {
+        error: { type: "invalid_request_error", code: "charge_disputed", message: "The charge is disputed" },
+      },
+    };
   const form = new URLSearchParams(r.body);
   const key = String(r.headers["idempotency-key"] ?? "");
   let refund = refundsByKey.get(key);
@@ -530,5 +538,65 @@ describe("Stripe checkout", () => {
     await t.ctx.services.orders.hostedCheckout.runRefund(row!.id, 1);
     expect(refundCalls().length).toBe(calls);
     expect(refundsByKey.size).toBe(1);
+  }, 60_000);
+
+  it("a refund Stripe refuses ends refund_failed; the console's retry is a new attempt with a new key", async () => {
+    const o = (await stripeOrder(alice.cookie)).body;
+    await h.lapseUnpaid();
+    refundMode = "refuse";
+    const paid = event(o, "checkout.session.completed");
+    expect((await webhook(paid, sign(paid))).statusCode).toBe(200);
+    const failed = await until(
+      "the refund refused",
+      async () => (await h.getOrder(alice.cookie, o.orderId)).body,
+      (x) => x.state === "refund_failed",
+      20_000,
+    );
+    expect(failed.transitions.at(-1)?.cause).toMatch(/failed at stripe .*refused/);
+    refundMode = "ok";
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const studio = await newSignedInUser(t.ctx, { role: "studio", productionHouseId: 1 });
+    const url = `/api/v1/admin/orders/${o.orderId}/refund`;
+    expect((await h.api("POST", url, studio.cookie)).status).toBe(403);
+    const retried = await h.api<{ state: string; queued: boolean }>("POST", url, admin.cookie);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body).toMatchObject({ state: "refund_pending", queued: true });
+    const key = `refund-${o.orderId}-late_payment-2`;
+    await until(
+      "the retried refund requested",
+      async () => refundsByKey.has(key),
+      (x) => x,
+      20_000,
+    );
+    const refund = refundsByKey.get(key)!;
+    const updated = JSON.stringify({
+      id: `evt_test_refund_retry_${o.orderId}`,
+      object: "event",
+      api_version: "2025-01-27.acacia",
+      created: now(),
+      livemode: false,
+      type: "refund.updated",
+      data: { object: { ...refund, status: "succeeded" } },
+    });
+    expect((await webhook(updated, sign(updated))).statusCode).toBe(200);
+    const done = (await h.getOrder(alice.cookie, o.orderId)).body;
+    expect(done.state).toBe("refunded");
+    expect(done.transitions.map((x) => x.to).slice(2)).toEqual([
+      "expired",
+      "refund_pending",
+      "refund_failed",
+      "refund_pending",
+      "refunded",
+    ]);
+    const keys = fake.requests
+      .filter((r) => r.method === "POST" && r.path === "/v1/refunds")
+      .map((r) => r.headers["idempotency-key"])
+      .filter((k) => String(k).startsWith(`refund-${o.orderId}`));
+    expect(new Set(keys)).toEqual(new Set([`refund-${o.orderId}-late_payment-1`, key]));
+    const audit = await t.ctx.database.query<{ action: string }>(
+      "SELECT action FROM admin_audit_log WHERE subject_type = 'order' AND subject_id = $1",
+      [o.orderId],
+    );
+    expect(audit).toEqual([{ action: "order.refund" }]);
   }, 60_000);
 });

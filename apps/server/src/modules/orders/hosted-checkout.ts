@@ -584,13 +584,20 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
    * paid or failed answer through the same path as a webhook (synthetic event id `reconcile:…`), so
    * a lost webhook still fulfils. A provider that fails leaves the order as it is (retried next run).
    */
-  async function reconcilePayments(): Promise<{ asked: number; applied: number; failed: number }> {
-    const counts = { asked: 0, applied: 0, failed: 0 };
+  async function reconcilePayments(): Promise<{
+    asked: number;
+    applied: number;
+    failed: number;
+    refunds?: Awaited<ReturnType<typeof reconcileRefunds>>;
+  }> {
+    // Refunds first, with every provider (the sandbox's too: a refund whose job was lost is enqueued again).
+    const refunds = await reconcileRefunds().catch((err) => {
+      log("warn", "refund reconciliation failed", { err: String(err) });
+      return undefined;
+    });
+    const counts = { asked: 0, applied: 0, failed: 0, refunds };
     const names = (Object.keys(providers) as HostedProviderName[]).filter((n) => n !== "sandbox");
     if (names.length === 0) return counts;
-    await reconcileRefunds().catch((err) =>
-      log("warn", "refund reconciliation failed", { err: String(err) }),
-    );
     const stuck = await repo.awaitingPayment(q, names, new Date(clock.now() - RECONCILE_AFTER_MS), 100);
     for (const o of stuck) {
       const provider = providers[o.provider as HostedProviderName];
