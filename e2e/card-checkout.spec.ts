@@ -1,10 +1,11 @@
 import type { DevMailboxResponse } from "@diginoor/api/auth";
+import { openCardCheckout } from "./support/checkout.ts";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { Token } from "@diginoor/api/chain";
 import { expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
-import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
+import { expectNoProblems, shotsAtBothWidths, watchPage } from "./support/page.ts";
 import { linkTestWallet } from "./support/test-wallet.ts";
 
 /**
@@ -33,12 +34,7 @@ test("pay by card in the sandbox: minted to the linked wallet, shown in the prof
     });
 
     const nft = await fixedPriceNft(request, 1);
-    await page.goto(`/nftdetail/${nft.id}`);
-    await waitForData(page);
-    await page.getByRole("button", { name: "Purchase" }).click();
-    const dialog = page.getByRole("dialog", { name: `Buy ${nft.title}` });
-    const card = dialog.getByRole("button", { name: /Pay by card \(sandbox\)/ });
-    await expect(card).toBeVisible();
+    const { card } = await openCardCheckout(page, nft);
     await shots(page, "1-checkout");
     await card.click();
 

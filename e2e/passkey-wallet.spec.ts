@@ -1,5 +1,6 @@
 import type { ChainInfo, Token } from "@diginoor/api/chain";
 import type { Wallet } from "@diginoor/api/wallets";
+import { openCardCheckout } from "./support/checkout.ts";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -84,12 +85,7 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
 
     // ------------------------------------------------------------ the card checkout makes the wallet
     const nft = await fixedPriceNft(request, 3);
-    await page.goto(`/nftdetail/${nft.id}`);
-    await waitForData(page);
-    await page.getByRole("button", { name: "Purchase" }).click();
-    const dialog = page.getByRole("dialog", { name: `Buy ${nft.title}` });
-    const card = dialog.getByRole("button", { name: /Pay by card \(sandbox\)/ });
-    await expect(card).toBeVisible();
+    const { dialog, card } = await openCardCheckout(page, nft);
     await expect(dialog.getByText(/No wallet yet\? Paying makes you one with a passkey/)).toBeVisible();
     await expect(dialog.getByText("Please Connect Wallet to Proceed")).toHaveCount(0);
     // Crypto is not this fan's way: the checkout says so and the card comes forward.

@@ -1,3 +1,4 @@
+import { openCardCheckout } from "./support/checkout.ts";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { NftAuction } from "@diginoor/api/orders";
 import { type Browser, expect, type Page, test } from "@playwright/test";
@@ -85,12 +86,7 @@ test("a fan's checkout, the sandbox card page, the confirmation and My orders re
   });
   const a11y: string[] = [];
   const nft = await fixedPriceNft(request, 4);
-  await page.goto(`/nftdetail/${nft.id}`);
-  await waitForData(page);
-  await page.getByRole("button", { name: "Purchase" }).click();
-  const dialog = page.getByRole("dialog", { name: `Buy ${nft.title}` });
-  const card = dialog.getByRole("button", { name: /Pay by card \(sandbox\)/ });
-  await expect(card).toBeVisible();
+  const { dialog, card } = await openCardCheckout(page, nft);
   // The card charges rupees, and the dialog says so before the fan pays.
   await expect(dialog.getByText(/^Charged in rupees: ₹[\d,.]+\.$/)).toBeVisible();
   for (const { width, height } of [...VIEWPORTS].reverse()) {

@@ -20,7 +20,7 @@ export async function priceProblems(page: Page, where: string, within?: Locator)
       const text = n.textContent ?? "";
       if (!money.test(text)) continue;
       const el = n.parentElement;
-      if (!el || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      if (!el?.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
       if (el.closest("[data-price-note], input, textarea, script, style")) continue;
       const price = el.closest("[data-price]");
       if (price) prices.add(price);
