@@ -35,11 +35,14 @@ module.exports = {
       name: "routes-register-no-jobs",
       comment:
         "A route file (modules/<m>/routes.ts or *-routes.ts) only maps HTTP to its service: it does not " +
-        "define or register background jobs (platform/jobs); those live in the module's jobs.ts and are " +
+        "define background jobs (platform/jobs) nor import the module's jobs.ts to register them; jobs live in jobs.ts and are " +
         "attached by bootstrap/main, so a worker does not need the HTTP app.",
       severity: "error",
       from: { path: "^apps/server/src/modules/[^/]+/[a-z-]*routes\\.ts$" },
-      to: { path: "^apps/server/src/platform/jobs/" },
+      // Defining a job (platform/jobs) or bringing in the module's job definitions (jobs.ts) to register them.
+      // orders, notifications and accounts still do the latter: baselined in
+      // .dependency-cruiser-known-violations.json until their wiring moves out (issue 21 point 1).
+      to: { path: ["^apps/server/src/platform/jobs/", "^apps/server/src/modules/[^/]+/jobs\\.ts$"] },
     },
     {
       name: "routes-not-repos",

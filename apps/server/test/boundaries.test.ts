@@ -90,7 +90,7 @@ describe("architectural boundaries (dependency-cruiser)", () => {
 
   // Issue 21 point 3: an import cycle (type-only imports count), a route file registering a job, a
   // route file reaching a repo. A route file importing its service is allowed.
-  it("fails an import cycle, a route file importing platform/jobs, and a route file importing a repo, naming each rule", () => {
+  it("fails an import cycle, a route file importing platform/jobs or its jobs.ts, and a route file importing a repo, naming each rule", () => {
     const run = cruise({
       ...serverModules,
       "apps/server/src/platform/jobs/jobs.ts": "export const defineJob = (d: object) => d;\n",
@@ -103,6 +103,9 @@ describe("architectural boundaries (dependency-cruiser)", () => {
       "apps/server/src/modules/lottery/service.ts": "export const tick = () => 1;\n",
       "apps/server/src/modules/lottery/routes.ts":
         'import { defineJob } from "../../platform/jobs/jobs.ts";\nimport { tick } from "./service.ts";\nexport const r = defineJob({ tick });\n',
+      "apps/server/src/modules/lottery/jobs.ts": "export const tickJob = 1;\n",
+      "apps/server/src/modules/lottery/admin-routes.ts":
+        'import { tickJob } from "./jobs.ts";\nexport const register = (r: (j: number) => void) => r(tickJob);\n',
       "apps/server/src/modules/catalogue/admin-routes.ts":
         'import { findNft } from "./repo.ts";\nimport { nftForToken } from "./service.ts";\nexport const r = [findNft, nftForToken];\n',
     });
@@ -113,6 +116,9 @@ describe("architectural boundaries (dependency-cruiser)", () => {
     );
     expect(run.out).toMatch(
       /routes-register-no-jobs: apps\/server\/src\/modules\/lottery\/routes\.ts → apps\/server\/src\/platform\/jobs\/jobs\.ts/,
+    );
+    expect(run.out).toMatch(
+      /routes-register-no-jobs: apps\/server\/src\/modules\/lottery\/admin-routes\.ts → apps\/server\/src\/modules\/lottery\/jobs\.ts/,
     );
     expect(run.out).toMatch(
       /routes-not-repos: apps\/server\/src\/modules\/catalogue\/admin-routes\.ts → apps\/server\/src\/modules\/catalogue\/repo\.ts/,
