@@ -1,5 +1,6 @@
 import type { ChainInfo, Token } from "@diginoor/api/chain";
 import type { Wallet } from "@diginoor/api/wallets";
+import { expectRupeesFirst } from "./support/prices.ts";
 import { openCardCheckout } from "./support/checkout.ts";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
@@ -228,6 +229,7 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await sale.getByRole("button", { name: "Create Auction" }).click();
     const auctionDialog = page.getByRole("dialog", { name: "Create Auction" });
     await auctionDialog.getByLabel("Reserve price (ETH)").fill("0.01");
+    await expectRupeesFirst(page, "auction dialog", auctionDialog);
     await auctionDialog.getByRole("button", { name: "Create Auction" }).click();
     await expect(page.getByText("Auction created")).toBeVisible({ timeout: 60_000 });
     await expect

@@ -1,4 +1,5 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { VIEWPORTS } from "./page.ts";
 
 /**
  * Every visible amount of money on the page (or inside `within`), checked against issue 28's rule:
@@ -61,4 +62,17 @@ export async function priceProblems(page: Page, where: string, within?: Locator)
 /** How many prices the page (or `within`) shows: a check that found nothing to check proves nothing. */
 export async function priceCount(page: Page, within?: Locator): Promise<number> {
   return (within ?? page.locator("body")).locator("[data-price]").count();
+}
+
+/**
+ * At 390 and then 1440 px (where the specs go on): there are prices to check, and `priceProblems`
+ * finds none.
+ */
+export async function expectRupeesFirst(page: Page, where: string, within?: Locator) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    const at = `${where} ${viewport.width}px`;
+    await expect((within ?? page.locator("body")).locator("[data-price]").first(), at).toBeVisible();
+    expect(await priceProblems(page, at, within)).toEqual([]);
+  }
 }
