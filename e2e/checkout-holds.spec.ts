@@ -1,5 +1,7 @@
-import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { Order, OrderList } from "@diginoor/api/orders";
+// A fresh key per fan: card checkouts need a wallet to mint to, never its ETH, and a shared anvil key
+// would be linked to another spec's account at the same time (and keys 6 to 8 are the server's).
+import { generatePrivateKey } from "viem/accounts";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
@@ -46,7 +48,7 @@ test("Back and Abandon cancel at once; a decline offers Try again, and it pays",
   request,
 }) => {
   test.setTimeout(180_000);
-  const { context, page } = await fanOnNft(browser, request, "holds", ANVIL_PRIVATE_KEYS[5] as `0x${string}`);
+  const { context, page } = await fanOnNft(browser, request, "holds", generatePrivateKey());
   const watch = watchPage(page);
   try {
     const nft = await fixedPriceNft(request, 5);
@@ -98,7 +100,7 @@ test("Back and Abandon cancel at once; a decline offers Try again, and it pays",
 
 test("two tabs paying for one NFT give one order; the second tab shows it", async ({ browser, request }) => {
   test.setTimeout(120_000);
-  const { context, page } = await fanOnNft(browser, request, "tabs", ANVIL_PRIVATE_KEYS[7] as `0x${string}`);
+  const { context, page } = await fanOnNft(browser, request, "tabs", generatePrivateKey());
   const second = await context.newPage();
   const allowed = [{ method: "POST", path: "/api/v1/orders", status: 409 }];
   const watch = [watchPage(page, allowed), watchPage(second, allowed)];

@@ -94,7 +94,10 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     // The card is this fan's way: the filled button, its dollar price in the button's ink (not muted grey).
     await expect(card).toHaveClass(/btn-primary/);
     const ink = (l: Locator) => l.evaluate((e) => getComputedStyle(e).color);
-    expect(await ink(card.locator(".price-alt").first())).toBe(await ink(card));
+    // (Polled: a button's colour is a short transition, read mid-way right after it became primary.)
+    await expect
+      .poll(async () => (await ink(card.locator(".price-alt").first())) === (await ink(card)))
+      .toBe(true);
     await shots(page, "2-checkout");
     await expectFitsOnAPhone(dialog);
     await card.click();

@@ -1,5 +1,7 @@
+// A fresh key per fan: card checkouts need a wallet to mint to, never its ETH, and a shared anvil key
+// would be linked to another spec's account at the same time (and keys 6 to 8 are the server's).
+import { generatePrivateKey } from "viem/accounts";
 import { openCardCheckout } from "./support/checkout.ts";
-import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { NftAuction } from "@diginoor/api/orders";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/accounts.ts";
@@ -82,7 +84,7 @@ test("a fan's checkout, the sandbox card page, the confirmation and My orders re
   await linkTestWallet(page, {
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
-    privateKey: ANVIL_PRIVATE_KEYS[7] as `0x${string}`,
+    privateKey: generatePrivateKey(),
   });
   const a11y: string[] = [];
   const nft = await fixedPriceNft(request, 4);

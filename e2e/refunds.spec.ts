@@ -1,4 +1,6 @@
-import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+// A fresh key per fan: card checkouts need a wallet to mint to, never its ETH, and a shared anvil key
+// would be linked to another spec's account at the same time (and keys 6 to 8 are the server's).
+import { generatePrivateKey } from "viem/accounts";
 import { expect, type Page, test } from "@playwright/test";
 import { signInAsAdmin, signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
@@ -28,7 +30,7 @@ test("an administrator refunds a card order from the console; the fan sees it re
     await linkTestWallet(page, {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
-      privateKey: ANVIL_PRIVATE_KEYS[6] as `0x${string}`,
+      privateKey: generatePrivateKey(),
     });
     const nft = await fixedPriceNft(request, 2);
     await page.goto(`/nftdetail/${nft.id}`);
