@@ -53,11 +53,12 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
     if (failure.includes("ERR_ABORTED") && url.pathname.startsWith("/api/")) return;
     // So are images of cards a new filter replaced before they finished loading.
     if (failure.includes("ERR_ABORTED") && req.resourceType() === "image") return;
-    // And the page's own scripts and styles still loading (a lazy chunk) when the test navigates away.
+    // And the page's own scripts, styles and fonts still loading (a lazy chunk, a web font) when the
+    // test navigates away.
     if (
       failure.includes("ERR_ABORTED") &&
       url.pathname.startsWith("/assets/") &&
-      (req.resourceType() === "script" || req.resourceType() === "stylesheet")
+      ["script", "stylesheet", "font"].includes(req.resourceType())
     )
       return;
     // And the page's icon, still loading when the page navigates away (e.g. to a payment provider's page).
