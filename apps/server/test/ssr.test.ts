@@ -32,9 +32,11 @@ const MANIFEST = {
     file: "assets/index-abc.js",
     isEntry: true,
     imports: ["_react-3.js"],
+    dynamicImports: ["src/boot.tsx"],
     css: ["assets/index-abc.css"],
   },
   "_react-3.js": { file: "assets/react-3.js" },
+  "src/boot.tsx": { file: "assets/boot-4.js", imports: ["_react-3.js"], css: ["assets/boot-4.css"] },
   "src/features/home/routes/HomePage.tsx": {
     file: "assets/HomePage-1.js",
     imports: ["index.html", "_NftCard-2.js", "_react-3.js"],
@@ -147,6 +149,16 @@ describe("server render pieces", () => {
     const tags = headTags(MANIFEST, ["src/features/home/routes/HomePage.tsx", "_NftCard-2.js"]);
     expect(tags.match(/NftCard-2\.css/g)).toHaveLength(1);
     expect(tags).not.toContain("index-abc");
+  });
+
+  it("preloads the app the entry imports after the first paint, with its stylesheets", () => {
+    const tags = headTags(MANIFEST, ["src/features/home/routes/HomePage.tsx"]);
+    expect(tags).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/boot-4.js">',
+    );
+    expect(tags).toContain('<link rel="stylesheet" crossorigin href="/assets/boot-4.css">');
+    // What index.html already loads is not named twice.
+    expect(tags).not.toContain("react-3.js");
   });
 
   it("leaves index.html as it is without a rendered page", () => {

@@ -21,6 +21,7 @@ interface ManifestChunk {
   file: string;
   isEntry?: boolean;
   imports?: string[];
+  dynamicImports?: string[];
   css?: string[];
 }
 
@@ -119,7 +120,12 @@ export function headTags(manifest: Record<string, ManifestChunk>, modules: strin
     for (const file of chunk.css ?? []) css.add(file);
     for (const child of chunk.imports ?? []) visit(child);
   };
-  for (const key of modules) visit(key);
+  // The entry (main.tsx) imports the app (boot.tsx) once the page has painted: preload it, and link
+  // its stylesheets so the server's markup paints styled.
+  const boot = Object.values(manifest).flatMap((chunk) =>
+    chunk.isEntry ? (chunk.dynamicImports ?? []) : [],
+  );
+  for (const key of [...boot, ...modules]) visit(key);
   // index.html already loads the entry and preloads its imports: name only what the page adds.
   const inIndex = new Set<string>();
   const visitEntry = (key: string) => {
