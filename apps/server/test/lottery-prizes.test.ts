@@ -286,10 +286,13 @@ describe("lottery prizes", () => {
       (await q<{ n: number }>("SELECT editions_available AS n FROM nfts WHERE id = $1", [id]))[0]!.n;
     const l = await createLottery({ kind: "nft", nftId: first });
     expect(await available(first)).toBe(1);
-    const edited = await api("PATCH", `/api/v1/admin/lotteries/${l.id}`, admin.cookie, {
-      prize: { kind: "nft", nftId: second },
+    const edited = await t.app.inject({
+      method: "PATCH",
+      url: `/api/v1/admin/lotteries/${l.id}`,
+      headers: { cookie: admin.cookie },
+      payload: { prize: { kind: "nft", nftId: second } },
     });
-    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.statusCode, edited.body).toBe(200);
     expect([await available(first), await available(second)]).toEqual([2, 0]);
     // The second NFT has no edition left for another lottery: 409, nothing recorded.
     const before = await q("SELECT id FROM lotteries");
