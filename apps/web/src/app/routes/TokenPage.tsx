@@ -10,7 +10,7 @@ import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { Address } from "viem";
 import { useBlock, useReadContract } from "wagmi";
 import { ApiError, callApi } from "../../lib/api.ts";
-import { useLiveFallback } from "../../lib/live-streams.ts";
+import { pollEvery, useLiveFallback } from "../../lib/live-streams.ts";
 import { useNft } from "../../lib/catalogue/nft.ts";
 import { shortAddress, tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
@@ -35,6 +35,8 @@ import { useToast } from "../../ui/Toast.tsx";
 import "./token.css";
 import { WalletProgress } from "../../lib/wallet/WalletProgress.tsx";
 
+/** How often a token is read while our own listing or auction waits for the indexer. */
+const PENDING_POLL_MS = 3000;
 const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
 
 function useToken(tokenId: string) {
@@ -202,6 +204,17 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
   useEffect(() => {
     if (pending && indexed) setPending(null);
   }, [pending, indexed]);
+  // Our own transaction is on the chain; until the indexer has read it, look every PENDING_POLL_MS too,
+  // besides the market stream's event (a stream reconnecting just then would miss it).
+  useEffect(() => {
+    const every = pending ? pollEvery(PENDING_POLL_MS) : false;
+    if (every === false) return;
+    const timer = setInterval(
+      () => void queryClient.invalidateQueries({ queryKey: ["token", token.tokenId] }),
+      every,
+    );
+    return () => clearInterval(timer);
+  }, [pending, queryClient, token.tokenId]);
 
   if (token.hidden) {
     return (
