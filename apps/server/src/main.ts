@@ -3,6 +3,8 @@ import { seedCatalogue } from "../seed/seed.ts";
 import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { startHealthServer } from "./health-server.ts";
+import { servesHttp } from "./platform/work.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -28,22 +30,40 @@ async function main() {
     // The list index loaded before the seed; it reads the seeded NFTs now rather than at its next poll.
     if (seed.seeded) await ctx.services.catalogue.catchUpIndex();
   }
-  const app = await buildApp(ctx);
+  const role = config.ROLE;
+  // ROLE=worker: no HTTP app at all, only the health endpoints; api and all: the whole app.
+  const app = servesHttp(role) ? await buildApp(ctx) : undefined;
+  if (app) await app.ready();
+  // The background work by role: jobs, subscriptions and the indexer in `all` and `worker`; an `api`
+  // process registers the jobs (to enqueue them) and runs none.
+  await ctx.startWork(role);
+  const health = app
+    ? undefined
+    : await startHealthServer({
+        port: config.PORT,
+        host: config.HOST,
+        ready: () => ctx.database.query("SELECT 1"),
+      });
 
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, "shutting down");
-    await app.close();
+    console.log(`shutting down (${signal})`);
+    await app?.close();
+    await health?.close();
     await ctx.close();
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app?.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? "PostgreSQL server" : `embedded PGlite in ${config.DATA_DIR}`;
   const chain = ctx.chain;
   const onChain = chain ? `, chain ${chain.chainId}${chain.local ? " (local anvil)" : ""}` : "";
-  console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where}${onChain})\n`);
+  const what =
+    role === "worker" ? `worker (health at http://${config.HOST}:${config.PORT}/healthz)` : config.PUBLIC_URL;
+  console.log(
+    `\nDiginoor ${role === "all" ? "" : `${role} `}is running at ${what}  (database: ${where}${onChain})\n`,
+  );
 }
 
 main().catch((err) => {

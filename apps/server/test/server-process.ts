@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
+import { afterAll, beforeAll } from "vitest";
+import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
+import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 
 /** Real server processes (src/main.ts under tsx) for crash and restart tests. */
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -92,4 +98,49 @@ export async function startServerProcess(
     }
   }
   return server;
+}
+
+/**
+ * The environment of a server process on chain fixture `chain` (its deployment, anvil's deployer as
+ * the minter and voucher signer) with a fast indexer; spread the rest of the process's env after it.
+ */
+export function chainServerEnv(chain: {
+  rpcUrl: string;
+  deployment: { blockNumber: bigint };
+}): Record<string, string> {
+  return {
+    CHAIN_RPC_URL: chain.rpcUrl,
+    CHAIN_DEPLOYMENT: JSON.stringify({
+      ...chain.deployment,
+      blockNumber: String(chain.deployment.blockNumber),
+    }),
+    MINTER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
+    VOUCHER_SIGNER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
+    SEED_ON_START: "0",
+    LOG_LEVEL: "warn",
+    INDEXER_POLL_MS: "50",
+  };
+}
+
+/**
+ * For a test file of server processes: a chain fixture and a fresh PostgreSQL database, made before
+ * its tests (unless `enabled` is false) and removed, with every server process still running, after.
+ */
+export function serverProcessFixture(name: string, o: { enabled?: boolean } = {}) {
+  const f = {
+    chain: undefined as unknown as ChainFixture,
+    server: undefined as unknown as ServerDatabase,
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), `diginoor-${name}-`)),
+  };
+  beforeAll(async () => {
+    if (o.enabled === false) return;
+    [f.chain, f.server] = await Promise.all([startChainFixture(), createServerDatabase()]);
+  }, 60_000);
+  afterAll(async () => {
+    killAllServers();
+    await f.chain?.stop();
+    await f.server?.dispose();
+    fs.rmSync(f.dataDir, { recursive: true, force: true });
+  });
+  return f;
 }

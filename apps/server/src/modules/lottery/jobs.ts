@@ -1,6 +1,7 @@
-// The lottery's background job (kept out of routes.ts: a route file maps HTTP only; app.ts attaches it).
+// The lottery's background job (kept out of routes.ts: a route file maps HTTP only; main.ts attaches it by role).
 import { z } from "zod";
 import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
 import type { LotteryService } from "./service.ts";
 
 /**
@@ -19,4 +20,10 @@ export function lotteryTickJob(lottery: Pick<LotteryService, "tick">, log: (o: o
       if (counts.closed || counts.drawn || counts.notActivated) log(counts);
     },
   });
+}
+
+/** The lottery's background work: the tick, also enqueued when a worker starts (a process that stopped at a closing time closes and draws now, not in a minute). */
+export function lotteryWork(lottery: Pick<LotteryService, "tick">, log: (o: object) => void): ModuleWork {
+  const tick = lotteryTickJob(lottery, log);
+  return { module: "lottery", jobs: [tick], onStart: [tick] };
 }
