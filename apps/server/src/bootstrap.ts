@@ -134,6 +134,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       publicClient: chain.publicClient,
       accountFactory: chain.wallets?.accountFactory,
     },
+    // A lottery prize waiting for its winner's wallet is minted as soon as one is linked.
+    onLinked: (userId) => orders.fulfilment.resumePrizes(userId),
   });
   const quotes = createQuotesService({
     database,
@@ -176,6 +178,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         ? { all: true }
         : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
     drawBlocks: config.LOTTERY_DRAW_BLOCKS,
+    jobs: platform.jobs,
+    // NFT prizes are minted by the orders module's fulfilment (it owns editions and the minter's sends).
+    prizes: {
+      grant: (tx, p) => orders.fulfilment.grantPrize(tx, p),
+      statusOf: (source) => orders.fulfilment.prizeOf(source),
+    },
     revealTimeoutMs: config.LOTTERY_REVEAL_TIMEOUT_SECONDS * 1000,
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
@@ -223,7 +231,13 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       log: (o, msg) => workLog("info", o, msg),
     }),
     notificationsWork(notifications, { database, mailer, chain: !!chain }),
-    lotteryWork(lottery, (o) => workLog("info", o, "lotteries")),
+    lotteryWork(lottery, {
+      database,
+      mailer,
+      publicUrl: config.PUBLIC_URL,
+      notifications,
+      log: (o) => workLog("info", o, "lotteries"),
+    }),
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
@@ -353,7 +367,17 @@ function buildOrders(
       cashfreeMode: config.CASHFREE_ENV,
       log,
     }),
-    fulfilment: createCardFulfilment({ database, clock, catalogue, chain, minter, lifecycle, jobs, log }),
+    fulfilment: createCardFulfilment({
+      database,
+      clock,
+      catalogue,
+      chain,
+      minter,
+      lifecycle,
+      jobs,
+      wallets: d.wallets,
+      log,
+    }),
     auctions: createPrimaryAuctions({
       database,
       clock,

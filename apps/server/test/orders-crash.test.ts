@@ -13,10 +13,11 @@ import {
   sandboxEvent,
   seedStudioFilmAndStar,
 } from "./card-orders.ts";
+import { shopEnv } from "./card-shop.ts";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { newSignedInUser } from "./factories.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
-import { chainServerEnv, killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
 
 /**
  * Issue 11's crash test: a real server process (src/main.ts, API and workers) fulfilling card orders
@@ -45,14 +46,13 @@ afterAll(async () => {
 
 const startServer = () =>
   startServerProcess(
-    {
-      ...chainServerEnv(chain),
+    shopEnv(chain, {
       DATABASE_URL: server.url,
       DATA_DIR: dataDir,
       SESSION_SECRET,
       WORKERS: "on",
-      ORDER_FULFILMENT_RETRY_SECONDS: "2",
-    },
+      INDEXER_POLL_MS: "50",
+    }),
     { waitReady: true },
   );
 

@@ -1,16 +1,9 @@
 import path from "node:path";
 import type { Order } from "@diginoor/api/orders";
-import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { describe, expect, it } from "vitest";
-import { linkFreshWallet, seedStudioFilmAndStar } from "./card-orders.ts";
-import { newSignedInUser } from "./factories.ts";
-import {
-  chainServerEnv,
-  type ServerProcess,
-  serverProcessFixture,
-  startServerProcess,
-} from "./server-process.ts";
+import { openShop, placeOrder, shopEnv } from "./card-shop.ts";
+import { type ServerProcess, serverProcessFixture, startServerProcess } from "./server-process.ts";
 
 /**
  * Process roles (issue 21 point 1): one `ROLE=api` process and one `ROLE=worker` process (src/main.ts
@@ -18,8 +11,6 @@ import {
  * card order and the sandbox's webhook and runs no job; the worker serves nothing but its health
  * endpoints, runs the fulfilment job (the mint) and the indexer that confirms it.
  */
-const SESSION_SECRET = "roles-test-secret-roles-test-secret-0001";
-
 // Two processes share one database only on a PostgreSQL server: PGlite is one process's own
 // database, so the PGlite pass has nothing to run here (the PostgreSQL pass, DATABASE_URL, runs it).
 const onServer = !!process.env.DATABASE_URL;
@@ -28,14 +19,13 @@ const f = serverProcessFixture("roles", { enabled: onServer });
 
 const start = (role: "api" | "worker", publicUrl?: string) =>
   startServerProcess(
-    {
+    shopEnv(f.chain, {
       ROLE: role,
-      ...chainServerEnv(f.chain),
       DATABASE_URL: f.server.url,
       DATA_DIR: path.join(f.dataDir, role),
-      SESSION_SECRET,
+      INDEXER_POLL_MS: "50",
       ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
-    },
+    }),
     { waitReady: true },
   );
 
@@ -54,19 +44,9 @@ describe.skipIf(!onServer)(
     let worker: ServerProcess | undefined;
 
     it("the api takes a card order and its webhook; the worker, with no HTTP routes, mints it", async () => {
-      await seedStudioFilmAndStar(f.server.database, ANVIL_ADDRESSES[9]);
-      await f.server.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id,
-        image_url, thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-      VALUES ('roleNft', 'Role Edition', 'common', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 10, 10, 'fixed', 1500, NULL)`);
-      const { cookie, user } = await newSignedInUser(f.server.database);
-      const address = await linkFreshWallet(f.server.database, user.id, await f.chain.client.getChainId());
-
+      const [fan] = await openShop(f.server.database, f.chain, 1, 10);
       api = await start("api");
-      const created = await fetch(`${api.base}/api/v1/orders`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: api.base, cookie },
-        body: JSON.stringify({ nftId: "roleNft", provider: "sandbox" }),
-      });
+      const created = await placeOrder(api.base, fan!);
       expect(created.status, await created.clone().text()).toBe(201);
       const order = (await created.json()) as Order;
       const session = order.checkoutUrl!.split("/sandbox/checkout/")[1]!;
@@ -80,7 +60,7 @@ describe.skipIf(!onServer)(
       expect(paid.status).toBe(302);
       const getOrder = async () =>
         (await (
-          await fetch(`${api.base}/api/v1/orders/${order.orderId}`, { headers: { cookie } })
+          await fetch(`${api.base}/api/v1/orders/${order.orderId}`, { headers: { cookie: fan!.cookie } })
         ).json()) as Order;
       // The api recorded the payment and queued the mint: the job waits, as no process runs jobs yet.
       await expect
@@ -110,7 +90,7 @@ describe.skipIf(!onServer)(
         functionName: "ownerOf",
         args: [BigInt(done.tokenId!)],
       });
-      expect(owner).toBe(address);
+      expect(owner).toBe(fan!.address);
 
       expect(await worker.terminate()).toBe(0);
       expect(await api.terminate()).toBe(0);

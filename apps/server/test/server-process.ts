@@ -3,7 +3,6 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { afterAll, beforeAll } from "vitest";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
@@ -33,6 +32,8 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   base: string;
   stderr(): string;
+  /** Whether the process has exited (crashed, or been stopped). */
+  exited(): boolean;
   /** SIGKILL, then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM (a graceful stop), then wait for the exit; its exit code. */
@@ -72,6 +73,7 @@ export async function startServerProcess(
   const server: ServerProcess = {
     base,
     stderr: () => stderr,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
     kill: async () => {
       child.kill("SIGKILL");
       await exited;
@@ -98,28 +100,6 @@ export async function startServerProcess(
     }
   }
   return server;
-}
-
-/**
- * The environment of a server process on chain fixture `chain` (its deployment, anvil's deployer as
- * the minter and voucher signer) with a fast indexer; spread the rest of the process's env after it.
- */
-export function chainServerEnv(chain: {
-  rpcUrl: string;
-  deployment: { blockNumber: bigint };
-}): Record<string, string> {
-  return {
-    CHAIN_RPC_URL: chain.rpcUrl,
-    CHAIN_DEPLOYMENT: JSON.stringify({
-      ...chain.deployment,
-      blockNumber: String(chain.deployment.blockNumber),
-    }),
-    MINTER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
-    VOUCHER_SIGNER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
-    SEED_ON_START: "0",
-    LOG_LEVEL: "warn",
-    INDEXER_POLL_MS: "50",
-  };
 }
 
 /**

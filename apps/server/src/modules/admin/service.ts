@@ -126,7 +126,7 @@ export interface AdminDeps {
    */
   processId: string;
   catalogue: Pick<CatalogueService, "invalidate">;
-  lottery: Pick<LotteryService, "adminList" | "create" | "update">;
+  lottery: Pick<LotteryService, "adminList" | "create" | "update" | "payPrize">;
   orders: {
     fulfilment: Pick<CardFulfilment, "retryFulfilment">;
     hostedCheckout: Pick<HostedCheckout, "adminRefund">;
@@ -366,6 +366,15 @@ export function createAdminService(deps: AdminDeps) {
           if (nft && nft.productionHouseId !== houseId) throw notYours("NFT");
         }
         return changed(await ctx.lottery.update(tx, { id: actor.id, houseId }, id, patch));
+      });
+    },
+
+    /** A drawn lottery's prize pool paid to its winner (decision 161): recorded once, audited; administrators only. */
+    payLotteryPrize(actor: Actor, id: string, reference: string): Promise<Lottery> {
+      requireAdminRole(actor);
+      return audited(actor, "lottery.prize_paid", "lottery", { catalogue: false }, async (tx) => {
+        const c = await ctx.lottery.payPrize(tx, actor.id, id, reference);
+        return { ...changed(c), after: { ...c.after, paymentReference: reference } };
       });
     },
 
