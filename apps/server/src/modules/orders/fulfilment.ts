@@ -48,7 +48,9 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
       const minter = deps.minter;
       if (!minter) throw new Error("orders.fulfil: no minter key is configured");
       let o = await repo.findOrder(q, orderId);
-      if (!o) return undefined;
+      // A ticket order mints nothing (its tickets are numbered when it is paid).
+      if (!o || o.nft_id === null || o.edition === null) return o?.state;
+      const { nft_id: nftId, edition } = o;
       if (o.state === "paid") {
         await deps.lifecycle.move(o, ["paid"], "minting", "fulfilment started");
         o = (await repo.findOrder(q, orderId)) ?? o;
@@ -63,7 +65,7 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
         args: [onChainId],
       });
       if (!minted) {
-        const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+        const nft = await deps.catalogue.purchaseTerms(nftId);
         const hash = await minter.write({
           chain: null,
           address: chain.deployment.collectible,
@@ -72,7 +74,7 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
           args: [
             getAddress(o.buyer_address ?? ""),
             nft.catalogueNumber,
-            o.edition,
+            edition,
             getAddress(o.payout_address ?? nft.payoutAddress ?? ""),
             onChainId,
           ],
