@@ -158,7 +158,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
   // Raster renditions of the media pictures (before the static route, which would claim /media/_r/).
-  const renditions = createRenditions({ mediaDir, cacheDir: path.join(config.paths.cache, "renditions") });
+  const renditions = createRenditions({
+    storage: ctx.storage,
+    cacheDir: path.join(config.paths.cache, "renditions"),
+  });
   registerMediaRenditions(app, renditions);
   registerMedia(app, ctx.storage);
 

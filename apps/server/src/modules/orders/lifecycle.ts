@@ -357,6 +357,14 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
       await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
         holder.address.toLowerCase(),
       ]);
+      // The fan's own open order of this NFT first: "resume it" helps more than "too many orders".
+      const open = await repo.unpaidOrderOf(tq, holder.userId, nftId);
+      if (open)
+        throw AppError.conflict(m.openOrder, {
+          reason: "open_order",
+          orderId: open.id,
+          provider: open.provider,
+        });
       const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
       if (held.account >= unpaidHolds.perAccount)
         throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
