@@ -20,7 +20,7 @@ import { registerSeo } from "./modules/seo/routes.ts";
 import { pruneLiveEventsJob } from "./modules/events/jobs.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
-import { lotteryTickJob } from "./modules/lottery/jobs.ts";
+import { lotteryResultsJob, lotteryTickJob } from "./modules/lottery/jobs.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
@@ -247,11 +247,23 @@ function acceptsEncoding(header: string | undefined, encoding: string): boolean 
 
 /**
  * Background jobs of modules whose route files used to register them (a route file maps HTTP only;
- * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and the live events' prune.
+ * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and its players' results, and the
+ * live events' prune.
  */
 function attachModuleJobs(app: FastifyInstance, ctx: AppContext): void {
   const tick = lotteryTickJob(ctx.services.lottery, (o) => app.log.info(o, "lotteries"));
   ctx.jobs.register(tick);
+  ctx.jobs.register(
+    lotteryResultsJob(
+      {
+        database: ctx.database,
+        mailer: ctx.mailer,
+        publicUrl: ctx.config.PUBLIC_URL,
+        notifications: ctx.services.notifications,
+      },
+      ctx.services.lottery,
+    ),
+  );
   ctx.jobs.register(pruneLiveEventsJob(ctx));
   if (!ctx.config.WORKERS) return;
   app.addHook("onReady", async () => {

@@ -33,6 +33,10 @@ export interface LotteryRow {
   winner_user_id: string | null;
   drawn_at: Date | null;
   outcome: string | null;
+  /** A prize pool's payment, recorded by an administrator (migration 0150). */
+  prize_paid_at: Date | null;
+  prize_paid_by: string | null;
+  prize_payment_reference: string | null;
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -314,4 +318,30 @@ export async function namesOf(q: Query, ids: string[]) {
 export async function entriesOfOrders(q: Query, orderIds: string[]) {
   if (orderIds.length === 0) return [];
   return q<EntryRow>("SELECT * FROM lottery_entries WHERE order_id = ANY($1::uuid[])", [orderIds]);
+}
+
+/** Every player of a lottery (one row per user) with their ticket count. */
+export async function playersOf(
+  q: Query,
+  lotteryId: string,
+): Promise<{ user_id: string; tickets: string }[]> {
+  return q(
+    `SELECT user_id, sum(last_ticket - first_ticket + 1)::text AS tickets FROM lottery_entries
+      WHERE lottery_id = $1 GROUP BY user_id ORDER BY user_id`,
+    [lotteryId],
+  );
+}
+
+/** Records a drawn prize pool's payment once; false when it is not owed (not drawn, an NFT, paid already). */
+export async function markPrizePaid(
+  q: Query,
+  id: string,
+  p: { by: string; reference: string; now: Date },
+): Promise<boolean> {
+  const rows = await q(
+    `UPDATE lotteries SET prize_paid_at = $2, prize_paid_by = $3, prize_payment_reference = $4, updated_at = $2
+      WHERE id = $1 AND state = 'drawn' AND prize_kind = 'pool' AND prize_paid_at IS NULL RETURNING 1`,
+    [id, p.now, p.by, p.reference],
+  );
+  return rows.length > 0;
 }
