@@ -34,6 +34,8 @@ const NOTIFICATION_KEYS: Record<Notification["kind"], QueryKey[]> = {
   purchase_confirmed: [["orders"], ["account-tokens"]],
   new_follower: [["profile"]],
   order_refunded: [["orders"]],
+  lottery_won: [["my-lottery-tickets"], ["lottery"]],
+  lottery_result: [["my-lottery-tickets"], ["lottery"]],
 };
 
 const invalidate = (client: QueryClient, keys: QueryKey[]) => {
