@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestClock } from "../src/platform/clock.ts";
 import { newSignedInUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { shuffle } from "./card-orders.ts";
 import { ticketTraffic } from "./lottery-helpers.ts";
 
 /**
@@ -173,4 +174,68 @@ describe("ticket orders", () => {
     expect(over.status).toBe(400);
     expect(JSON.stringify(over.body)).toMatch(/you hold or are buying 6/);
   });
+
+  it("200 ticket orders from 20 fans at once, webhooks 1–3 times in random order, 10% declined: counts equal the paid orders", async () => {
+    const l = await createLottery({ maxTicketsPerUser: 1000, minTickets: 1 });
+    clock.advance(2 * 60_000);
+    const seed = 2411;
+    let s = seed;
+    const rnd = () => {
+      s = (s * 1103515245 + 12345) % 2 ** 31;
+      return s / 2 ** 31;
+    };
+    const fans = await Promise.all(Array.from({ length: 20 }, () => newSignedInUser(t.ctx)));
+    const wanted = Array.from({ length: 200 }, (_, i) => ({
+      fan: fans[i % 20] as (typeof fans)[number],
+      count: 1 + Math.floor(rnd() * 10),
+      declined: rnd() < 0.1,
+      copies: 1 + Math.floor(rnd() * 3),
+    }));
+    const made = await Promise.all(wanted.map((w) => buy(w.fan.cookie, l.id, { count: w.count })));
+    expect(made.map((m) => m.status)).toEqual(wanted.map(() => 201));
+    const orders = await Promise.all(
+      made.map((m, i) => traffic.getOrder((wanted[i] as (typeof wanted)[number]).fan.cookie, m.body.orderId)),
+    );
+    const deliveries = shuffle(
+      orders.flatMap((o, i) => {
+        const w = wanted[i] as (typeof wanted)[number];
+        const body = traffic.eventOf(o, w.declined ? "payment.failed" : "payment.succeeded");
+        return Array.from({ length: w.copies }, () => body);
+      }),
+      seed,
+    );
+    const answers = await Promise.all(deliveries.map((d) => webhook(d)));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+
+    const final = await Promise.all(
+      orders.map((o, i) => traffic.getOrder((wanted[i] as (typeof wanted)[number]).fan.cookie, o.orderId)),
+    );
+    const paid = final.filter((o) => o.state === "fulfilled");
+    expect(final.filter((o) => o.state === "failed").length).toBe(wanted.filter((w) => w.declined).length);
+    expect(paid.length).toBe(wanted.filter((w) => !w.declined).length);
+    const sold = paid.reduce((n, o) => n + (o.ticketCount ?? 0), 0);
+    // Ticket numbers: exactly 1..sold, no gap and no duplicate, each order's range its own count.
+    const ranges = paid
+      .map((o) => o.tickets as { first: number; last: number })
+      .sort((a, b) => a.first - b.first);
+    let next = 1;
+    for (const [i, r] of ranges.entries()) {
+      expect(r.first, `range ${i}`).toBe(next);
+      next = r.last + 1;
+    }
+    expect(next - 1).toBe(sold);
+    for (const o of paid) expect((o.tickets?.last ?? 0) - (o.tickets?.first ?? 0) + 1).toBe(o.ticketCount);
+    const payers = new Set(
+      final.flatMap((o, i) =>
+        o.state === "fulfilled" ? [(wanted[i] as (typeof wanted)[number]).fan.user.id] : [],
+      ),
+    );
+    const lottery = (await call<Json>("GET", `/api/v1/lotteries/${l.id}`)).body;
+    expect(lottery).toMatchObject({ ticketsSold: sold, players: payers.size, salesCents: sold * 250 });
+    const [entries] = await q<{ n: number; tickets: string }>(
+      "SELECT count(*)::int AS n, sum(last_ticket - first_ticket + 1)::text AS tickets FROM lottery_entries WHERE lottery_id = $1",
+      [l.id],
+    );
+    expect(entries).toEqual({ n: paid.length, tickets: String(sold) });
+  }, 120_000);
 });
