@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 // The composition root: everything a server process (or a CLI, benchmark or test) needs, built
 // once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
@@ -17,7 +18,7 @@ import { createQuotesService, type QuotesService } from "./modules/quotes/servic
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
-import { createLotteryService } from "./modules/lottery/service.ts";
+import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
 import {
   createCardFulfilment,
   createHostedCheckout,
@@ -32,7 +33,18 @@ import { createMarketView, createMinter } from "./modules/chain/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
-import { hiddenTokensReader } from "./modules/admin/service.ts";
+import { createAdminService, hiddenTokensReader } from "./modules/admin/service.ts";
+import { adminWork } from "./modules/admin/jobs.ts";
+import { accountsWork } from "./modules/accounts/jobs.ts";
+import { createBlogService, createWordPressSource } from "./modules/blog/service.ts";
+import { createContactService } from "./modules/contact/service.ts";
+import { eventsWork } from "./modules/events/jobs.ts";
+import { indexerWork } from "./modules/indexer/worker.ts";
+import { lotteryWork } from "./modules/lottery/jobs.ts";
+import { createNewsletterService } from "./modules/newsletter/service.ts";
+import { notificationsWork } from "./modules/notifications/jobs.ts";
+import { ordersWork } from "./modules/orders/jobs.ts";
+import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
 import type { PubSub } from "./platform/pubsub/pubsub.ts";
@@ -57,11 +69,18 @@ export interface BootstrapOptions {
   log?: (message: string) => void;
 }
 
-/** The application context, plus what stops everything bootstrap() started. */
+/** The application context, plus what starts the background work and stops everything. */
 export interface Context extends AppContext {
   /** Migrations applied by this start (empty when the database was given). */
   appliedMigrations: string[];
-  /** Stops jobs and pub/sub, and the chain and database if bootstrap() opened them. */
+  /**
+   * Attaches every module's background work (`work`) as the role says: every role registers the
+   * jobs and starts the queue (API processes enqueue), a worker (`all`, `worker`) runs them, keeps
+   * the worker subscriptions, enqueues the start-up jobs and runs the indexer. Once per context;
+   * close() stops it.
+   */
+  startWork(role: Role): Promise<void>;
+  /** Stops the background work, jobs and pub/sub, and the chain and database if bootstrap() opened them. */
   close(): Promise<void>;
 }
 
@@ -166,6 +185,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       statusOf: (source) => orders.fulfilment.prizeOf(source),
     },
     revealTimeoutMs: config.LOTTERY_REVEAL_TIMEOUT_SECONDS * 1000,
+    // Ticket orders are orders: a lottery without a draw refunds them through the orders module.
+    onRefundAll: (tx, lotteryId, orderIds, cause) =>
+      orders.hostedCheckout.refundTicketOrders(tx, lotteryId, orderIds, cause),
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
   const orders = buildOrders(config, {
@@ -178,17 +200,63 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     quotes,
     wallets,
     tokens,
+    lottery,
   });
+  const storage = createStorage(config, database);
+  const mailer = createMailer(config, database.db);
+  const { pubsub, jobs } = platform;
+  const contact = createContactService(database.db);
+  const newsletter = createNewsletterService(database.db);
+  const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
+  const blog = createBlogService(database.db, {
+    clock,
+    wordpress: config.WORDPRESS_URL
+      ? createWordPressSource({
+          baseUrl: config.WORDPRESS_URL,
+          clock,
+          timeoutMs: config.WORDPRESS_TIMEOUT_MS,
+          log: blogLog,
+        })
+      : undefined,
+  });
+  // Names this process in its catalogue messages (the console's cache invalidation).
+  const processId = randomUUID();
+  const accounts = { config, database, jobs, clock, storage, pubsub };
+  const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
+  const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const work = [
+    accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
+    ordersWork(orders, {
+      database,
+      mailer,
+      publicUrl: config.PUBLIC_URL,
+      notifications,
+      chain: !!chain,
+      log: (o, msg) => workLog("info", o, msg),
+    }),
+    notificationsWork(notifications, { database, mailer, chain: !!chain }),
+    lotteryWork(lottery, {
+      database,
+      mailer,
+      publicUrl: config.PUBLIC_URL,
+      notifications,
+      log: (o) => workLog("info", o, "lotteries"),
+    }),
+    eventsWork({ database, clock }),
+    adminWork(catalogue, processId),
+    indexerWork({ config, chain, database, pubsub, log: workLog }),
+  ];
+  let running: { stop(): Promise<void> } | undefined;
   return {
     config,
     database,
     db: database.db,
     chain,
     clock,
-    jobs: platform.jobs,
-    pubsub: platform.pubsub,
-    storage: createStorage(config, database),
-    mailer: createMailer(config, database.db),
+    jobs,
+    pubsub,
+    storage,
+    mailer,
     services: {
       catalogue,
       wallets,
@@ -207,9 +275,29 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         symbol,
       }),
       orders,
+      admin: createAdminService({
+        database,
+        pubsub,
+        storage,
+        processId,
+        catalogue,
+        lottery,
+        orders,
+        contact,
+        newsletter,
+      }),
+      blog,
+      contact,
+      newsletter,
     },
+    work,
     appliedMigrations,
+    async startWork(role) {
+      if (running) throw new Error("startWork: the work is running already");
+      running = await startWork(platform, work, { role, log: workLog });
+    },
     async close() {
+      await running?.stop();
       await searchIndex?.stop();
       await platform.stop();
       if (ownChain) await chain?.stop();
@@ -231,6 +319,7 @@ function buildOrders(
     quotes: QuotesService;
     wallets: WalletsService;
     tokens: TokenReads;
+    lottery: LotteryService;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
@@ -245,6 +334,7 @@ function buildOrders(
     pubsub: d.pubsub,
     catalogue,
     tokens: d.tokens,
+    lottery: d.lottery,
     chain,
     confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
     jobs,
@@ -276,6 +366,7 @@ function buildOrders(
       contactOf: (userId) => checkoutContact(database.db, userId),
       chain,
       lifecycle,
+      lottery: d.lottery,
       jobs,
       publicUrl: config.PUBLIC_URL,
       sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
