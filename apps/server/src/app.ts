@@ -118,7 +118,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       try {
         await ctx.database.query("SELECT 1");
       } catch {
-        throw new AppError(503, "unavailable", "Database unreachable");
+        throw new AppError("unavailable", "Database unreachable");
       }
       return { status: "ready" as const };
     },

@@ -478,12 +478,11 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     const provider = hostedProvider(body.provider);
     if (!deps.chain)
       throw new AppError(
-        503,
         "unavailable",
         "Crypto payments are unavailable: this server runs without a blockchain",
       );
     const chain = deps.chain;
-    if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
+    if (!chain.minter) throw new AppError("unavailable", m.providerNotConfigured("card"));
     const wallet = await deps.wallets.receivingWallet(userId);
     if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
     const customer = await customerOf(userId, provider.name, body.phone);
@@ -745,7 +744,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async cashfreeCheckout(orderId: string) {
       const o = await repo.findOrder(q, orderId);
       if (o?.provider !== "cashfree" || !o.provider_payment_session)
-        throw new AppError(404, "not_found", m.checkoutNotFound);
+        throw new AppError("not_found", m.checkoutNotFound);
       if (o.state !== "awaiting_payment")
         return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}`, html: null };
       return {
@@ -761,7 +760,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async sandboxSession(sessionId: string) {
       requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
-      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (!o) throw new AppError("not_found", m.checkoutNotFound);
       const nft = await deps.catalogue.purchaseTerms(o.nft_id);
       return {
         sessionId,
@@ -783,7 +782,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async sandboxAction(sessionId: string, action: "pay" | "decline" | "abandon") {
       const { secret } = requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
-      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (!o) throw new AppError("not_found", m.checkoutNotFound);
       const back = `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
       if (action === "abandon") {
         // Like Stripe's cancel_url: the payer left, so the order is cancelled and the edition released now.
