@@ -5,6 +5,7 @@ import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { startHealthServer } from "./health-server.ts";
 import { servesHttp } from "./platform/work.ts";
+import { startDraining } from "./http/draining.ts";
 import { isDatabaseUnavailable } from "./http/unavailable.ts";
 
 // pg-boss 10 does not await its own bookkeeping of a finished job (complete() and fail() in its
@@ -60,9 +61,18 @@ async function main() {
       });
 
   const shutdown = async (signal: string) => {
-    console.log(`shutting down (${signal})`);
-    await app?.close();
-    await health?.close();
+    if (app) {
+      app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "shutting down");
+      // Out of the balancer's rotation first (readiness 503), still serving meanwhile; then close:
+      // in-flight requests complete, event streams end with a reconnect hint.
+      startDraining();
+      if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
+      await app.close();
+    } else {
+      // A worker is in no balancer's rotation: its running jobs finish as its work stops (ctx.close).
+      console.log(`shutting down (${signal})`);
+      await health?.close();
+    }
     await ctx.close();
     process.exit(0);
   };

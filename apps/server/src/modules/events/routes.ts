@@ -1,4 +1,4 @@
-import { eventsEndpoints } from "@diginoor/api/events";
+import { eventsEndpoints, type MarketEvent } from "@diginoor/api/events";
 import type { FastifyInstance } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
@@ -9,7 +9,15 @@ import {
   liveSessionHashes,
   sessionsEndedSchema,
 } from "../accounts/service.ts";
-import { endStreamsOfEndedSessions, sendUserStream, trackUserStreams, watchSessions } from "./service.ts";
+import { CHAIN_EVENTS_CHANNEL, type ChainEventsMessage } from "../indexer/service.ts";
+import {
+  anonymousHolder,
+  endStreamsOfEndedSessions,
+  sendChannelStream,
+  sendUserStream,
+  trackUserStreams,
+  watchSessions,
+} from "./service.ts";
 
 /**
  * GET /api/v1/events: the signed-in user's live events as Server-Sent Events. Each stream
@@ -25,7 +33,7 @@ export async function registerEvents(
     accounts: AccountsDeps;
     pubsub: PubSub;
     database: Database;
-    sse: { maxStreamsPerUser: number; heartbeatMs: number };
+    sse: { maxStreamsPerUser: number; maxStreamsPerAddress: number; heartbeatMs: number };
   },
 ): Promise<void> {
   trackUserStreams(app);
@@ -42,6 +50,31 @@ export async function registerEvents(
         heartbeatMs: ctx.sse.heartbeatMs,
         req,
         reply,
+      }),
+  });
+
+  // GET /api/v1/market/events: every batch the indexer applies (or rolls back), as the tokens it
+  // touched, for anyone watching tokens, auctions or the market (the web reads them again).
+  route(app, eventsEndpoints.market, {
+    permission: "public",
+    handler: ({ req, reply }) =>
+      sendChannelStream(app, {
+        pubsub: ctx.pubsub,
+        channel: CHAIN_EVENTS_CHANNEL,
+        holder: anonymousHolder(req, ctx.sse.maxStreamsPerAddress),
+        heartbeatMs: ctx.sse.heartbeatMs,
+        req,
+        reply,
+        pick: (message) => {
+          const m = message as Partial<ChainEventsMessage> | null;
+          if (!m || !Array.isArray(m.tokenIds)) return undefined;
+          const data: MarketEvent = {
+            type: "chain.updated",
+            tokenIds: m.tokenIds.map(String),
+            more: m.more === true || m.kind === "rollback",
+          };
+          return { name: data.type, data };
+        },
       }),
   });
 
