@@ -116,7 +116,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   route(app, platformEndpoints.readiness, {
     permission: "public",
     handler: async () => {
-      if (isDraining()) throw new AppError(503, "unavailable", "Shutting down");
+      if (isDraining()) throw new AppError("unavailable", "Shutting down");
       try {
         await ctx.database.query("SELECT 1");
       } catch {
