@@ -87,7 +87,8 @@ export async function startServerProcess(
     },
   };
   if (opts.waitReady) {
-    const until = Date.now() + 120_000;
+    // Generous: a loaded 2-core machine has taken over 100 s to start one.
+    const until = Date.now() + 180_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
       const ok = await fetch(`${base}/readyz`).then(

@@ -178,7 +178,9 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
     async fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
       requireMinting();
       let o = await repo.findOrder(q, orderId);
-      if (!o) return undefined;
+      // A ticket order mints nothing (its tickets are numbered when it is paid).
+      if (!o || o.nft_id === null || o.edition === null) return o?.state;
+      const { nft_id: nftId, edition } = o;
       if (o.state === "paid") {
         await deps.lifecycle.move(o, ["paid"], "minting", "fulfilment started");
         o = (await repo.findOrder(q, orderId)) ?? o;
@@ -189,8 +191,8 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
         {
           number: order.number,
           to: order.buyer_address ?? "",
-          nftId: order.nft_id,
-          edition: order.edition,
+          nftId,
+          edition,
           payout: order.payout_address,
         },
         (h) => repo.setTxHash(q, order.id, h, clock.date()),

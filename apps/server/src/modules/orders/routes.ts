@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { lotteryEndpoints } from "@diginoor/api/lottery";
 import { orderEndpoints as api } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
@@ -19,6 +20,12 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /** Each order reserves an edition: a user may start at most this many a quarter of an hour. */
 const ORDERS_PER_USER: RateLimitRule = { name: "orders:user", limit: 20, windowSeconds: 15 * 60 };
+/** Ticket orders hold nothing but count against the per-player cap while unpaid. */
+const TICKET_ORDERS_PER_USER: RateLimitRule = {
+  name: "ticket-orders:user",
+  limit: 60,
+  windowSeconds: 15 * 60,
+};
 
 /** What the orders routes call. */
 export interface OrdersRoutesDeps {
@@ -40,6 +47,14 @@ export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDep
       return body.provider === "wallet"
         ? walletCheckout.createOrder(userId(user), body)
         : hostedCheckout.createOrder(userId(user), body);
+    },
+  });
+  route(app, lotteryEndpoints.createTicketOrder, {
+    permission: "signed-in",
+    rateLimits: [{ rule: TICKET_ORDERS_PER_USER, by: "user" }],
+    handler: async ({ user, params, body, reply }) => {
+      reply.code(201);
+      return hostedCheckout.createTicketOrder(userId(user), params.id, body);
     },
   });
   route(app, api.cancelOrder, {
