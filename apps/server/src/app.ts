@@ -116,11 +116,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   route(app, platformEndpoints.readiness, {
     permission: "public",
     handler: async () => {
-      if (isDraining()) throw new AppError(503, "unavailable", "Shutting down");
+      if (isDraining()) throw new AppError("unavailable", "Shutting down");
       try {
         await ctx.database.query("SELECT 1");
       } catch {
-        throw new AppError(503, "unavailable", "Database unreachable");
+        throw new AppError("unavailable", "Database unreachable");
       }
       return { status: "ready" as const };
     },

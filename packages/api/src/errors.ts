@@ -48,10 +48,10 @@ export function statusOf(code: ErrorCode): number {
 /** At most this many field issues are reported in `details` (the rest are counted, not listed). */
 export const MAX_REPORTED_ISSUES = 20;
 
-/** Every error response of the API has exactly this shape. */
+/** Every error response of the API has exactly this shape; its code is one of the closed list above. */
 export const errorBodySchema = z.object({
   error: z.object({
-    code: z.string(),
+    code: errorCodeSchema,
     message: z.string(),
     details: z.unknown().optional(),
   }),

@@ -1,11 +1,12 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ErrorCode } from "@diginoor/api/errors";
 import { AppError } from "./errors.ts";
 import { isChainUnavailable, isDatabaseUnavailable } from "./unavailable.ts";
 
 /** Fixed messages for Fastify's own client errors: never the framework's text, which echoes input. */
-const frameworkMessages: Record<number, { code: string; message: string }> = {
+const frameworkMessages: Record<number, { code: ErrorCode; message: string }> = {
   400: { code: "bad_request", message: "The request is not valid" },
   403: { code: "forbidden", message: "You are not allowed to do that" },
   404: { code: "not_found", message: "Not found" },
@@ -17,7 +18,7 @@ const frameworkMessages: Record<number, { code: string; message: string }> = {
   416: { code: "bad_request", message: "Range not satisfiable" },
 };
 
-function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, details?: unknown) {
   return reply.code(status).send({ error: { code, message, ...(details === undefined ? {} : { details }) } });
 }
 
@@ -83,7 +84,7 @@ export function sendNotFound(reply: FastifyReply, message = "No such API route")
  */
 export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
-  const [status, code, message] =
+  const [status, code, message]: [number, ErrorCode, string] =
     err.code === "HPE_HEADER_OVERFLOW"
       ? [431, "headers_too_large", "The request's headers are too large"]
       : err.code === "ERR_HTTP_REQUEST_TIMEOUT"

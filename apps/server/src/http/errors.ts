@@ -1,44 +1,48 @@
-import { type ErrorCode, type FieldIssue, MAX_REPORTED_ISSUES } from "@diginoor/api/errors";
+import { type ErrorCode, type FieldIssue, MAX_REPORTED_ISSUES, statusOf } from "@diginoor/api/errors";
 import type { ZodError } from "zod";
 
 /**
- * The one error type of the server. `message` is safe to show to users; 500s never expose
- * their cause (it is logged instead).
+ * The one error type of the server: a code of packages/api's closed list (its HTTP status follows
+ * from the code) and a `message` safe to show to users; 500s never expose their cause (it is
+ * logged instead).
  */
 export class AppError extends Error {
+  /** The HTTP status of `code` (packages/api `errorStatuses`). */
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode | (string & {}),
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
     options?: { cause?: unknown },
   ) {
     super(message, options);
     this.name = "AppError";
+    this.status = statusOf(code);
   }
 
   static badRequest(message: string, details?: unknown) {
-    return new AppError(400, "bad_request", message, details);
+    return new AppError("bad_request", message, details);
   }
   static validation(where: string, issues: FieldIssue[]) {
     const first = issues[0];
     const message = first ? `Invalid ${where}: ${first.field} ${first.message}` : `Invalid ${where}`;
-    return new AppError(400, "validation_failed", message, issues);
+    return new AppError("validation_failed", message, issues);
   }
   static unauthorized(message = "Please Login to Continue") {
-    return new AppError(401, "unauthorized", message);
+    return new AppError("unauthorized", message);
   }
   static forbidden(message = "You are not allowed to do that") {
-    return new AppError(403, "forbidden", message);
+    return new AppError("forbidden", message);
   }
   static notFound(what = "Resource") {
-    return new AppError(404, "not_found", `${what} not found`);
+    return new AppError("not_found", `${what} not found`);
   }
   static conflict(message: string, details?: unknown) {
-    return new AppError(409, "conflict", message, details);
+    return new AppError("conflict", message, details);
   }
   static rateLimited(retryAfterSeconds: number) {
-    return new AppError(429, "rate_limited", "Too many requests, please try again later", {
+    return new AppError("rate_limited", "Too many requests, please try again later", {
       retryAfterSeconds,
     });
   }

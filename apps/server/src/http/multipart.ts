@@ -7,14 +7,10 @@ import { AppError } from "./errors.ts";
 /** The one `file` part of a multipart request, fully read (413 above the limit, 415 if not multipart). */
 export async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
   if (!req.isMultipart()) {
-    throw new AppError(
-      415,
-      "unsupported_media_type",
-      'Send the image as multipart/form-data in the field "file"',
-    );
+    throw new AppError("unsupported_media_type", 'Send the image as multipart/form-data in the field "file"');
   }
   const oneFile = () =>
-    new AppError(400, "validation_failed", 'Send exactly one image in the field "file"', [
+    new AppError("validation_failed", 'Send exactly one image in the field "file"', [
       { field: "file", message: 'Send exactly one image in the field "file"' },
     ]);
   let data: Buffer | undefined;
@@ -23,12 +19,12 @@ export async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
       if (part.type !== "file") continue;
       if (data !== undefined || part.fieldname !== "file") throw oneFile();
       data = await part.toBuffer();
-      if (part.file.truncated) throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
+      if (part.file.truncated) throw new AppError("payload_too_large", authMessages.imageTooLarge);
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "FST_REQ_FILE_TOO_LARGE")
-      throw new AppError(413, "payload_too_large", authMessages.imageTooLarge);
+      throw new AppError("payload_too_large", authMessages.imageTooLarge);
     if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT")
       throw oneFile();
     if (err instanceof AppError) throw err;
@@ -36,11 +32,7 @@ export async function readSingleFile(req: FastifyRequest): Promise<Buffer> {
     // boundary) are the client's: 400, never a 500. Fastify's multipart errors carry their 4xx.
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) throw err;
-    throw new AppError(
-      400,
-      "bad_request",
-      "The upload was cut off or is not a valid multipart/form-data body",
-    );
+    throw new AppError("bad_request", "The upload was cut off or is not a valid multipart/form-data body");
   }
   if (data === undefined) throw oneFile();
   return data;

@@ -12,7 +12,7 @@ export function useFriendlyValidationMessages(scope: FastifyInstance): void {
       const first = err.details[0] as { field?: string; message?: string } | undefined;
       if (first?.message) {
         const own = /^[A-Z]/.test(first.message) ? first.message : `${first.field} ${first.message}`;
-        throw new AppError(400, "validation_failed", own, err.details);
+        throw new AppError("validation_failed", own, err.details);
       }
     }
     throw err;

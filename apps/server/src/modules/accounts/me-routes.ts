@@ -59,7 +59,7 @@ function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void 
       const { jobId, delivered } = await accounts.requestEmailChange(ctx, user, body);
       if (!delivered) {
         req.log.error({ jobId }, "email change verification failed; it will be retried");
-        throw new AppError(503, "mail_failed", authMessages.verificationSendFailed);
+        throw new AppError("mail_failed", authMessages.verificationSendFailed);
       }
       return { ok: true as const };
     },

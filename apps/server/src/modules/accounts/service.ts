@@ -206,7 +206,7 @@ export async function signUp(
       phone: input.phone ?? null,
       passwordHash,
     });
-    if (!user) throw new AppError(409, "email_taken", authMessages.emailTaken);
+    if (!user) throw new AppError("email_taken", authMessages.emailTaken);
     const mail = { kind: "verify_email" as const, userId: user.id, email: user.email };
     return { user, jobId: await ctx.jobs.enqueue(accountMail, mail, { tx }) };
   });
@@ -218,18 +218,18 @@ export async function signUp(
 export async function verifyEmail(ctx: AccountsDeps, secret: string): Promise<UserRow> {
   return withTransaction(ctx.database, async (tx) => {
     const token = await repo.consumeToken(tx.db, hashSecret(secret), "verify_email");
-    if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+    if (!token) throw new AppError("invalid_token", authMessages.invalidToken);
     const user = await repo.findUserById(tx.db, token.userId);
-    if (!user) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+    if (!user) throw new AppError("invalid_token", authMessages.invalidToken);
     if (token.email === user.email) return (await repo.markEmailVerified(tx.db, user.id)) ?? user;
     // An email change: the address moves only now, when its owner has proved it. The token is
     // used, the address changed and the reset links revoked in one transaction.
     if (await repo.emailTakenByOther(tx.db, token.email, user.id)) {
-      throw new AppError(409, "email_taken", authMessages.emailTaken);
+      throw new AppError("email_taken", authMessages.emailTaken);
     }
     const updated = await repo.setVerifiedEmail(tx.db, user.id, token.email).catch((err: unknown) => {
       // Another account took the address between the check and the update.
-      if (isUniqueViolation(err)) throw new AppError(409, "email_taken", authMessages.emailTaken);
+      if (isUniqueViolation(err)) throw new AppError("email_taken", authMessages.emailTaken);
       throw err;
     });
     await repo.revokeTokens(tx.db, user.id, "password_reset");
@@ -257,9 +257,9 @@ export async function logIn(ctx: AccountsDeps, email: string, password: string):
   await hitSlidingLimit(db, limits.loginPerAccount, email);
   const user = await repo.findUserByEmail(db, email);
   const ok = await verifyPassword(user?.passwordHash, password);
-  if (!user || !ok) throw new AppError(401, "invalid_credentials", authMessages.invalidCredentials);
-  if (user.suspendedAt) throw new AppError(403, "account_suspended", authMessages.accountSuspended);
-  if (!user.emailVerifiedAt) throw new AppError(403, "email_unverified", authMessages.emailUnverified);
+  if (!user || !ok) throw new AppError("invalid_credentials", authMessages.invalidCredentials);
+  if (user.suspendedAt) throw new AppError("account_suspended", authMessages.accountSuspended);
+  if (!user.emailVerifiedAt) throw new AppError("email_unverified", authMessages.emailUnverified);
   // A successful sign-in clears the account's failure window (the per-address one stays).
   await clearSlidingLimit(db, limits.loginPerAccount, email);
   return user;
@@ -278,7 +278,7 @@ export async function resetPassword(ctx: AccountsDeps, secret: string, password:
   // happen together or not at all.
   return withTransaction(ctx.database, async (tx) => {
     const token = await repo.consumeToken(tx.db, hashSecret(secret), "password_reset");
-    if (!token) throw new AppError(400, "invalid_token", authMessages.invalidToken);
+    if (!token) throw new AppError("invalid_token", authMessages.invalidToken);
     // The reset link reached this address, which proves it belongs to the user.
     const changed = await repo.setPasswordForEmail(tx.db, token.userId, token.email, passwordHash);
     await repo.revokeTokens(tx.db, token.userId, "password_reset");
@@ -432,13 +432,12 @@ async function checkCurrentPassword(ctx: AccountsDeps, user: UserRow, password: 
   await hitSlidingLimit(ctx.database.db, limits.passwordCheckPerUser, user.id);
   if (!user.passwordHash) {
     throw new AppError(
-      400,
       "no_password",
       "Your account signs in with Google. Set a password first with 'Forgot password?'.",
     );
   }
   if (!(await verifyPassword(user.passwordHash, password))) {
-    throw new AppError(400, "validation_failed", authMessages.wrongCurrentPassword, [
+    throw new AppError("validation_failed", authMessages.wrongCurrentPassword, [
       { field: "currentPassword", message: authMessages.wrongCurrentPassword },
     ]);
   }
@@ -456,13 +455,13 @@ export async function requestEmailChange(
   const db = ctx.database.db;
   await checkCurrentPassword(ctx, user, input.currentPassword);
   if (input.email === user.email) {
-    throw new AppError(400, "validation_failed", "This is already your email address", [
+    throw new AppError("validation_failed", "This is already your email address", [
       { field: "email", message: "This is already your email address" },
     ]);
   }
   await hitSlidingLimit(db, limits.emailChangePerUser, user.id);
   if (await repo.emailTakenByOther(db, input.email, user.id)) {
-    throw new AppError(409, "email_taken", authMessages.emailTaken);
+    throw new AppError("email_taken", authMessages.emailTaken);
   }
   // Only the newest link works: older links die in the transaction that queues the new one.
   const jobId = await withTransaction(ctx.database, async (tx) => {

@@ -43,8 +43,7 @@ export async function registerChain(
     rateLimits: [{ rule: BUNDLER_CALLS_PER_USER, by: "user" }],
     handler: async ({ body }) => {
       const url = ctx.chain?.wallets?.bundlerUrl;
-      if (!url)
-        throw new AppError(503, "unavailable", "Passkey wallets are unavailable: no ERC-4337 bundler");
+      if (!url) throw new AppError("unavailable", "Passkey wallets are unavailable: no ERC-4337 bundler");
       let res: Response;
       try {
         res = await fetch(url, {
@@ -54,7 +53,7 @@ export async function registerChain(
           signal: AbortSignal.timeout(30_000),
         });
       } catch {
-        throw new AppError(503, "unavailable", "The ERC-4337 bundler did not answer");
+        throw new AppError("unavailable", "The ERC-4337 bundler did not answer");
       }
       const answer = (await res.json().catch(() => undefined)) as
         | {
@@ -65,7 +64,7 @@ export async function registerChain(
           }
         | undefined;
       if (answer?.jsonrpc !== "2.0")
-        throw new AppError(503, "unavailable", "The ERC-4337 bundler answered nonsense");
+        throw new AppError("unavailable", "The ERC-4337 bundler answered nonsense");
       return answer;
     },
   });

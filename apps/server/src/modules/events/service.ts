@@ -173,7 +173,6 @@ function reserve(open: Set<OpenStream>, holder: StreamHolder, entry: OpenStream)
       : [...open].filter((s) => s.address === holder.address).length;
   if (held >= holder.max) {
     throw new AppError(
-      429,
       "too_many_streams",
       "userId" in holder
         ? `Your account already has ${holder.max} live event streams open, the most it may have at once: close another tab or window of Diginoor and try again`

@@ -39,7 +39,7 @@ export function registerMedia(app: FastifyInstance, storage: Pick<Storage, "get"
   app.get("/media/*", async (req, reply) => {
     const key = (req.params as { "*": string })["*"];
     const obj = isSafeKey(key) ? await storage.get(key) : null;
-    if (!obj) throw new AppError(404, "not_found", "No such file");
+    if (!obj) throw new AppError("not_found", "No such file");
     reply.header("cache-control", IMMUTABLE).header("x-content-type-options", "nosniff");
     if (notModified(req, reply, `"${obj.sha256}"`)) return reply;
     return reply.type(obj.contentType).header("content-length", obj.data.length).send(obj.data);

@@ -10,7 +10,7 @@ const MAX_PIXELS = 30_000_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function unsupported(): AppError {
-  return new AppError(415, "unsupported_media_type", "Only JPEG or PNG images are allowed");
+  return new AppError("unsupported_media_type", "Only JPEG or PNG images are allowed");
 }
 
 /** JPEG or PNG by magic bytes; anything else (SVG, GIF, text renamed .png, …) is null. */

@@ -48,7 +48,6 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
     const chain = deps.chain;
     if (!chain)
       throw new AppError(
-        503,
         "unavailable",
         "Crypto payments are unavailable: this server runs without a blockchain",
       );
@@ -211,11 +210,11 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
      */
     async retryFulfilment(orderId: string, tx: Tx) {
       const o = await repo.findOrder(queryOf(tx), orderId, true);
-      if (!o) throw new AppError(404, "not_found", m.notFound);
+      if (!o) throw new AppError("not_found", m.notFound);
       if (o.provider === "wallet" || !(o.state === "paid" || o.state === "minting")) {
         throw AppError.conflict("Only a paid card order still waiting for its token can be retried");
       }
-      if (!deps.jobs) throw new AppError(503, "unavailable", "Background jobs are not running");
+      if (!deps.jobs) throw new AppError("unavailable", "Background jobs are not running");
       const jobId = await deps.jobs.enqueue(fulfilOrder, { orderId: o.id }, { tx, singletonKey: o.id });
       return { orderId: o.id, state: o.state, queued: jobId !== null };
     },

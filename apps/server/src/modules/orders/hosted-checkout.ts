@@ -244,12 +244,11 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     const provider = hostedProvider(body.provider);
     if (!deps.chain)
       throw new AppError(
-        503,
         "unavailable",
         "Crypto payments are unavailable: this server runs without a blockchain",
       );
     const chain = deps.chain;
-    if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
+    if (!chain.minter) throw new AppError("unavailable", m.providerNotConfigured("card"));
     const wallet = await deps.wallets.receivingWallet(userId);
     if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
     const customer = await customerOf(userId, provider.name, body.phone);
@@ -529,7 +528,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async cashfreeCheckout(orderId: string) {
       const o = await repo.findOrder(q, orderId);
       if (o?.provider !== "cashfree" || !o.provider_payment_session)
-        throw new AppError(404, "not_found", m.checkoutNotFound);
+        throw new AppError("not_found", m.checkoutNotFound);
       if (o.state !== "awaiting_payment")
         return {
           redirect:
@@ -551,7 +550,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async sandboxSession(sessionId: string) {
       requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
-      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (!o) throw new AppError("not_found", m.checkoutNotFound);
       const title =
         o.nft_id === null
           ? (await deps.lifecycle.fullView(o)).nftTitle
@@ -576,7 +575,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     async sandboxAction(sessionId: string, action: "pay" | "decline" | "abandon") {
       const { secret } = requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
-      if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
+      if (!o) throw new AppError("not_found", m.checkoutNotFound);
       const back = `${publicUrl}${orderPath(o)}`;
       if (action === "abandon") {
         // Like Stripe's cancel_url: the payer left, so the order is cancelled and the edition released now.

@@ -90,7 +90,7 @@ export function orderPath(o: Pick<repo.OrderRow, "id" | "nft_id" | "lottery_id">
     : `/confirmation/${o.nft_id}/${o.id}`;
 }
 
-const notFound = () => new AppError(404, "not_found", m.notFound);
+const notFound = () => new AppError("not_found", m.notFound);
 
 /** The unique index an insert violated, when it did (PostgreSQL and PGlite, directly or wrapped). */
 export function violatedIndex(err: unknown): string | undefined {
@@ -378,7 +378,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
         });
       const nft = await deps.catalogue.purchaseTerms(nftId, tx);
       if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
-      if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);
+      if (!nft.payoutAddress) throw new AppError("unavailable", m.noPayout);
       const edition = await repo.freeEdition(queryOf(tx), nft.id, nft.editionSize);
       if (edition === undefined || !(await deps.catalogue.takeEdition(tx, nft.id))) {
         throw AppError.conflict(m.soldOut);

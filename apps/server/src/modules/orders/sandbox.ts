@@ -60,7 +60,7 @@ export function signSandboxPayload(secret: string, body: string | Buffer, timest
   return `t=${timestampSec},v1=${mac}`;
 }
 
-const refuse = (why: string) => new AppError(400, "bad_request", `Webhook refused: ${why}`);
+const refuse = (why: string) => new AppError("bad_request", `Webhook refused: ${why}`);
 
 /**
  * Checks a webhook's signature over the exact bytes received and its timestamp against the replay

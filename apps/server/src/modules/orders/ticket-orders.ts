@@ -52,7 +52,7 @@ export function createTicketOrders(deps: TicketOrdersDeps) {
   const q = queryOf(database);
 
   function lotteryOrUnavailable() {
-    if (!deps.lottery) throw new AppError(503, "unavailable", "Lotteries are not offered by this server");
+    if (!deps.lottery) throw new AppError("unavailable", "Lotteries are not offered by this server");
     return deps.lottery;
   }
 

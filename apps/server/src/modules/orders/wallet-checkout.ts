@@ -44,7 +44,6 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
   function requireChain() {
     if (!deps.chain)
       throw new AppError(
-        503,
         "unavailable",
         "Crypto payments are unavailable: this server runs without a blockchain",
       );
@@ -74,7 +73,7 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
     });
     if (current === payee && floor <= priceWei) return;
     if (!deps.minter) {
-      throw new AppError(503, "unavailable", "Crypto payments are unavailable: no minter key is configured");
+      throw new AppError("unavailable", "Crypto payments are unavailable: no minter key is configured");
     }
     const floorWei = (priceWei * 9n) / 10n;
     await deps.minter.send({
@@ -101,11 +100,7 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
       if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
       const signer = chain.signer;
       if (!signer)
-        throw new AppError(
-          503,
-          "unavailable",
-          "Crypto payments are unavailable: no voucher signer is configured",
-        );
+        throw new AppError("unavailable", "Crypto payments are unavailable: no voucher signer is configured");
       const { primaryFeeBps } = await deps.market.terms();
       await ensurePrimaryTerms(chain, body.nftId, BigInt(quote.priceWei));
       const reservedUntil = new Date(quote.expiresAt);

@@ -31,7 +31,7 @@ function toApi(q: QuoteRow): QuoteResponse {
   };
 }
 
-const quoteNotFound = () => new AppError(404, "not_found", quoteMessages.notFound);
+const quoteNotFound = () => new AppError("not_found", quoteMessages.notFound);
 
 /** One rates service (USD ↔ native token, USD → INR) and the stored price quotes built on it. */
 export function createQuotesService(deps: QuotesServiceDeps) {
@@ -41,7 +41,7 @@ export function createQuotesService(deps: QuotesServiceDeps) {
     const rates = await deps.rates.current();
     const usdMicrosPerToken = rates.usdMicrosPerToken[symbol];
     if (!usdMicrosPerToken) {
-      throw new AppError(503, "unavailable", `No ${symbol} exchange rate is available; try again later`);
+      throw new AppError("unavailable", `No ${symbol} exchange rate is available; try again later`);
     }
     return { usdMicrosPerToken, inrMicrosPerUsd: rates.inrMicrosPerUsd };
   }
@@ -71,7 +71,7 @@ export function createQuotesService(deps: QuotesServiceDeps) {
     /** `usdCents` in the configured chain's native token at the current rate (wei, rounded as quotes are). */
     async usdCentsToNative(usdCents: number): Promise<{ symbol: string; wei: bigint }> {
       if (deps.chainId === undefined)
-        throw new AppError(503, "unavailable", "This server runs without a blockchain");
+        throw new AppError("unavailable", "This server runs without a blockchain");
       const symbol = nativeSymbolOf(deps.chainId);
       const { usdMicrosPerToken } = await ratesFor(symbol);
       return { symbol, wei: usdCentsToWei(BigInt(usdCents), usdMicrosPerToken) };
@@ -81,7 +81,6 @@ export function createQuotesService(deps: QuotesServiceDeps) {
     async quote(userId: string, nftId: string): Promise<QuoteResponse> {
       if (deps.chainId === undefined) {
         throw new AppError(
-          503,
           "unavailable",
           "Crypto prices are unavailable: this server runs without a blockchain",
         );
@@ -116,7 +115,7 @@ export function createQuotesService(deps: QuotesServiceDeps) {
     async validQuote(userId: string, quoteId: string): Promise<QuoteResponse> {
       const row = await repo.findQuote(database.db, quoteId);
       if (!row || row.userId !== userId) throw quoteNotFound();
-      if (row.expiresAt.getTime() <= clock.now()) throw new AppError(410, "gone", quoteMessages.expired);
+      if (row.expiresAt.getTime() <= clock.now()) throw new AppError("gone", quoteMessages.expired);
       return toApi(row);
     },
   };

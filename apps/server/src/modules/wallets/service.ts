@@ -44,7 +44,7 @@ function toApi(w: WalletRow, passkey?: PasskeyCredentialRow): Wallet {
   };
 }
 
-const bad = (message: string) => new AppError(400, "bad_request", message);
+const bad = (message: string) => new AppError("bad_request", message);
 
 /**
  * A SIWE nonce: 128 bits from the operating system's cryptographic source, as 32 hex digits (EIP-4361
@@ -72,7 +72,7 @@ const assertionMessages: Record<Exclude<AssertionCheck, "ok">, string> = {
   bad_signature: m.passkeyBadSignature,
 };
 /** Someone else's wallet is "not found" too: whose wallet an address is stays private. */
-const notLinked = () => new AppError(404, "not_found", m.notLinked);
+const notLinked = () => new AppError("not_found", m.notLinked);
 
 /** Wallets linked to accounts by Sign-In with Ethereum (EIP-4361), verified with viem. */
 export function createWalletsService(deps: WalletsServiceDeps) {
@@ -82,7 +82,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
   const expectedUri = deps.publicUrl;
 
   function requireChain() {
-    if (!deps.chain) throw new AppError(503, "unavailable", m.chainUnavailable);
+    if (!deps.chain) throw new AppError("unavailable", m.chainUnavailable);
     return deps.chain;
   }
 
@@ -236,7 +236,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       const now = clock.date();
       const chain = requireChain();
       const factory = chain.accountFactory;
-      if (!factory) throw new AppError(503, "unavailable", m.passkeyUnavailable);
+      if (!factory) throw new AppError("unavailable", m.passkeyUnavailable);
       await checkNonce(body.nonce, userId, now);
       const publicKey = body.publicKey.toLowerCase() as Hex;
       const check = verifyPasskeyAssertion({

@@ -126,7 +126,6 @@ export { REPLAY_WINDOW_SECONDS } from "../sandbox.ts";
 export class ProviderError extends AppError {
   constructor(provider: string, kind: "unavailable" | "refused", cause?: unknown) {
     super(
-      kind === "unavailable" ? 503 : 502,
       kind === "unavailable" ? "unavailable" : "bad_gateway",
       kind === "unavailable"
         ? `The payment provider (${provider}) did not answer; nothing was charged. Please try again in a minute`
@@ -138,7 +137,7 @@ export class ProviderError extends AppError {
   }
 }
 
-export const refuseWebhook = (why: string) => new AppError(400, "bad_request", `Webhook refused: ${why}`);
+export const refuseWebhook = (why: string) => new AppError("bad_request", `Webhook refused: ${why}`);
 
 /** The first value of a header. */
 export const headerOf = (headers: IncomingHttpHeaders, name: string): string | undefined => {
