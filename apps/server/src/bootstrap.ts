@@ -21,6 +21,7 @@ import { createLotteryService } from "./modules/lottery/service.ts";
 import {
   createCardFulfilment,
   createHostedCheckout,
+  createResaleCheckout,
   createOrderLifecycle,
   createPrimaryAuctions,
   createWalletCheckout,
@@ -28,7 +29,7 @@ import {
   sandboxSecret,
 } from "./modules/orders/service.ts";
 import { checkoutContact } from "./modules/accounts/service.ts";
-import { createMarketView, createMinter } from "./modules/chain/service.ts";
+import { createKeySender, createMarketView, createMinter } from "./modules/chain/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -230,6 +231,7 @@ function buildOrders(
     ordersLog[level](extra ?? {}, msg);
   const { database, clock, chain, catalogue, jobs } = d;
   const minter = createMinter(chain);
+  const buyer = createKeySender(chain, chain?.buyer);
   const market = createMarketView(chain, clock);
   const lifecycle = createOrderLifecycle({
     database,
@@ -243,6 +245,33 @@ function buildOrders(
     publicUrl: config.PUBLIC_URL,
     fulfilmentRetryMs: config.ORDER_FULFILMENT_RETRY_SECONDS * 1000,
     unpaidHolds: { perAccount: config.UNPAID_HOLDS_PER_ACCOUNT, perWallet: config.UNPAID_HOLDS_PER_WALLET },
+    log,
+  });
+  const hostedCheckout = createHostedCheckout({
+    database,
+    clock,
+    catalogue,
+    quotes: d.quotes,
+    wallets: d.wallets,
+    contactOf: (userId) => checkoutContact(database.db, userId),
+    chain,
+    lifecycle,
+    jobs,
+    publicUrl: config.PUBLIC_URL,
+    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    providers: paymentProvidersFromConfig(config),
+    cashfreeMode: config.CASHFREE_ENV,
+    log,
+  });
+  const resale = createResaleCheckout({
+    database,
+    clock,
+    chain,
+    buyer,
+    tokens: d.tokens,
+    quotes: d.quotes,
+    lifecycle,
+    hostedCheckout,
     log,
   });
   return {
@@ -259,23 +288,19 @@ function buildOrders(
       lifecycle,
       log,
     }),
-    hostedCheckout: createHostedCheckout({
+    hostedCheckout,
+    resale,
+    fulfilment: createCardFulfilment({
       database,
       clock,
       catalogue,
-      quotes: d.quotes,
-      wallets: d.wallets,
-      contactOf: (userId) => checkoutContact(database.db, userId),
       chain,
+      minter,
       lifecycle,
       jobs,
-      publicUrl: config.PUBLIC_URL,
-      sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
-      providers: paymentProvidersFromConfig(config),
-      cashfreeMode: config.CASHFREE_ENV,
       log,
+      resale,
     }),
-    fulfilment: createCardFulfilment({ database, clock, catalogue, chain, minter, lifecycle, jobs, log }),
     auctions: createPrimaryAuctions({
       database,
       clock,

@@ -11,7 +11,9 @@ import type { Tx } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime, Minter } from "../chain/service.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
+import { chainUnavailable } from "./checkout-open.ts";
 import * as repo from "./repo.ts";
+import type { ResaleCheckout } from "./resale.ts";
 
 export interface CardFulfilmentDeps {
   database: Database;
@@ -21,6 +23,8 @@ export interface CardFulfilmentDeps {
   /** The minter key's nonce-ordered sends (chain module); absent: nothing can be minted. */
   minter?: Pick<Minter, "write">;
   lifecycle: Pick<OrderLifecycle, "move" | "reconcileOrders">;
+  /** Paid resale orders are bought and delivered by the resale unit instead of minted. */
+  resale?: Pick<ResaleCheckout, "fulfilResale">;
   jobs?: Pick<Jobs, "enqueue">;
   log?: OrdersLog;
 }
@@ -39,16 +43,15 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
      */
     async fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
       const chain = deps.chain;
-      if (!chain)
-        throw new AppError(
-          503,
-          "unavailable",
-          "Crypto payments are unavailable: this server runs without a blockchain",
-        );
+      if (!chain) throw chainUnavailable();
       const minter = deps.minter;
       if (!minter) throw new Error("orders.fulfil: no minter key is configured");
       let o = await repo.findOrder(q, orderId);
       if (!o) return undefined;
+      if (o.kind === "resale") {
+        if (!deps.resale) throw new Error("orders.fulfil: resale orders are not handled here");
+        return deps.resale.fulfilResale(orderId);
+      }
       if (o.state === "paid") {
         await deps.lifecycle.move(o, ["paid"], "minting", "fulfilment started");
         o = (await repo.findOrder(q, orderId)) ?? o;

@@ -1,19 +1,11 @@
 import { type Order, type OrderState, orderMessages as m } from "@diginoor/api/orders";
 import type { IncomingHttpHeaders } from "node:http";
-import { getAddress } from "viem";
 import { z } from "zod";
-import type { Database } from "../../db/client.ts";
 import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
-import type { Clock } from "../../platform/clock.ts";
-import type { Jobs } from "../../platform/jobs/jobs.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
-import type { CatalogueService } from "../catalogue/service.ts";
-import type { ChainRuntime } from "../chain/service.ts";
-import type { QuotesService } from "../quotes/service.ts";
-import type { WalletsService } from "../wallets/service.ts";
-import { fulfilOrder, type OrderLifecycle, type OrdersLog, refundOrder } from "./lifecycle.ts";
-import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
+import { fulfilOrder, refundOrder } from "./lifecycle.ts";
+import { cashfreeCheckoutPage } from "./providers/cashfree.ts";
 import type { PaymentProviders } from "./providers/index.ts";
 import { type SandboxDelivery, sandboxProvider } from "./providers/sandbox.ts";
 import {
@@ -24,7 +16,8 @@ import {
   type RefundResult,
 } from "./providers/types.ts";
 import * as repo from "./repo.ts";
-import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
+import { newEventId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
+import { createCheckoutOpening, type HostedCheckoutDeps } from "./checkout-open.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
@@ -40,6 +33,8 @@ const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
   // A lottery that does not activate refunds its paid ticket orders.
   lottery_not_activated: ["paid", "fulfilled"],
   lottery_seed_not_revealed: ["paid", "fulfilled"],
+  // A resale whose listing changed before our buyer key bought it (resale.ts).
+  listing_changed: ["paid", "minting"],
 };
 
 /** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */
@@ -49,45 +44,9 @@ export const refundKey = (r: Pick<repo.RefundRow, "order_id" | "reason" | "attem
 const isRefundEvent = (e: PaymentEvent) =>
   e.type === "refunded" || e.type === "refund_failed" || e.type === "refund_pending";
 
-/**
- * How long each provider's checkout stays open, as short as it allows (decision 143): Stripe refuses
- * an `expires_at` less than 30 minutes ahead (one more minute covers the clocks' difference and the
- * request's way); Cashfree's order expiry is set 15 minutes ahead, like the sandbox's page.
- */
-export const CHECKOUT_OPEN_MS: Record<HostedProviderName, number> = {
-  sandbox: 15 * 60_000,
-  stripe: 31 * 60_000,
-  cashfree: 15 * 60_000,
-};
-/** The edition stays held this much longer than the provider's checkout is open: no payment for a released edition. */
-export const HOLD_MARGIN_MS = 60_000;
+export { CHECKOUT_OPEN_MS, HOLD_MARGIN_MS } from "./checkout-open.ts";
 
-export interface HostedCheckoutDeps {
-  database: Database;
-  clock: Clock;
-  catalogue: Pick<CatalogueService, "purchaseTerms">;
-  quotes: Pick<QuotesService, "usdCentsToInr">;
-  wallets: Pick<WalletsService, "receivingWallet">;
-  /** The buyer's email and phone on file (accounts), told to the provider. */
-  contactOf(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
-  /** The chain the token is minted on; card checkouts need its minter key. */
-  chain?: Pick<ChainRuntime, "chainId" | "minter">;
-  lifecycle: Pick<
-    OrderLifecycle,
-    "reserveEdition" | "openOrderOr" | "move" | "moveIn" | "fullView" | "ownOrder"
-  >;
-  /** Enqueues the fulfilment in the transaction that marks an order paid. */
-  jobs?: Pick<Jobs, "enqueue">;
-  /** Absolute links (checkout pages, return pages) start with this. */
-  publicUrl?: string;
-  /** The sandbox card provider, when offered (never in production): its webhook secret. */
-  sandbox?: { secret: string };
-  /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
-  cashfreeMode?: "sandbox" | "production";
-  /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
-  providers?: PaymentProviders;
-  log?: OrdersLog;
-}
+export type { HostedCheckoutDeps };
 
 /**
  * Hosted checkouts (decision 142): the sandbox, Stripe and Cashfree take the payment on their page;
@@ -441,143 +400,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     };
   }
 
-  /** The provider named by a create request, or 400 when this server does not offer it. */
-  function hostedProvider(name: string) {
-    const p = providers[name as HostedProviderName];
-    if (!p) throw AppError.badRequest(m.providerNotConfigured(name));
-    return p;
-  }
-
-  /** The buyer's email, and the Indian mobile Cashfree needs: given now, or the account's, never invented. */
-  async function customerOf(userId: string, provider: HostedProviderName, phone: string | undefined) {
-    const u = await deps.contactOf(userId);
-    if (!u) throw AppError.unauthorized();
-    if (provider !== "cashfree") return { id: userId, email: u.email };
-    if (phone !== undefined) {
-      const mobile = indianMobile(phone);
-      if (!mobile) throw AppError.badRequest(m.phoneInvalid, { reason: "phone_invalid" });
-      return { id: userId, email: u.email, phone: mobile };
-    }
-    const mobile = u.phone ? indianMobile(u.phone) : undefined;
-    if (!mobile) throw AppError.badRequest(m.phoneRequired, { reason: "phone_required" });
-    return { id: userId, email: u.email, phone: mobile };
-  }
-
-  /**
-   * A hosted-checkout order (sandbox, Stripe, Cashfree): the price is the catalogue's USD price (never
-   * the client's), converted to paise at the stored USD→INR rate for Cashfree (the rate is recorded on
-   * the order); the token goes to the user's linked receiving wallet; the edition is held while the
-   * payer is at the provider. The order is committed (state `created`) before the provider is asked,
-   * so its id is the provider's reference and idempotency key; a provider that fails or times out
-   * leaves it `failed` with its edition returned, and the caller gets a 502/503.
-   */
-  async function createOrder(
-    userId: string,
-    body: { nftId: string; provider: string; phone?: string },
-  ): Promise<Order> {
-    const provider = hostedProvider(body.provider);
-    if (!deps.chain)
-      throw new AppError(
-        503,
-        "unavailable",
-        "Crypto payments are unavailable: this server runs without a blockchain",
-      );
-    const chain = deps.chain;
-    if (!chain.minter) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
-    const wallet = await deps.wallets.receivingWallet(userId);
-    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
-    const customer = await customerOf(userId, provider.name, body.phone);
-    const buyerAddress = getAddress(wallet.address);
-    const openMs = CHECKOUT_OPEN_MS[provider.name];
-    const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
-      withTransaction(database, async (tx) => {
-        const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId, {
-          userId,
-          address: buyerAddress,
-        });
-        const now = clock.date();
-        const usdCents = BigInt(nft.priceUsdCents);
-        const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
-        const o = await repo.insertOrder(queryOf(tx), {
-          userId,
-          nftId: nft.id,
-          provider: provider.name,
-          state: provider.name === "sandbox" ? "awaiting_payment" : "created",
-          edition,
-          usdCents: nft.priceUsdCents,
-          quoteId: null,
-          chainId: chain.chainId,
-          priceWei: null,
-          platformFeeBps: null,
-          payoutAddress: nft.payoutAddress,
-          voucherExpiry: null,
-          buyerAddress,
-          reservedUntil: new Date(
-            now.getTime() + openMs + (provider.name === "sandbox" ? 0 : HOLD_MARGIN_MS),
-          ),
-          now,
-          providerSession: provider.name === "sandbox" ? newSessionId() : null,
-          payCurrency: provider.currency,
-          payAmountMinor: inr?.paise ?? usdCents,
-          inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
-        });
-        await repo.recordCreation(
-          queryOf(tx),
-          o.id,
-          o.state,
-          inr === null
-            ? `edition ${edition} reserved for card checkout`
-            : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
-          now,
-        );
-        return o;
-      }),
-    );
-    if (provider.name === "sandbox") return deps.lifecycle.fullView(row);
-    const nft = await deps.catalogue.purchaseTerms(row.nft_id);
-    const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
-    try {
-      const checkout = await provider.createCheckout({
-        orderId: row.id,
-        nftId: row.nft_id,
-        title: nft.title,
-        edition: row.edition,
-        amountMinor: BigInt(row.pay_amount_minor ?? row.usd_cents),
-        currency: provider.currency,
-        customer,
-        // Cashfree comes back to one URL whatever happened: `/returned` asks (decision 143).
-        returnUrl: provider.name === "stripe" ? `${back}/return` : `${back}/returned`,
-        cancelUrl: `${back}/cancelled`,
-        // Providers' sessions end a little before the reservation does: no payment for a released edition.
-        expiresAt: new Date(row.reserved_until.getTime() - HOLD_MARGIN_MS),
-      });
-      await withTransaction(database, async (tx) => {
-        await repo.setCheckout(queryOf(tx), row.id, checkout, clock.date());
-        await deps.lifecycle.moveIn(
-          tx,
-          row,
-          ["created"],
-          "awaiting_payment",
-          `${provider.name} checkout ${checkout.session} opened`,
-        );
-      });
-    } catch (err) {
-      log("warn", "a payment provider could not open a checkout", {
-        provider: provider.name,
-        orderId: row.id,
-        err: String((err as { cause?: unknown }).cause ?? err),
-      });
-      await deps.lifecycle.move(
-        row,
-        ["created"],
-        "failed",
-        `${provider.name} could not open a checkout; edition released`,
-      );
-      throw err;
-    }
-    const fresh = await repo.findOrder(q, row.id);
-    return deps.lifecycle.fullView(fresh ?? row);
-  }
+  const opening = createCheckoutOpening({ ...deps, providers, publicUrl, log });
 
   /**
    * Asks the providers about their orders stuck awaiting payment for a few minutes, and applies a
@@ -704,7 +527,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   }
 
   return {
-    createOrder,
+    ...opening,
     reconcilePayments,
     reconcileRefunds,
     runRefund,

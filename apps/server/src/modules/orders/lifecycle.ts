@@ -130,6 +130,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Order {
     return {
       orderId: o.id,
+      kind: o.kind,
       nftId: o.nft_id,
       nftTitle: nft.title,
       imageUrl: nft.imageUrl,
@@ -206,7 +207,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
    */
   async function moveIn(
     tx: Tx,
-    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id"> & Partial<Pick<repo.OrderRow, "kind">>,
     from: OrderState[],
     to: OrderState,
     cause: string,
@@ -214,7 +215,8 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Promise<boolean> {
     const previous = await repo.transition(queryOf(tx), o.id, from, to, cause, clock.date(), set);
     if (previous === undefined) return false;
-    if (to === "expired" || to === "failed" || to === "cancelled")
+    // A resale order holds no edition of its NFT (it buys a listed token).
+    if ((to === "expired" || to === "failed" || to === "cancelled") && o.kind !== "resale")
       await deps.catalogue.returnEdition(tx, o.nft_id);
     if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
     if (to === "refunded" && deps.jobs) await deps.jobs.enqueue(refundMail, { orderId: o.id }, { tx });
@@ -224,7 +226,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
 
   /** Moves an order (in its own transaction) and tells its owner's open pages. */
   function move(
-    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id"> & Partial<Pick<repo.OrderRow, "kind">>,
     from: OrderState[],
     to: OrderState,
     cause: string,
@@ -246,9 +248,10 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     ];
     const counts = { fulfilled: 0, expired: 0 };
     if (open.length === 0) return counts;
-    const mints = await deps.tokens.mints(open.map(orderTokenId));
+    // A resale order's token was minted long ago to someone else: it is fulfilled by its own job.
+    const mints = await deps.tokens.mints(open.filter((o) => o.kind !== "resale").map(orderTokenId));
     for (const o of open) {
-      const mint = mints.get(orderTokenId(o));
+      const mint = o.kind === "resale" ? undefined : mints.get(orderTokenId(o));
       if (mint && getAddress(mint.to) !== getAddress(o.buyer_address ?? mint.to)) {
         // Someone else's mint took this order's token id: never fulfilled, the buyer needs a refund.
         if (
@@ -286,6 +289,30 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     return counts;
   }
 
+  /**
+   * 409 when the holder's account or receiving wallet already holds as many unpaid orders as it may
+   * (counted under per-account and per-address locks taken first, always in that order, so concurrent
+   * orders of one fan cannot both pass).
+   */
+  async function checkHolds(tx: Tx, holder: { userId: string; address: string }) {
+    const tq = queryOf(tx);
+    await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
+    await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
+      holder.address.toLowerCase(),
+    ]);
+    const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
+    if (held.account >= unpaidHolds.perAccount)
+      throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
+        reason: "unpaid_holds_limit",
+        limit: unpaidHolds.perAccount,
+      });
+    if (held.address >= unpaidHolds.perWallet)
+      throw AppError.conflict(m.walletHoldsLimit(unpaidHolds.perWallet), {
+        reason: "unpaid_holds_limit",
+        limit: unpaidHolds.perWallet,
+      });
+  }
+
   async function ownOrder(userId: string, orderId: string): Promise<repo.OrderRow> {
     const o = await repo.findOrder(q, orderId);
     if (!o || o.user_id !== userId) throw notFound();
@@ -298,6 +325,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     reconcileOrders: (rows?: repo.OrderRow[]) => reconcileOrders(rows),
     ownOrder,
     fullView,
+    checkHolds,
 
     /**
      * Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`) for
@@ -307,22 +335,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
      * is the unique index `orders_one_unpaid_per_nft_idx`: the insert that follows fails, see `openOrderOr`.
      */
     async reserveEdition(tx: Tx, nftId: string, holder: { userId: string; address: string }) {
-      const tq = queryOf(tx);
-      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
-      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
-        holder.address.toLowerCase(),
-      ]);
-      const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
-      if (held.account >= unpaidHolds.perAccount)
-        throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
-          reason: "unpaid_holds_limit",
-          limit: unpaidHolds.perAccount,
-        });
-      if (held.address >= unpaidHolds.perWallet)
-        throw AppError.conflict(m.walletHoldsLimit(unpaidHolds.perWallet), {
-          reason: "unpaid_holds_limit",
-          limit: unpaidHolds.perWallet,
-        });
+      await checkHolds(tx, holder);
       const nft = await deps.catalogue.purchaseTerms(nftId, tx);
       if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
       if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { orderEndpoints as api } from "@diginoor/api/orders";
+import { orderEndpoints as api, orderMessages } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
@@ -30,17 +31,22 @@ const ORDERS_PER_USER: RateLimitRule = { name: "orders:user", limit: 20, windowS
 
 /** Orders (every provider), and the live primary auction of auction NFTs. */
 export async function registerOrders(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { lifecycle, walletCheckout, hostedCheckout, fulfilment, auctions } = ctx.services.orders;
+  const { lifecycle, walletCheckout, hostedCheckout, resale, fulfilment, auctions } = ctx.services.orders;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
   route(app, api.createOrder, {
     permission: "signed-in",
     rateLimits: [{ rule: ORDERS_PER_USER, by: "user" }],
     handler: async ({ user, body, reply }) => {
+      const { listing } = body;
+      if (listing && body.provider === "wallet") throw AppError.badRequest(orderMessages.resaleByWallet);
+      const order = listing
+        ? await resale.createOrder(userId(user), { ...body, listing })
+        : body.provider === "wallet"
+          ? await walletCheckout.createOrder(userId(user), body)
+          : await hostedCheckout.createOrder(userId(user), body);
       reply.code(201);
-      return body.provider === "wallet"
-        ? walletCheckout.createOrder(userId(user), body)
-        : hostedCheckout.createOrder(userId(user), body);
+      return order;
     },
   });
   route(app, api.cancelOrder, {

@@ -4,11 +4,14 @@
 //   wallet-checkout.ts  wallet orders: quotes, the voucher signed once at creation
 //   hosted-checkout.ts  sandbox, Stripe and Cashfree: checkouts, webhooks, payment reconciliation
 //   fulfilment.ts       minting paid card orders with the minter key (chain module's nonce-ordered sends)
+//   checkout-open.ts    opening a hosted checkout: pricing, the order's row, the provider's session
+//   resale.ts           card and rupee purchases of resale listings: the buyer key buys and delivers
 //   auctions.ts         primary auctions of auction NFTs
 import type { PrimaryAuctions } from "./auctions.ts";
 import type { CardFulfilment } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import type { OrderLifecycle } from "./lifecycle.ts";
+import type { ResaleCheckout } from "./resale.ts";
 import type { WalletCheckout } from "./wallet-checkout.ts";
 
 export { createPrimaryAuctions, type PrimaryAuctions } from "./auctions.ts";
@@ -22,6 +25,7 @@ export {
   orderMail,
 } from "./lifecycle.ts";
 export { createWalletCheckout, type WalletCheckout } from "./wallet-checkout.ts";
+export { createResaleCheckout, type ResaleCheckout } from "./resale.ts";
 export { sandboxSecret } from "./sandbox.ts";
 
 /** The orders module's units, as bootstrap.ts built them. */
@@ -29,6 +33,7 @@ export interface OrdersUnits {
   lifecycle: OrderLifecycle;
   walletCheckout: WalletCheckout;
   hostedCheckout: HostedCheckout;
+  resale: ResaleCheckout;
   fulfilment: CardFulfilment;
   auctions: PrimaryAuctions;
 }

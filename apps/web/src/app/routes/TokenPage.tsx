@@ -14,6 +14,7 @@ import { useNft } from "../../lib/catalogue/nft.ts";
 import { tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
+import { ResaleCheckout } from "../../features/nft/checkout/HostedCheckout.tsx";
 import { AuctionBox } from "../../lib/wallet/AuctionBox.tsx";
 import { parseNative } from "../../lib/wallet/amounts.ts";
 import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
@@ -277,6 +278,13 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
           </Button>
         )}
         <WalletProgress text={progress} note={false} />
+        {!mine && token.nftId ? (
+          <ResaleCheckout
+            nftId={token.nftId}
+            listing={{ tokenId: token.tokenId, priceWei: token.listing.priceWei }}
+            symbol={symbol}
+          />
+        ) : null}
       </div>
     );
   }
