@@ -20,7 +20,7 @@ import { registerSeo } from "./modules/seo/routes.ts";
 import { pruneLiveEventsJob } from "./modules/events/jobs.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
-import { lotteryTickJob } from "./modules/lottery/jobs.ts";
+import { lotteryResultsJob, lotteryTickJob } from "./modules/lottery/jobs.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
@@ -158,7 +158,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
   // Raster renditions of the media pictures (before the static route, which would claim /media/_r/).
-  const renditions = createRenditions({ mediaDir, cacheDir: path.join(config.paths.cache, "renditions") });
+  const renditions = createRenditions({
+    storage: ctx.storage,
+    cacheDir: path.join(config.paths.cache, "renditions"),
+  });
   registerMediaRenditions(app, renditions);
   registerMedia(app, ctx.storage);
 
@@ -244,11 +247,23 @@ function acceptsEncoding(header: string | undefined, encoding: string): boolean 
 
 /**
  * Background jobs of modules whose route files used to register them (a route file maps HTTP only;
- * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and the live events' prune.
+ * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and its players' results, and the
+ * live events' prune.
  */
 function attachModuleJobs(app: FastifyInstance, ctx: AppContext): void {
   const tick = lotteryTickJob(ctx.services.lottery, (o) => app.log.info(o, "lotteries"));
   ctx.jobs.register(tick);
+  ctx.jobs.register(
+    lotteryResultsJob(
+      {
+        database: ctx.database,
+        mailer: ctx.mailer,
+        publicUrl: ctx.config.PUBLIC_URL,
+        notifications: ctx.services.notifications,
+      },
+      ctx.services.lottery,
+    ),
+  );
   ctx.jobs.register(pruneLiveEventsJob(ctx));
   if (!ctx.config.WORKERS) return;
   app.addHook("onReady", async () => {

@@ -116,6 +116,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       publicClient: chain.publicClient,
       accountFactory: chain.wallets?.accountFactory,
     },
+    // A lottery prize waiting for its winner's wallet is minted as soon as one is linked.
+    onLinked: (userId) => orders.fulfilment.resumePrizes(userId),
   });
   const quotes = createQuotesService({
     database,
@@ -158,6 +160,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         ? { all: true }
         : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
     drawBlocks: config.LOTTERY_DRAW_BLOCKS,
+    jobs: platform.jobs,
+    // NFT prizes are minted by the orders module's fulfilment (it owns editions and the minter's sends).
+    prizes: {
+      grant: (tx, p) => orders.fulfilment.grantPrize(tx, p),
+      statusOf: (source) => orders.fulfilment.prizeOf(source),
+    },
     revealTimeoutMs: config.LOTTERY_REVEAL_TIMEOUT_SECONDS * 1000,
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
@@ -298,6 +306,7 @@ function buildOrders(
       minter,
       lifecycle,
       jobs,
+      wallets: d.wallets,
       log,
       resale,
     }),

@@ -54,13 +54,17 @@ export interface ChainFixture {
   /** Throws unless the indexer's view of every token in `ids` is what the contracts say. */
   assertAgrees(database: Database, ids: bigint[]): Promise<void>;
   stop(): Promise<void>;
+  /** Stops the node only (with `statePath`, anvil writes its state on the way out): the RPC goes away. */
+  stopNode(): Promise<void>;
+  /** Starts anvil again on the same port, from the state file `statePath` (same URL, same chain). */
+  startNode(): Promise<void>;
 }
 
 const ROYALTY_RECEIVER = 9;
 let nextOrder = 1n;
 
-export async function startChainFixture(): Promise<ChainFixture> {
-  const anvil = await startAnvil({ chainId: foundry.id });
+export async function startChainFixture(opts: { statePath?: string } = {}): Promise<ChainFixture> {
+  let anvil = await startAnvil({ chainId: foundry.id, statePath: opts.statePath });
   try {
     const deployment = await deployAll({
       rpcUrl: anvil.rpcUrl,
@@ -187,6 +191,11 @@ export async function startChainFixture(): Promise<ChainFixture> {
         }
       },
       stop: () => anvil.stop(),
+      stopNode: () => anvil.stop(),
+      async startNode() {
+        if (!opts.statePath) throw new Error("startNode needs a chain started with statePath");
+        anvil = await startAnvil({ chainId: foundry.id, statePath: opts.statePath, port: anvil.port });
+      },
     };
     return fixture;
   } catch (err) {

@@ -10,7 +10,6 @@ import { seedFilms, seedNfts } from "../seed/catalogue-data.ts";
 import { catalogueArtwork, mediaPaths, nftPublicId, seedCatalogue } from "../seed/seed.ts";
 import { newUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
-import { localStorage } from "../src/lib/storage/local.ts";
 
 /**
  * Issue 23: every shared page names a link-preview card (og:image) that previewers show: a 1200 × 630
@@ -30,7 +29,9 @@ let avatarHandle = "";
 
 beforeAll(async () => {
   fs.writeFileSync(path.join(dist, "index.html"), INDEX_HTML);
-  t = await createTestApp({ WEB_DIST_DIR: dist });
+  // Media in the database's table (STORAGE=postgres, the default with DATABASE_URL): the cards and
+  // renditions must read pictures from where every server stores them, not from this disk.
+  t = await createTestApp({ WEB_DIST_DIR: dist, STORAGE: "postgres" });
   await seedCatalogue(t.ctx.db);
   await seedBlog(t.ctx.db);
   // The seed's pictures these pages draw on (all of them take minutes to draw on a busy machine):
@@ -40,21 +41,23 @@ beforeAll(async () => {
     mediaPaths.poster(film),
   ]);
   await writeArtwork(
-    localStorage(t.config.paths.media),
+    t.ctx.storage,
     catalogueArtwork().filter((f) => wanted.has(f.svgPath)),
   );
   await writeArtwork(
-    localStorage(t.config.paths.media),
+    t.ctx.storage,
     blogArtwork().filter((f) => f.svgPath.includes("what-is-an-nft")),
   );
   const fan = await newUser(t.ctx, { name: "Card Kavya" });
   const withAvatar = await newUser(t.ctx, { name: "Avatar Arjun" });
   // An avatar as uploads store it (a WebP under /media).
-  const avatarDir = path.join(t.config.paths.media, "avatars", "og-test");
-  fs.mkdirSync(avatarDir, { recursive: true });
-  await sharp({ create: { width: 256, height: 256, channels: 3, background: "#4f8dff" } })
-    .webp()
-    .toFile(path.join(avatarDir, "a.webp"));
+  await t.ctx.storage.put(
+    "avatars/og-test/a.webp",
+    await sharp({ create: { width: 256, height: 256, channels: 3, background: "#4f8dff" } })
+      .webp()
+      .toBuffer(),
+    "image/webp",
+  );
   await t.ctx.database.query("UPDATE users SET avatar_url = $1 WHERE id = $2", [
     "/media/avatars/og-test/a.webp",
     withAvatar.id,
@@ -207,6 +210,9 @@ describe("raster renditions of the art (GET /media/_r/:width/…)", () => {
   const svg = mediaPaths.nftImage(seedNfts[0]?.slug ?? "");
 
   it("serves the SVG art as WebP at each offered width, with a validator", async () => {
+    // The art is in the configured storage only (PostgreSQL's table on that pass), never on this disk.
+    if (t.ctx.storage.kind !== "local")
+      expect(fs.existsSync(path.join(t.config.paths.media, svg))).toBe(false);
     for (const width of [240, 480, 960]) {
       const res = await t.app.inject(`/media/_r/${width}/${svg}`);
       expect(res.statusCode, String(width)).toBe(200);
@@ -245,7 +251,7 @@ describe("raster renditions of the art (GET /media/_r/:width/…)", () => {
       expect(r.statusCode, url).toBe(404);
     }
     // A file that is not a picture under an image name: nothing to render.
-    fs.writeFileSync(path.join(t.config.paths.media, "not-a-picture.png"), "hello");
+    await t.ctx.storage.put("not-a-picture.png", Buffer.from("hello"), "image/png");
     expect((await t.app.inject("/media/_r/480/not-a-picture.png")).statusCode).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Order } from "@diginoor/api/orders";
-import { ANVIL_ADDRESSES, ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
+import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
@@ -13,6 +13,7 @@ import {
   sandboxEvent,
   seedStudioFilmAndStar,
 } from "./card-orders.ts";
+import { shopEnv } from "./card-shop.ts";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { newSignedInUser } from "./factories.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
@@ -45,23 +46,13 @@ afterAll(async () => {
 
 const startServer = () =>
   startServerProcess(
-    {
+    shopEnv(chain, {
       DATABASE_URL: server.url,
       DATA_DIR: dataDir,
       SESSION_SECRET,
-      CHAIN_RPC_URL: chain.rpcUrl,
-      CHAIN_DEPLOYMENT: JSON.stringify({
-        ...chain.deployment,
-        blockNumber: String(chain.deployment.blockNumber),
-      }),
-      MINTER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
-      VOUCHER_SIGNER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY,
-      SEED_ON_START: "0",
-      LOG_LEVEL: "warn",
       WORKERS: "on",
       INDEXER_POLL_MS: "50",
-      ORDER_FULFILMENT_RETRY_SECONDS: "2",
-    },
+    }),
     { waitReady: true },
   );
 

@@ -86,6 +86,10 @@ describe("unpaid holds", () => {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       held.push(r.body);
     }
+    // At the limit, the same NFT again names the open order to resume, not the limit.
+    const again = await cardOrder(a.cookie, "capAAA");
+    expect(again.status).toBe(409);
+    expect(again.body.error.details).toMatchObject({ reason: "open_order", orderId: held[0]!.orderId });
     const fourth = await cardOrder(a.cookie, "capDDD");
     expect(fourth.status).toBe(409);
     expect(fourth.body.error.message).toBe(

@@ -27,6 +27,8 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   base: string;
   stderr(): string;
+  /** Whether the process has exited (crashed, or been stopped). */
+  exited(): boolean;
   /** SIGKILL, then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM (a graceful stop), then wait for the exit; its exit code. */
@@ -66,6 +68,7 @@ export async function startServerProcess(
   const server: ServerProcess = {
     base,
     stderr: () => stderr,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
     kill: async () => {
       child.kill("SIGKILL");
       await exited;

@@ -72,8 +72,34 @@ export const lotterySchema = z.object({
   draw: lotteryDrawSchema.nullable(),
   /** Why a lottery was not activated (fewer tickets than the minimum, or the seed not revealed). */
   outcome: z.string().nullable(),
+  /** Once drawn, where the prize is (null before). */
+  prizeDelivery: z
+    .object({
+      /**
+       * An NFT: awaiting_wallet (the winner has no wallet linked yet: it is minted when they link one),
+       * minting, minted. A pool: owed, then paid (an administrator recorded the payment).
+       */
+      state: z.enum(["awaiting_wallet", "minting", "minted", "owed", "paid"]),
+      /** The NFT's mint transaction, once sent. */
+      txHash: z.string().nullable(),
+      /** The minted token's id (an NFT prize). */
+      tokenId: z.string().nullable(),
+      /** When the pool's payment was recorded. */
+      paidAt: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type Lottery = z.infer<typeof lotterySchema>;
+export type PrizeDelivery = NonNullable<Lottery["prizeDelivery"]>;
+
+/** POST /api/v1/admin/lotteries/{id}/prize-payment: how the prize pool was paid to the winner. */
+export const prizePaymentSchema = z
+  .object({
+    /** The bank transfer's or payout's reference, kept in the audit log. */
+    reference: requiredLine(200),
+  })
+  .strict();
+export type PrizePayment = z.infer<typeof prizePaymentSchema>;
 
 /** Where lotteries are allowed (LOTTERY_REGIONS): ISO 3166 country or subdivision codes, or all. */
 export const lotteryRegionsSchema = z.object({
@@ -205,6 +231,8 @@ export const lotteryMessages = {
   startedEditing: "A lottery can be edited only until it opens",
   closesBeforeOpens: "must be after the opening time",
   prizeNftUnknown: "No such NFT in the catalogue",
+  prizeNftSoldOut: "The prize NFT has no edition left to give",
+  prizeNotOwed: "Only a drawn lottery's prize pool that is not paid yet can be marked paid",
 } as const;
 
 export const lotteryEndpoints = {
@@ -315,6 +343,18 @@ export const lotteryEndpoints = {
       body: lotteryPatchSchema,
       success: { status: 200, schema: lotterySchema },
       errors: ["bad_request", "not_found", "conflict"],
+    }),
+    payPrize: endpoint({
+      operationId: "adminPayLotteryPrize",
+      method: "POST",
+      path: "/api/v1/admin/lotteries/{id}/prize-payment",
+      summary:
+        "Console: record that a drawn lottery's prize pool was paid to its winner (once; administrators only); audited",
+      tags: ["admin"],
+      params: lotteryParamsSchema,
+      body: prizePaymentSchema,
+      success: { status: 200, schema: lotterySchema },
+      errors: ["bad_request", "forbidden", "not_found", "conflict"],
     }),
   },
 };

@@ -10,6 +10,8 @@ export const notificationKindSchema = z.enum([
   "purchase_confirmed",
   "new_follower",
   "order_refunded",
+  "lottery_won",
+  "lottery_result",
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 

@@ -50,6 +50,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool.on("error", () => {
       /* idle client errors are reported on next use */
     });
+    // A connection checked out of the pool (a transaction, the indexer's lock) has no listener of
+    // the pool's: when the server goes away (a restart closes every connection) the client emits
+    // 'error' even between queries, and an unhandled 'error' ended the whole process (found by
+    // test/fault-postgres.test.ts). The queries still fail with the error, and the pool drops a
+    // client that is no longer queryable when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = drizzlePg(pool) as unknown as Db;
     return {
       db,

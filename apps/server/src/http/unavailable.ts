@@ -1,3 +1,5 @@
+import { BaseError } from "viem";
+
 /**
  * Whether an error means the database cannot be reached right now (it is restarting, down, or the
  * connection dropped), as opposed to a bug: such requests answer 503 with a clear message and a
@@ -52,14 +54,10 @@ const RPC_ERROR_NAMES = new Set([
  */
 export function isChainUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const { name, version } = e as { name?: unknown; version?: unknown };
-    if (
-      typeof name === "string" &&
-      RPC_ERROR_NAMES.has(name) &&
-      typeof version === "string" &&
-      version.startsWith("viem@")
-    )
-      return true;
+    // viem's own errors (its BaseError: `version` is viem's bare version number, e.g. "2.57.20", so
+    // the earlier test for a "viem@" prefix never matched and a wallet checkout without RPC answered
+    // the database's 503 message; found by test/fault-rpc.test.ts).
+    if (e instanceof BaseError && RPC_ERROR_NAMES.has(e.name)) return true;
   }
   return false;
 }

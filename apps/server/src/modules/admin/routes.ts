@@ -63,6 +63,10 @@ function registerRoutes(app: FastifyInstance, service: ReturnType<typeof createA
     permission: staff,
     handler: ({ user, params, body }) => service.updateLottery(actorOf(user), params.id, body),
   });
+  route(app, lotteryEndpoints.admin.payPrize, {
+    permission: admin,
+    handler: ({ user, params, body }) => service.payLotteryPrize(actorOf(user), params.id, body.reference),
+  });
   route(app, orderEndpoints.adminRetryFulfilment, {
     permission: admin,
     handler: ({ user, params }) => service.retryOrderFulfilment(actorOf(user), params.orderId),

@@ -349,6 +349,15 @@ export function createAdminService(ctx: AdminDeps) {
       });
     },
 
+    /** A drawn lottery's prize pool paid to its winner (decision 161): recorded once, audited; administrators only. */
+    payLotteryPrize(actor: Actor, id: string, reference: string): Promise<Lottery> {
+      requireAdminRole(actor);
+      return audited(actor, "lottery.prize_paid", "lottery", { catalogue: false }, async (tx) => {
+        const c = await ctx.services.lottery.payPrize(tx, actor.id, id, reference);
+        return { ...changed(c), after: { ...c.after, paymentReference: reference } };
+      });
+    },
+
     setSuspended(actor: Actor, id: string, suspended: boolean): Promise<AdminUser> {
       requireAdminRole(actor);
       if (suspended && id === actor.id) throw AppError.conflict("You cannot suspend your own account");

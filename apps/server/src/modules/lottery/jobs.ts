@@ -1,7 +1,13 @@
-// The lottery's background job (kept out of routes.ts: a route file maps HTTP only; app.ts attaches it).
+// The lottery's background jobs (kept out of routes.ts: a route file maps HTTP only; app.ts attaches them).
+import { formatUsd } from "@diginoor/api/money";
+import type { Lottery } from "@diginoor/api/lottery";
 import { z } from "zod";
+import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
-import type { LotteryService } from "./service.ts";
+import { mailContact } from "../accounts/service.ts";
+import { deliverOnce, lotteryWonMail, type Mailer } from "../mail/service.ts";
+import type { NotificationsService } from "../notifications/service.ts";
+import { type LotteryService, lotteryResults } from "./service.ts";
 
 /**
  * Every minute (and at start): closes lotteries past their closing time and draws closed ones whose
@@ -17,6 +23,92 @@ export function lotteryTickJob(lottery: Pick<LotteryService, "tick">, log: (o: o
     handler: async () => {
       const counts = await lottery.tick();
       if (counts.closed || counts.drawn || counts.notActivated) log(counts);
+    },
+  });
+}
+
+const prizeText = (l: Lottery) =>
+  l.prize.kind === "pool"
+    ? `a prize of ${formatUsd(l.prize.amountCents)}`
+    : (l.prizeNft?.title ?? "the NFT prize");
+
+/** What the winner is told happens next with their prize. */
+function nextStep(l: Lottery): { text: string; link: string } {
+  const state = l.prizeDelivery?.state;
+  if (l.prize.kind === "pool")
+    return {
+      text: "Diginoor pays the prize to you; you are told when the payment is made.",
+      link: `/lottery/${l.id}/verify`,
+    };
+  if (state === "awaiting_wallet")
+    return {
+      text: "Link a wallet to receive it: it is minted to your wallet as soon as you do.",
+      link: "/wallet",
+    };
+  return { text: "It is being minted to your wallet.", link: `/lottery/${l.id}/verify` };
+}
+
+/**
+ * Tells every player of a drawn lottery the result once (decision 161): the winner gets a
+ * notification and a mail (once per job), every other player a notification; each notification's
+ * source names the lottery and the player, so a retried job stores none twice.
+ */
+export function lotteryResultsJob(
+  deps: {
+    database: Database;
+    mailer: Mailer;
+    publicUrl: string;
+    notifications?: Pick<NotificationsService, "notify">;
+  },
+  lottery: Pick<LotteryService, "resultFacts">,
+) {
+  return defineJob({
+    name: lotteryResults.name,
+    payload: lotteryResults.payload,
+    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    expireInSeconds: 600,
+    handler: async ({ lotteryId }, job) => {
+      const facts = await lottery.resultFacts(lotteryId);
+      if (!facts) return;
+      const l = facts.lottery;
+      const ticket = l.draw?.winningTicket ?? 0;
+      const next = nextStep(l);
+      for (const p of facts.players) {
+        const won = p.userId === facts.winnerUserId;
+        await deps.notifications?.notify(
+          p.userId,
+          won
+            ? {
+                kind: "lottery_won",
+                text: `You won ${l.name}! Your ticket ${ticket} was drawn: ${prizeText(l)} is yours. ${next.text}`,
+                link: next.link,
+                source: `lottery-result:${lotteryId}:${p.userId}`,
+              }
+            : {
+                kind: "lottery_result",
+                text: `${l.name} was drawn: ticket ${ticket} won. Your ${p.tickets === 1 ? "ticket" : `${p.tickets} tickets`} did not win this time.`,
+                link: `/lottery/${lotteryId}/verify`,
+                source: `lottery-result:${lotteryId}:${p.userId}`,
+              },
+          { mail: false },
+        );
+      }
+      const winner = facts.winnerUserId;
+      if (!winner) return;
+      await deliverOnce(deps, job.id, async (db) => {
+        const contact = await mailContact(db, winner);
+        if (!contact) return null;
+        return {
+          to: contact.email,
+          ...lotteryWonMail(contact.name, {
+            lottery: l.name,
+            ticket,
+            prize: prizeText(l),
+            next: next.text,
+            url: `${deps.publicUrl.replace(/\/$/, "")}${next.link}`,
+          }),
+        };
+      });
     },
   });
 }

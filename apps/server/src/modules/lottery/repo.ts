@@ -33,6 +33,10 @@ export interface LotteryRow {
   winner_user_id: string | null;
   drawn_at: Date | null;
   outcome: string | null;
+  /** A prize pool's payment, recorded by an administrator (migration 0150). */
+  prize_paid_at: Date | null;
+  prize_paid_by: string | null;
+  prize_payment_reference: string | null;
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -297,6 +301,32 @@ export async function setState(
     `UPDATE lotteries SET ${[...keys.map((k, i) => `${k} = $${i + 4}`), "updated_at = $3"].join(", ")}
       WHERE id = $1 AND state = $2 RETURNING id`,
     [id, from, now, ...keys.map((k) => set[k])],
+  );
+  return rows.length > 0;
+}
+
+/** Every player of a lottery (one row per user) with their ticket count. */
+export async function playersOf(
+  q: Query,
+  lotteryId: string,
+): Promise<{ user_id: string; tickets: string }[]> {
+  return q(
+    `SELECT user_id, sum(last_ticket - first_ticket + 1)::text AS tickets FROM lottery_entries
+      WHERE lottery_id = $1 GROUP BY user_id ORDER BY user_id`,
+    [lotteryId],
+  );
+}
+
+/** Records a drawn prize pool's payment once; false when it is not owed (not drawn, an NFT, paid already). */
+export async function markPrizePaid(
+  q: Query,
+  id: string,
+  p: { by: string; reference: string; now: Date },
+): Promise<boolean> {
+  const rows = await q(
+    `UPDATE lotteries SET prize_paid_at = $2, prize_paid_by = $3, prize_payment_reference = $4, updated_at = $2
+      WHERE id = $1 AND state = 'drawn' AND prize_kind = 'pool' AND prize_paid_at IS NULL RETURNING 1`,
+    [id, p.now, p.by, p.reference],
   );
   return rows.length > 0;
 }

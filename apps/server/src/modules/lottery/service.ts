@@ -13,12 +13,15 @@ import type {
   LotteryRegions,
   LotteryState,
   MyTickets,
+  PrizeDelivery,
 } from "@diginoor/api/lottery";
 import { lotteryMessages as m } from "@diginoor/api/lottery";
 import type { Hash } from "viem";
+import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
@@ -42,6 +45,29 @@ export function regionAllowed(policy: RegionPolicy, region: string): boolean {
   return policy.allowed.some((a) => a === code || a === country);
 }
 
+/** Tells every player the result (the winner: a notification and a mail); enqueued in the draw's transaction. */
+export const lotteryResults: JobRef<{ lotteryId: string }> = {
+  name: "lottery.results",
+  payload: z.object({ lotteryId: z.uuid() }),
+};
+
+/** The name of a lottery's NFT prize at the orders module, which mints it (once per source). */
+export const prizeSource = (lotteryId: string) => `lottery:${lotteryId}`;
+
+/** The orders module's prize mints, as the lottery uses them (bootstrap wires them in). */
+export interface PrizeMints {
+  /** Records the prize's edition and enqueues its mint, in the draw's transaction; once per source. */
+  grant(tx: Tx, p: { source: string; userId: string; nftId: string }): Promise<unknown>;
+  statusOf(source: string): Promise<
+    | {
+        state: "awaiting_wallet" | "minting" | "minted";
+        tx_hash: string | null;
+        token_number: string;
+      }
+    | undefined
+  >;
+}
+
 /** Why a closed or not-activated lottery's paid ticket orders are refunded (the refund's reason). */
 export type RefundCause = "lottery_not_activated" | "lottery_seed_not_revealed";
 
@@ -50,7 +76,12 @@ export interface LotteryServiceDeps {
   clock: Clock;
   pubsub?: PubSub;
   chain?: Pick<ChainRuntime, "publicClient">;
-  catalogue: Pick<CatalogueService, "purchaseTerms">;
+  /** An NFT prize's edition is taken from the NFT's available editions when the lottery is created. */
+  catalogue: Pick<CatalogueService, "purchaseTerms" | "takeEdition" | "returnEdition">;
+  /** Mints NFT prizes (the orders module); without it an NFT prize is not delivered. */
+  prizes?: PrizeMints;
+  /** Enqueues the players' results at the draw. */
+  jobs?: Pick<Jobs, "enqueue">;
   regions: RegionPolicy;
   /** N: the draw uses the first block numbered at least (closing block + N). */
   drawBlocks: number;
@@ -102,6 +133,26 @@ export function createLotteryService(deps: LotteryServiceDeps) {
     return v;
   }
 
+  /** Where a drawn lottery's prize is: an NFT's mint (the orders module), or a pool owed until paid. */
+  async function deliveryOf(r: repo.LotteryRow): Promise<PrizeDelivery | null> {
+    if (r.state !== "drawn") return null;
+    if (r.prize_kind === "pool")
+      return {
+        state: r.prize_paid_at ? "paid" : "owed",
+        txHash: null,
+        tokenId: null,
+        paidAt: r.prize_paid_at?.toISOString() ?? null,
+      };
+    const p = await deps.prizes?.statusOf(prizeSource(r.id));
+    if (!p) return null;
+    return {
+      state: p.state,
+      txHash: p.tx_hash,
+      tokenId: p.state === "minted" ? p.token_number : null,
+      paidAt: null,
+    };
+  }
+
   async function toApi(r: repo.LotteryRow, tx?: Tx): Promise<Lottery> {
     const drawn = r.state === "drawn" && r.draw_block_hash && r.ticket_list_hash;
     return {
@@ -137,6 +188,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
           }
         : null,
       outcome: r.outcome,
+      prizeDelivery: await deliveryOf(r),
     };
   }
 
@@ -146,12 +198,18 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       : { all: false, allowed: deps.regions.allowed, notice: null };
   }
 
-  async function checkPrize(tx: Tx, prize: LotteryInput["prize"]) {
+  /** Checks an NFT prize and takes one of its editions for the winner (given back if the lottery is not drawn). */
+  async function takePrize(tx: Tx, prize: LotteryInput["prize"]) {
     if (prize.kind === "nft") {
       await deps.catalogue.purchaseTerms(prize.nftId, tx).catch(() => {
         throw AppError.badRequest(m.prizeNftUnknown, { field: "prize.nftId" });
       });
+      if (!(await deps.catalogue.takeEdition(tx, prize.nftId)))
+        throw AppError.conflict(m.prizeNftSoldOut, { field: "prize.nftId" });
     }
+  }
+  async function returnPrize(tx: Tx, r: repo.LotteryRow) {
+    if (r.prize_kind === "nft" && r.prize_nft_id) await deps.catalogue.returnEdition(tx, r.prize_nft_id);
   }
 
   function checkTimes(opensAt: Date, closesAt: Date) {
@@ -242,6 +300,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
   ) {
     const now = clock.date();
     if (!(await repo.setState(txq(tx), r.id, from, { state: "not_activated", outcome }, now))) return;
+    await returnPrize(tx, r);
     const orderIds = (await repo.rangesOf(txq(tx), r.id)).map((x) => x.order_id);
     await deps.onRefundAll?.(tx, r.id, orderIds, cause);
     await announce(tx, r);
@@ -309,6 +368,14 @@ export function createLotteryService(deps: LotteryServiceDeps) {
         now,
       );
       const drawn = await repo.findLottery(txq(tx), id);
+      // The prize and the players' results commit with the draw: neither is lost nor repeated.
+      if (locked.prize_kind === "nft" && locked.prize_nft_id && winner.user_id)
+        await deps.prizes?.grant(tx, {
+          source: prizeSource(id),
+          userId: winner.user_id,
+          nftId: locked.prize_nft_id,
+        });
+      await deps.jobs?.enqueue(lotteryResults, { lotteryId: id }, { tx, singletonKey: id });
       if (drawn) await deps.onDrawn?.(tx, drawn);
       await announce(tx, locked);
       log("info", "lottery drawn", {
@@ -424,7 +491,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       const opensAt = new Date(input.opensAt);
       const closesAt = new Date(input.closesAt);
       checkTimes(opensAt, closesAt);
-      await checkPrize(tx, input.prize);
+      await takePrize(tx, input.prize);
       const seed = randomBytes(32);
       const row = await repo.insertLottery(txq(tx), {
         name: input.name,
@@ -464,7 +531,10 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       const opensAt = patch.opensAt ? new Date(patch.opensAt) : r.opens_at;
       const closesAt = patch.closesAt ? new Date(patch.closesAt) : r.closes_at;
       checkTimes(opensAt, closesAt);
-      if (patch.prize) await checkPrize(tx, patch.prize);
+      if (patch.prize) {
+        await returnPrize(tx, r);
+        await takePrize(tx, patch.prize);
+      }
       const changes: repo.LotteryChanges = {};
       if (patch.name !== undefined) changes.name = patch.name;
       if (patch.image !== undefined) changes.image_url = patch.image;
@@ -483,6 +553,39 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       if (Object.keys(changes).length === 0) return { before, after: before };
       const after = await toApi(await repo.updateLottery(txq(tx), id, changes, clock.date()), tx);
       return { before, after };
+    },
+
+    /**
+     * Records that a drawn lottery's prize pool was paid to its winner (the console, audited by the
+     * admin module in `tx`); once: 409 when there is nothing owed.
+     */
+    async payPrize(
+      tx: Tx,
+      actorId: string,
+      id: string,
+      reference: string,
+    ): Promise<{ before: Lottery; after: Lottery }> {
+      const r = await repo.findLottery(txq(tx), id, true);
+      if (!r) throw AppError.notFound("Lottery");
+      const before = await toApi(r, tx);
+      if (!(await repo.markPrizePaid(txq(tx), id, { by: actorId, reference, now: clock.date() })))
+        throw AppError.conflict(m.prizeNotOwed);
+      log("info", "lottery prize pool paid", { lotteryId: id, by: actorId });
+      return { before, after: await toApi((await repo.findLottery(txq(tx), id)) as repo.LotteryRow, tx) };
+    },
+
+    /** What the players' results say: the lottery, its winner, every player and where the prize is. */
+    async resultFacts(id: string) {
+      const r = await repo.findLottery(q, id);
+      if (r?.state !== "drawn") return undefined;
+      return {
+        lottery: await toApi(r),
+        winnerUserId: r.winner_user_id,
+        players: (await repo.playersOf(q, id)).map((p) => ({
+          userId: p.user_id,
+          tickets: Number(p.tickets),
+        })),
+      };
     },
 
     /** The prize NFT's lottery scope for the console (which production house the lottery belongs to). */

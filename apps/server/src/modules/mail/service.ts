@@ -10,6 +10,7 @@ export type { MailMessage, Mailer } from "./mailer.ts";
 export {
   emailChangedMail,
   escapeHtml,
+  lotteryWonMail,
   notificationMail,
   orderConfirmedMail,
   orderRefundedMail,

@@ -134,6 +134,25 @@ export function orderRefundedMail(
   };
 }
 
+/** A lottery's winner (decision 161): the winning ticket, the prize, and what happens next. */
+export function lotteryWonMail(
+  name: string | null,
+  l: { lottery: string; ticket: number; prize: string; next: string; url: string },
+): RenderedMail {
+  const subject = `You won the Diginoor lottery ${l.lottery}`;
+  const lines = [
+    greeting(name),
+    `Your ticket ${l.ticket} was drawn in ${l.lottery}: you win ${l.prize}.`,
+    l.next,
+    "Anyone can check the draw: the verify page shows every input and how to recompute the result.",
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nThe draw: ${l.url}\n`,
+    html: layout(subject, lines, { label: "See the draw", url: l.url }),
+  };
+}
+
 /**
  * One notification by email (decision 152): its line, a link to it, and how to stop this kind of
  * mail (a one-click unsubscribe page, and the settings where every kind can be turned back on).

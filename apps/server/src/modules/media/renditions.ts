@@ -1,13 +1,14 @@
 // Raster renditions of the pictures under /media (the catalogue's SVG art, console uploads): WebP at a
 // few fixed widths, made once with sharp and kept under DATA_DIR/cache/renditions, named by the
-// source's content hash and the width. The web app asks for them in srcset (GET /media/_r/:width/…),
+// source's content hash and the width. Sources are read through the media storage (STORAGE), so a
+// server renders the pictures any server stored. The web app asks for them in srcset (GET /media/_r/:width/…),
 // so a phone downloads a small raster instead of rasterising a large SVG itself (issue 23).
-import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { RENDITION_WIDTHS, type RenditionWidth } from "@diginoor/api/media";
 import { createLimiter } from "../../lib/limiter.ts";
+import { isSafeKey, type Storage } from "../../lib/storage/storage.ts";
 
 // The widths offered (CSS pixels × density) are packages/api's, which the web app's srcset uses;
 // anything else is refused, so the cache stays bounded.
@@ -64,42 +65,24 @@ export async function renderRendition(source: Buffer, isSvg: boolean, width: num
  */
 const renderSlot = createLimiter(2);
 
-export function createRenditions(opts: { mediaDir: string; cacheDir: string }): Renditions {
-  const mediaRoot = path.resolve(opts.mediaDir);
+export function createRenditions(opts: { storage: Storage; cacheDir: string }): Renditions {
+  const { storage } = opts;
   const cacheDir = path.resolve(opts.cacheDir);
   const inFlight = new Map<string, Promise<RenditionFile | null>>();
-  /** Content hash by path, size and modification time (re-read only when the file changes). */
-  const hashes = new Map<string, { size: number; mtimeMs: number; hash: string }>();
 
-  function sourcePath(relPath: string): string | null {
-    if (!SOURCE.test(relPath) || relPath.includes("..") || relPath.includes("//")) return null;
-    const file = path.resolve(mediaRoot, relPath);
-    return file.startsWith(`${mediaRoot}${path.sep}`) ? file : null;
-  }
-
-  async function readSource(file: string): Promise<{ data: Buffer | null; hash: string } | null> {
-    let stat: import("node:fs").Stats;
-    try {
-      stat = await fs.stat(file);
-    } catch {
-      return null;
-    }
-    if (!stat.isFile() || stat.size > MAX_SOURCE_BYTES) return null;
-    const known = hashes.get(file);
-    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) {
-      return { data: null, hash: known.hash };
-    }
-    const data = await fs.readFile(file);
-    const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
-    if (hashes.size >= 10_000) hashes.clear();
-    hashes.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, hash });
-    return { data, hash };
+  /**
+   * The source picture under /media/`relPath`, read through the configured storage (the local disk,
+   * PostgreSQL or S3: every server sees the same pictures), or null when there is none.
+   */
+  async function readSource(relPath: string): Promise<{ data: Buffer; hash: string; isSvg: boolean } | null> {
+    if (!SOURCE.test(relPath) || !isSafeKey(relPath)) return null;
+    const obj = await storage.get(relPath);
+    if (!obj || obj.data.length > MAX_SOURCE_BYTES) return null;
+    return { data: obj.data, hash: obj.sha256.slice(0, 32), isSvg: /\.svg$/i.test(relPath) };
   }
 
   async function make(relPath: string, width: RenditionWidth): Promise<RenditionFile | null> {
-    const file = sourcePath(relPath);
-    if (!file) return null;
-    const source = await readSource(file);
+    const source = await readSource(relPath);
     if (!source) return null;
     const out = path.join(cacheDir, `${source.hash}-${width}.webp`);
     const result = { file: out, etag: `"${source.hash}-${width}"` };
@@ -109,10 +92,9 @@ export function createRenditions(opts: { mediaDir: string; cacheDir: string }): 
     } catch {
       // not made yet
     }
-    const data = source.data ?? (await fs.readFile(file));
     let webp: Buffer;
     try {
-      webp = await renderSlot(() => renderRendition(data, /\.svg$/i.test(file), width));
+      webp = await renderSlot(() => renderRendition(source.data, source.isSvg, width));
     } catch {
       return null; // not a picture sharp can read: nothing to offer
     }
@@ -139,15 +121,9 @@ export function createRenditions(opts: { mediaDir: string; cacheDir: string }): 
       for (const w of RENDITION_WIDTHS) await get(relPath, w);
     },
     async picture(relPath) {
-      const file = sourcePath(relPath);
-      const source = file ? await readSource(file) : null;
-      if (!file || !source) return null;
-      const data = source.data;
-      return {
-        hash: source.hash,
-        isSvg: /\.svg$/i.test(file),
-        data: async () => data ?? (await fs.readFile(file)),
-      };
+      const source = await readSource(relPath);
+      if (!source) return null;
+      return { hash: source.hash, isSvg: source.isSvg, data: async () => source.data };
     },
   };
 }

@@ -1,15 +1,17 @@
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { toOrderId } from "@diginoor/contracts/voucher";
 import { type OrderState, orderMessages as m } from "@diginoor/api/orders";
-import { getAddress } from "viem";
+import { getAddress, type Hash } from "viem";
+import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
-import type { Jobs } from "../../platform/jobs/jobs.ts";
+import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { Tx } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime, Minter } from "../chain/service.ts";
+import type { WalletsService } from "../wallets/service.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
 import { chainUnavailable } from "./checkout-open.ts";
 import * as repo from "./repo.ts";
@@ -26,8 +28,19 @@ export interface CardFulfilmentDeps {
   /** Paid resale orders are bought and delivered by the resale unit instead of minted. */
   resale?: Pick<ResaleCheckout, "fulfilResale">;
   jobs?: Pick<Jobs, "enqueue">;
+  /** Where a prize goes: the winner's receiving wallet (none yet: the prize waits). */
+  wallets?: Pick<WalletsService, "receivingWallet">;
   log?: OrdersLog;
 }
+
+/** Mints one prize (an edition won in a lottery); enqueued in the transaction that grants it, and when its winner links a wallet. */
+export const mintPrizeJob: JobRef<{ prizeId: string }> = {
+  name: "orders.mint-prize",
+  payload: z.object({ prizeId: z.uuid() }),
+};
+
+/** What a prize's winner and the console see of its delivery. */
+export type PrizeMintState = repo.PrizeMintRow["state"];
 
 /** Mints paid card and rupee orders to their buyers with the minter key (decision 141). */
 export function createCardFulfilment(deps: CardFulfilmentDeps) {
@@ -35,57 +48,158 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
   const q = queryOf(database);
   const log = deps.log ?? (() => {});
 
+  function requireMinting() {
+    const chain = deps.chain;
+    if (!chain) throw chainUnavailable();
+    const minter = deps.minter;
+    if (!minter) throw new Error("orders.fulfil: no minter key is configured");
+    return { chain, minter };
+  }
+
+  /**
+   * Mints on-chain order id `number` (its token id) to `to` with the minter key, unless it is on chain
+   * already; `record` keeps the transaction's hash before its receipt is awaited. Answers the hash
+   * when it sent one. The contract mints an order id at most once, so a retry after a crash, or a
+   * second run at once, never mints twice (the loser's mint reverts: its job is retried and finds it).
+   */
+  async function mintOnce(
+    m: { number: string; to: string; nftId: string; edition: number; payout: string | null },
+    record: (hash: Hash) => Promise<void>,
+  ): Promise<Hash | undefined> {
+    const { chain, minter } = requireMinting();
+    const pc = chain.publicClient;
+    const onChainId = toOrderId(BigInt(m.number));
+    const minted = await pc.readContract({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "isOrderMinted",
+      args: [onChainId],
+    });
+    if (minted) return undefined;
+    const nft = await deps.catalogue.purchaseTerms(m.nftId);
+    const hash = await minter.write({
+      chain: null,
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "mintForOrder",
+      args: [
+        getAddress(m.to),
+        nft.catalogueNumber,
+        m.edition,
+        getAddress(m.payout ?? nft.payoutAddress ?? ""),
+        onChainId,
+      ],
+    });
+    await record(hash);
+    const receipt = await pc.waitForTransactionReceipt({ hash });
+    // A revert here is most likely OrderAlreadyMinted (a concurrent attempt won): the retry sees the mint.
+    if (receipt.status !== "success") throw new Error(`mint ${hash} of order id ${m.number} reverted`);
+    return hash;
+  }
+
+  /** Enqueues the mint of each prize not minted yet (one winner's, or all); a queued one is not queued twice. */
+  async function resumePrizes(userId: string | null): Promise<number> {
+    if (!deps.jobs) return 0;
+    let queued = 0;
+    for (const p of await repo.unmintedPrizes(q, userId, 200)) {
+      if (p.state === "awaiting_wallet" && !(await deps.wallets?.receivingWallet(p.user_id))) continue;
+      if (await deps.jobs.enqueue(mintPrizeJob, { prizeId: p.id }, { singletonKey: p.id })) queued++;
+    }
+    return queued;
+  }
+
   return {
+    /**
+     * Records an NFT prize in `tx` (the lottery's draw): the lowest edition no live order or other
+     * prize holds (the lottery took its count from the NFT's available editions when it was created)
+     * and a token number from the card orders' sequence, and enqueues its mint. Once per source: a
+     * second call answers the same prize.
+     */
+    async grantPrize(tx: Tx, p: { source: string; userId: string; nftId: string }) {
+      const tq = queryOf(tx);
+      const existing = await repo.findPrizeMint(tq, { source: p.source });
+      if (existing) return existing;
+      const nft = await deps.catalogue.purchaseTerms(p.nftId, tx); // locks the NFT's row
+      const edition = await repo.freeEdition(tq, nft.id, nft.editionSize);
+      if (edition === undefined) throw new Error(`prize ${p.source}: no edition of ${nft.id} is free`);
+      const row = await repo.insertPrizeMint(tq, { ...p, edition, now: clock.date() });
+      await deps.jobs?.enqueue(mintPrizeJob, { prizeId: row.id }, { tx, singletonKey: row.id });
+      log("info", "prize granted", { source: p.source, nftId: nft.id, edition, tokenId: row.token_number });
+      return row;
+    },
+
+    /** A prize's delivery, by its source. */
+    prizeOf: (source: string) => repo.findPrizeMint(q, { source }),
+
+    resumePrizes,
+
+    /**
+     * Mints a prize to its winner's receiving wallet: awaiting_wallet → minting (the address fixed
+     * then) → minted once the mint's receipt is in. The on-chain order id is the prize's token number,
+     * which the contract mints at most once, and the mint is skipped when already on chain: a crash or
+     * a second job never mints twice. Without a wallet it waits (its winner was asked to link one).
+     */
+    async mintPrize(prizeId: string): Promise<PrizeMintState | undefined> {
+      let p = await repo.findPrizeMint(q, { id: prizeId });
+      if (!p) return undefined;
+      if (p.state === "awaiting_wallet") {
+        const wallet = await deps.wallets?.receivingWallet(p.user_id);
+        if (!wallet) return p.state;
+        await repo.movePrizeMint(
+          q,
+          p.id,
+          "awaiting_wallet",
+          { state: "minting", address: getAddress(wallet.address) },
+          clock.date(),
+        );
+        p = (await repo.findPrizeMint(q, { id: prizeId })) ?? p;
+      }
+      if (p.state !== "minting" || !p.address) return p.state;
+      const hash = await mintOnce(
+        { number: p.token_number, to: p.address, nftId: p.nft_id, edition: p.edition, payout: null },
+        (h) => repo.setPrizeTxHash(q, p.id, h, clock.date()),
+      );
+      if (hash)
+        log("info", "prize minted", {
+          prizeId: p.id,
+          source: p.source,
+          tokenId: p.token_number,
+          txHash: hash,
+        });
+      await repo.movePrizeMint(q, p.id, "minting", { state: "minted" }, clock.date());
+      return "minted";
+    },
+
     /**
      * Mints a paid card order to its buyer's wallet: paid → minting → (mint) → fulfilled once the
      * indexer applied the mint. The contract mints an order id at most once and the mint is skipped
      * when already on chain, so a retry after a crash never mints twice.
      */
     async fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
-      const chain = deps.chain;
-      if (!chain) throw chainUnavailable();
-      const minter = deps.minter;
-      if (!minter) throw new Error("orders.fulfil: no minter key is configured");
       let o = await repo.findOrder(q, orderId);
       if (!o) return undefined;
       if (o.kind === "resale") {
         if (!deps.resale) throw new Error("orders.fulfil: resale orders are not handled here");
         return deps.resale.fulfilResale(orderId);
       }
+      requireMinting();
       if (o.state === "paid") {
         await deps.lifecycle.move(o, ["paid"], "minting", "fulfilment started");
         o = (await repo.findOrder(q, orderId)) ?? o;
       }
       if (o.state !== "minting") return o.state;
-      const pc = chain.publicClient;
-      const onChainId = toOrderId(BigInt(o.number));
-      const minted = await pc.readContract({
-        address: chain.deployment.collectible,
-        abi: diginoorCollectibleAbi,
-        functionName: "isOrderMinted",
-        args: [onChainId],
-      });
-      if (!minted) {
-        const nft = await deps.catalogue.purchaseTerms(o.nft_id);
-        const hash = await minter.write({
-          chain: null,
-          address: chain.deployment.collectible,
-          abi: diginoorCollectibleAbi,
-          functionName: "mintForOrder",
-          args: [
-            getAddress(o.buyer_address ?? ""),
-            nft.catalogueNumber,
-            o.edition,
-            getAddress(o.payout_address ?? nft.payoutAddress ?? ""),
-            onChainId,
-          ],
-        });
-        await repo.setTxHash(q, o.id, hash, clock.date());
-        const receipt = await pc.waitForTransactionReceipt({ hash });
-        // A revert here is most likely OrderAlreadyMinted (a concurrent attempt won): the retry sees the mint.
-        if (receipt.status !== "success") throw new Error(`mint ${hash} of order ${o.id} reverted`);
-        log("info", "card order minted", { orderId: o.id, tokenId: o.number, txHash: hash });
-      }
+      const order = o;
+      const hash = await mintOnce(
+        {
+          number: order.number,
+          to: order.buyer_address ?? "",
+          nftId: order.nft_id,
+          edition: order.edition,
+          payout: order.payout_address,
+        },
+        (h) => repo.setTxHash(q, order.id, h, clock.date()),
+      );
+      if (hash) log("info", "card order minted", { orderId: o.id, tokenId: o.number, txHash: hash });
       o = (await repo.findOrder(q, orderId)) ?? o;
       await deps.lifecycle.reconcileOrders([o]);
       return (await repo.findOrder(q, orderId))?.state;

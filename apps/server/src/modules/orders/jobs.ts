@@ -6,7 +6,7 @@ import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
 import type { PrimaryAuctions } from "./auctions.ts";
-import type { CardFulfilment } from "./fulfilment.ts";
+import { type CardFulfilment, mintPrizeJob } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import { fulfilOrder, type OrderLifecycle, orderMail, refundMail, refundOrder } from "./lifecycle.ts";
 
@@ -20,6 +20,7 @@ const empty = z.object({});
 export function reconcileOrdersJob(orders: {
   lifecycle: Pick<OrderLifecycle, "reconcileOrders">;
   hostedCheckout: Pick<HostedCheckout, "reconcilePayments">;
+  fulfilment: Pick<CardFulfilment, "resumePrizes">;
 }) {
   return defineJob({
     name: "orders.reconcile",
@@ -31,6 +32,8 @@ export function reconcileOrdersJob(orders: {
       // First the providers (a lost webhook), then the chain and the clock (mints, expiries).
       await orders.hostedCheckout.reconcilePayments();
       await orders.lifecycle.reconcileOrders();
+      // Prizes whose mint stopped half-way, or whose winner has linked a wallet since.
+      await orders.fulfilment.resumePrizes(null);
     },
   });
 }
@@ -70,6 +73,22 @@ export function fulfilOrderJob(fulfilment: Pick<CardFulfilment, "fulfilCardOrder
     concurrency: 8,
     handler: async ({ orderId }) => {
       await fulfilment.fulfilCardOrder(orderId);
+    },
+  });
+}
+
+/**
+ * Mints a lottery's NFT prize to its winner (decision 161). Retried with backoff; a prize left
+ * half-way is enqueued again by the reconciler, and the mint itself happens at most once.
+ */
+export function mintPrizeJobOf(fulfilment: Pick<CardFulfilment, "mintPrize">) {
+  return defineJob({
+    name: mintPrizeJob.name,
+    payload: mintPrizeJob.payload,
+    retry: { limit: 8, delaySeconds: 5, backoff: true },
+    expireInSeconds: 300,
+    handler: async ({ prizeId }) => {
+      await fulfilment.mintPrize(prizeId);
     },
   });
 }

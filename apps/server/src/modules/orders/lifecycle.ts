@@ -294,12 +294,20 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
    * (counted under per-account and per-address locks taken first, always in that order, so concurrent
    * orders of one fan cannot both pass).
    */
-  async function checkHolds(tx: Tx, holder: { userId: string; address: string }) {
+  async function checkHolds(tx: Tx, holder: { userId: string; address: string }, nftId: string) {
     const tq = queryOf(tx);
     await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
     await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
       holder.address.toLowerCase(),
     ]);
+    // The fan's own open order of this NFT first: "resume it" helps more than "too many orders".
+    const open = await repo.unpaidOrderOf(tq, holder.userId, nftId);
+    if (open)
+      throw AppError.conflict(m.openOrder, {
+        reason: "open_order",
+        orderId: open.id,
+        provider: open.provider,
+      });
     const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
     if (held.account >= unpaidHolds.perAccount)
       throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
@@ -335,7 +343,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
      * is the unique index `orders_one_unpaid_per_nft_idx`: the insert that follows fails, see `openOrderOr`.
      */
     async reserveEdition(tx: Tx, nftId: string, holder: { userId: string; address: string }) {
-      await checkHolds(tx, holder);
+      await checkHolds(tx, holder, nftId);
       const nft = await deps.catalogue.purchaseTerms(nftId, tx);
       if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
       if (!nft.payoutAddress) throw new AppError(503, "unavailable", m.noPayout);

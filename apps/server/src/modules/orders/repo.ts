@@ -64,12 +64,13 @@ export const REFUND_STATES: OrderState[] = ["refund_pending", "refunded", "refun
 /** States from which an order can still change on its own (payment, mint, expiry). */
 export const OPEN_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting"];
 
-/** The lowest edition number of NFT `nftId` that no live order holds (call with the NFT row locked). */
+/** The lowest edition number of NFT `nftId` that no live order or prize holds (call with the NFT row locked). */
 export async function freeEdition(q: Query, nftId: string, editionSize: number): Promise<number | undefined> {
   const rows = await q<{ edition: number }>(
     `SELECT g AS edition FROM generate_series(1, $2::int) g
       WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g AND o.kind = 'primary'
         AND (o.state = ANY($3::text[]) OR (o.state = ANY($4::text[]) AND o.tx_hash IS NOT NULL)))
+        AND NOT EXISTS (SELECT 1 FROM prize_mints p WHERE p.nft_id = $1 AND p.edition = g)
       ORDER BY g LIMIT 1`,
     [nftId, editionSize, LIVE_STATES, REFUND_STATES],
   );
@@ -514,4 +515,74 @@ export async function retryRefund(q: Query, id: string, attempt: number, now: Da
 /** Marks a refund as looked at now (reconciliation asks again later). */
 export async function touchRefund(q: Query, id: string, now: Date) {
   await q("UPDATE order_refunds SET updated_at = $2 WHERE id = $1", [id, now]);
+}
+
+// ---- prize mints (an NFT won in a lottery: one edition minted to the winner, decision 161)
+
+export interface PrizeMintRow {
+  id: string;
+  source: string;
+  user_id: string;
+  nft_id: string;
+  edition: number;
+  token_number: string;
+  state: "awaiting_wallet" | "minting" | "minted";
+  address: string | null;
+  tx_hash: string | null;
+}
+
+const PRIZE_COLUMNS =
+  "id, source, user_id, nft_id, edition, token_number::text AS token_number, state, address, tx_hash";
+
+/** Records a prize's edition and token number once per source; the existing row when it was recorded before. */
+export async function insertPrizeMint(
+  q: Query,
+  p: { source: string; userId: string; nftId: string; edition: number; now: Date },
+): Promise<PrizeMintRow> {
+  const [row] = await q<PrizeMintRow>(
+    `INSERT INTO prize_mints (source, user_id, nft_id, edition, state, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'awaiting_wallet', $5, $5) ON CONFLICT (source) DO NOTHING RETURNING ${PRIZE_COLUMNS}`,
+    [p.source, p.userId, p.nftId, p.edition, p.now],
+  );
+  return row ?? ((await findPrizeMint(q, { source: p.source })) as PrizeMintRow);
+}
+
+export async function findPrizeMint(
+  q: Query,
+  by: { id: string } | { source: string },
+): Promise<PrizeMintRow | undefined> {
+  const [column, value] = "id" in by ? ["id", by.id] : ["source", by.source];
+  const rows = await q<PrizeMintRow>(`SELECT ${PRIZE_COLUMNS} FROM prize_mints WHERE ${column} = $1`, [
+    value,
+  ]);
+  return rows[0];
+}
+
+/** Prizes not minted yet (all, or one winner's), oldest first. */
+export function unmintedPrizes(q: Query, userId: string | null, limit: number): Promise<PrizeMintRow[]> {
+  return q<PrizeMintRow>(
+    `SELECT ${PRIZE_COLUMNS} FROM prize_mints WHERE state <> 'minted' AND ($1::uuid IS NULL OR user_id = $1)
+      ORDER BY created_at LIMIT $2`,
+    [userId, limit],
+  );
+}
+
+/** A guarded move of a prize mint; false when it was not in `from` (another run moved it). */
+export async function movePrizeMint(
+  q: Query,
+  id: string,
+  from: PrizeMintRow["state"],
+  set: { state: PrizeMintRow["state"]; address?: string; txHash?: string },
+  now: Date,
+): Promise<boolean> {
+  const rows = await q(
+    `UPDATE prize_mints SET state = $3, address = COALESCE($4, address), tx_hash = COALESCE($5, tx_hash),
+            updated_at = $6 WHERE id = $1 AND state = $2 RETURNING 1`,
+    [id, from, set.state, set.address ?? null, set.txHash ?? null, now],
+  );
+  return rows.length > 0;
+}
+
+export async function setPrizeTxHash(q: Query, id: string, txHash: string, now: Date): Promise<void> {
+  await q("UPDATE prize_mints SET tx_hash = $2, updated_at = $3 WHERE id = $1", [id, txHash, now]);
 }

@@ -123,7 +123,7 @@ export function createResaleCheckout(deps: ResaleCheckoutDeps) {
       const usdCents = await deps.quotes.nativeToUsdCents(listing.price);
       const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
         withTransaction(database, async (tx) => {
-          await deps.lifecycle.checkHolds(tx, { userId, address: buyerAddress });
+          await deps.lifecycle.checkHolds(tx, { userId, address: buyerAddress }, body.nftId);
           const o = await deps.hostedCheckout.insertHostedOrder(tx, provider.name, {
             userId,
             nftId: body.nftId,

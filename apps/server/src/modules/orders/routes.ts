@@ -9,6 +9,7 @@ import type { RateLimitRule } from "../../lib/rate-limit.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import {
   fulfilOrderJob,
+  mintPrizeJobOf,
   openAuctionsJob,
   orderMailJob,
   reconcileOrdersJob,
@@ -187,6 +188,7 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
 
   ctx.jobs.register(
     fulfilOrderJob(fulfilment),
+    mintPrizeJobOf(fulfilment),
     orderMailJob(
       {
         database: ctx.database,

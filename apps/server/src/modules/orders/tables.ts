@@ -6,4 +6,5 @@ export const ownedTables = [
   "primary_auctions",
   "payment_events",
   "order_refunds",
+  "prize_mints",
 ] as const;

@@ -29,6 +29,8 @@ export interface WalletsServiceDeps {
   publicUrl: string;
   /** The configured chain; without it linking is refused (reading and unlinking still work). */
   chain?: { chainId: number; publicClient: PublicClient; accountFactory?: Address };
+  /** Called after a wallet is linked (committed): what waited for the user's wallet can go on. */
+  onLinked?: (userId: string) => Promise<unknown>;
 }
 
 function toApi(w: WalletRow, passkey?: PasskeyCredentialRow): Wallet {
@@ -147,6 +149,12 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     };
   }
 
+  /** Runs the onLinked hook; its failure never undoes the link (the orders reconciler retries). */
+  async function linked<T>(userId: string, wallet: T): Promise<T> {
+    await deps.onLinked?.(userId).catch(() => {});
+    return wallet;
+  }
+
   async function listFor(userId: string): Promise<Wallet[]> {
     const [rows, passkeys] = await Promise.all([
       repo.listWallets(database.db, userId),
@@ -202,7 +210,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
         .catch(() => false);
       if (!valid) throw bad(m.badSignature);
 
-      return withTransaction(database, async (tx: Tx) => {
+      const wallet = await withTransaction(database, async (tx: Tx) => {
         await repo.lockUserWallets(tx.db, userId);
         if (!(await repo.consumeNonce(tx.db, nonce, userId, now))) throw bad(m.usedNonce);
         const row = await newWalletRow(tx, { address, userId, chainId: chain.chainId, now, kind: "siwe" });
@@ -215,6 +223,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
         }
         return toApi(row);
       });
+      return linked(userId, wallet);
     },
 
     /**
@@ -248,7 +257,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
           args: [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
         }),
       );
-      return withTransaction(database, async (tx: Tx) => {
+      const wallet = await withTransaction(database, async (tx: Tx) => {
         await repo.lockUserWallets(tx.db, userId);
         if (!(await repo.consumeNonce(tx.db, body.nonce, userId, now))) throw bad(m.usedNonce);
         const row = await newWalletRow(tx, { address, userId, chainId: chain.chainId, now, kind: "passkey" });
@@ -271,6 +280,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
         }
         return toApi(row, credential);
       });
+      return linked(userId, wallet);
     },
 
     list: listFor,

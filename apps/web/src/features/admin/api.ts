@@ -189,6 +189,11 @@ export const consoleActions = {
     callApi<typeof orderEndpoints.adminRefundOrder>("POST /api/v1/admin/orders/{orderId}/refund", {
       params: { orderId },
     }),
+  payLotteryPrize: (id: string, reference: string) =>
+    callApi<typeof lotteryEndpoints.admin.payPrize>("POST /api/v1/admin/lotteries/{id}/prize-payment", {
+      params: { id },
+      body: { reference },
+    }),
 };
 
 /** Uploads one image (multipart, field "file"); answers the URLs of its renditions by name. */

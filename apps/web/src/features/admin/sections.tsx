@@ -21,6 +21,7 @@ import {
   useCollectionList,
   useAdminPage,
   useAdminWrite,
+  useConsoleMe,
 } from "./api.ts";
 import {
   AdminTable,
@@ -501,8 +502,51 @@ const localInput = (iso: string) => {
 };
 const isoOf = (v: FieldValue | undefined) => (v ? new Date(String(v)).toISOString() : "");
 
+const PRIZE_STATES: Record<string, string> = {
+  awaiting_wallet: "Waiting for the winner's wallet",
+  minting: "Minting to the winner",
+  minted: "Minted to the winner",
+  owed: "Owed to the winner",
+  paid: "Paid",
+};
+
+/** A lottery's prize and, once drawn, where it is; an owed pool can be marked paid (administrators). */
+function LotteryPrize({ l, canPay }: { l: ItemOf<"lotteries">; canPay: boolean }) {
+  const toast = useToast();
+  const pay = useAdminWrite((reference: string) => consoleActions.payLotteryPrize(l.id, reference));
+  const what = l.prize.kind === "pool" ? usd(l.prize.amountCents) : (l.prizeNft?.title ?? l.prize.nftId);
+  const d = l.prizeDelivery;
+  const onPay = async () => {
+    const reference = window.prompt(
+      `Record that ${what} was paid to the winner of ${l.name}. The payment's reference (bank transfer or payout id):`,
+    );
+    if (!reference?.trim()) return;
+    try {
+      await pay.mutateAsync(reference.trim());
+      toast.success("The prize is recorded as paid");
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "That did not work");
+    }
+  };
+  return (
+    <span className="admin-prize">
+      {what}
+      {d ? <span className="admin-muted"> · {PRIZE_STATES[d.state]}</span> : null}
+      {d?.state === "owed" && canPay ? (
+        <>
+          {" "}
+          <Button variant="secondary" size="sm" loading={pay.isPending} onClick={onPay}>
+            Mark prize paid
+          </Button>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 export function LotteriesSection() {
   const nfts = useAdminList("nfts");
+  const isAdmin = useConsoleMe(true).data?.role === "admin";
   const isNftPrize = (v: Values) => v.prizeKind === "nft";
   return (
     <CrudSection<"lotteries">
@@ -517,6 +561,7 @@ export function LotteriesSection() {
           { label: "Tickets", render: (l) => `${l.ticketsSold} of ${l.minTickets} · ${l.players} players` },
           { label: "Ticket", render: (l) => usd(l.ticketPriceCents) },
           { label: "Closes", render: (l) => dateTime(l.closesAt) },
+          { label: "Prize", render: (l) => <LotteryPrize l={l} canPay={isAdmin} /> },
         ],
         fields: [
           { name: "name", label: "Name", required: true },

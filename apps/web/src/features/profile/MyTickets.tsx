@@ -12,6 +12,14 @@ const RESULT: Record<string, string> = {
   not_activated: "Not activated · your tickets are refunded",
 };
 
+/** Where the winner's prize is (decision 161). */
+const PRIZE: Record<string, string> = {
+  minting: "Your prize is being minted to your wallet.",
+  minted: "Your prize is in your wallet.",
+  owed: "Your prize will be paid to you.",
+  paid: "Your prize has been paid.",
+};
+
 /** The 'Tickets' tab: my tickets per lottery, their numbers, and each lottery's result. */
 export function MyTickets() {
   const tickets = useMyTickets();
@@ -51,6 +59,18 @@ export function MyTickets() {
                     <>
                       {t.won ? "You won!" : "Not this time."} Winning ticket #{t.lottery.draw.winningTicket} ·{" "}
                       <Link to={`/lottery/${t.lottery.id}/verify`}>verify the draw</Link>
+                      {t.won && t.lottery.prizeDelivery ? (
+                        <span className="my-tickets__prize" data-testid="ticket-prize">
+                          {t.lottery.prizeDelivery.state === "awaiting_wallet" ? (
+                            <>
+                              Link a wallet to receive your prize: it is minted as soon as you do.{" "}
+                              <Link to="/wallet">Link a wallet</Link>
+                            </>
+                          ) : (
+                            PRIZE[t.lottery.prizeDelivery.state]
+                          )}
+                        </span>
+                      ) : null}
                     </>
                   ) : (
                     RESULT[t.lottery.state]
