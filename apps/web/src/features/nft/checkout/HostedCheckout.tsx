@@ -18,6 +18,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { checkoutApi, goToCheckout, useCheckoutOptions } from "./api.ts";
 import { usdCentsToPaise } from "../../../lib/format.ts";
+// The checkout's styles, also where it is shown outside the NFT page (a resale listing on the token page).
+import "../routes/nft.css";
 
 type Reason =
   | "wallet_required"
@@ -272,7 +274,7 @@ function useEnsurePasskeyWallet() {
  * Whether the card is this fan's way to pay: their purchases go to their passkey wallet (which pays no
  * crypto), or they have no linked wallet and no wallet app in this browser.
  */
-function useCardFirst(): boolean {
+export function useCardFirst(): boolean {
   const { user } = useCurrentUser();
   const linked = useLinkedWallets(!!user).data?.items;
   if (!linked) return false;
