@@ -44,6 +44,7 @@ import {
   sendNotFound,
 } from "./http/error-handler.ts";
 import { AppError } from "./http/errors.ts";
+import { isDraining } from "./http/draining.ts";
 import { installCsrfCheck, installSecurityHeaders, requestId } from "./http/headers.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { installMetrics } from "./http/metrics.ts";
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   route(app, platformEndpoints.readiness, {
     permission: "public",
     handler: async () => {
+      if (isDraining()) throw new AppError(503, "unavailable", "Shutting down");
       try {
         await ctx.database.query("SELECT 1");
       } catch {

@@ -349,6 +349,12 @@ export const envSchema = z
      * open through their heartbeats, so it must be longer than SSE_HEARTBEAT_MS.
      */
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+    /**
+     * Milliseconds a process told to stop (SIGTERM) keeps serving with /readyz answering 503 before
+     * it closes, so the load balancer takes it out of rotation first: about twice the balancer's
+     * health-check interval in production; 0 (close at once) by default.
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
     /** Milliseconds between heartbeat comments on the live event streams (GET /api/v1/events). */
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
     /**

@@ -3,6 +3,7 @@ import { seedCatalogue } from "../seed/seed.ts";
 import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { startDraining } from "./http/draining.ts";
 import { isDatabaseUnavailable } from "./http/unavailable.ts";
 
 // pg-boss 10 does not await its own bookkeeping of a finished job (complete() and fail() in its
@@ -45,7 +46,11 @@ async function main() {
   const app = await buildApp(ctx);
 
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, "shutting down");
+    app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "shutting down");
+    // Out of the balancer's rotation first (readiness 503), still serving meanwhile; then close:
+    // in-flight requests complete, event streams end with a reconnect hint.
+    startDraining();
+    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
     await app.close();
     await ctx.close();
     process.exit(0);

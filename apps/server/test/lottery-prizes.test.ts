@@ -5,6 +5,7 @@ import { createPublicClient, getAddress, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ticketsCsv } from "../src/modules/lottery/draw.ts";
 import { createTestClock } from "../src/platform/clock.ts";
 import { withTransaction } from "../src/platform/tx.ts";
 import { mintsOnChain } from "./card-orders.ts";
@@ -78,6 +79,23 @@ async function sellAndDraw(id: string, players: { id: string }[], counts: number
   }
   clock.advance(2 * HOUR);
   await t.ctx.services.lottery.tick();
+  // The database writes tickets.csv in exactly draw.ts's format.
+  const ranges = await q<{ order_id: string; first_ticket: string; last_ticket: string }>(
+    "SELECT order_id, first_ticket, last_ticket FROM lottery_entries WHERE lottery_id = $1 ORDER BY first_ticket",
+    [id],
+  );
+  const csv = await t.app.inject({ method: "GET", url: `/api/v1/lotteries/${id}/tickets.csv` });
+  expect(
+    csv.rawPayload.equals(
+      ticketsCsv(
+        ranges.map((r) => ({
+          first: Number(r.first_ticket),
+          last: Number(r.last_ticket),
+          orderId: r.order_id,
+        })),
+      ),
+    ),
+  ).toBe(true);
   for (let i = 0; i < 4; i++) await rpc("evm_mine");
   // Two workers draw at once: one draw.
   await Promise.all([t.ctx.services.lottery.tick(), t.ctx.services.lottery.tick()]);

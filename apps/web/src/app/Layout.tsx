@@ -1,11 +1,13 @@
 import { Suspense } from "react";
 import { Outlet, ScrollRestoration, useNavigation } from "react-router";
+import { useLiveEvents } from "../lib/live-events.ts";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 
 /** The shell around every page: skip link, header, page, footer. */
 export function Layout() {
   const navigation = useNavigation();
+  useLiveEvents();
   return (
     <>
       <a className="skip-link" href="#main">

@@ -2,6 +2,7 @@ import type { OrderState, orderEndpoints } from "@diginoor/api/orders";
 import type { PriceInput } from "@diginoor/api/money";
 import { useQuery } from "@tanstack/react-query";
 import { callApi } from "./api.ts";
+import { useLiveFallback } from "./live-streams.ts";
 
 /** States an order never leaves. */
 export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
@@ -13,14 +14,18 @@ export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
   "refund_failed",
 ]);
 
-/** The signed-in user's orders, newest first (every provider), refreshed while one is still open. */
+/**
+ * The signed-in user's orders, newest first (every provider): the user's event stream says when one
+ * moves; read again now and then while one is still open and the stream is down.
+ */
 export function useMyOrders(enabled = true) {
+  const fallback = useLiveFallback("user");
   return useQuery({
     queryKey: ["orders"],
     queryFn: ({ signal }) => callApi<typeof orderEndpoints.listOrders>("GET /api/v1/orders", { signal }),
     enabled,
     refetchInterval: (q) =>
-      q.state.data?.items.some((o) => !FINAL_ORDER_STATES.has(o.state)) ? 5000 : false,
+      q.state.data?.items.some((o) => !FINAL_ORDER_STATES.has(o.state)) ? fallback : false,
   });
 }
 

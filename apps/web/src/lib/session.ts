@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import type { User } from "@diginoor/api/auth";
 import type { authEndpoints, profileEndpoints } from "@diginoor/api/auth-endpoints";
 import { callApi } from "./api.ts";
-import { closeLiveEvents } from "./notifications.ts";
+import { closeLiveEvents } from "./live-streams.ts";
 
 /** The signed-in user (packages/api's User). */
 export type SessionUser = User;

@@ -1,9 +1,17 @@
-import { eventsEndpoints } from "@diginoor/api/events";
+import { eventsEndpoints, type MarketEvent } from "@diginoor/api/events";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
 import { SESSIONS_ENDED_CHANNEL, liveSessionHashes, sessionsEndedSchema } from "../accounts/service.ts";
-import { endStreamsOfEndedSessions, sendUserStream, trackUserStreams, watchSessions } from "./service.ts";
+import { CHAIN_EVENTS_CHANNEL, type ChainEventsMessage } from "../indexer/service.ts";
+import {
+  anonymousHolder,
+  endStreamsOfEndedSessions,
+  sendChannelStream,
+  sendUserStream,
+  trackUserStreams,
+  watchSessions,
+} from "./service.ts";
 
 /**
  * GET /api/v1/events: the signed-in user's live events as Server-Sent Events. Each stream
@@ -28,6 +36,31 @@ export async function registerEvents(app: FastifyInstance, ctx: AppContext): Pro
         heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
         req,
         reply,
+      }),
+  });
+
+  // GET /api/v1/market/events: every batch the indexer applies (or rolls back), as the tokens it
+  // touched, for anyone watching tokens, auctions or the market (the web reads them again).
+  route(app, eventsEndpoints.market, {
+    permission: "public",
+    handler: ({ req, reply }) =>
+      sendChannelStream(app, {
+        pubsub: ctx.pubsub,
+        channel: CHAIN_EVENTS_CHANNEL,
+        holder: anonymousHolder(req, ctx.config.SSE_MAX_STREAMS_PER_ADDRESS),
+        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        req,
+        reply,
+        pick: (message) => {
+          const m = message as Partial<ChainEventsMessage> | null;
+          if (!m || !Array.isArray(m.tokenIds)) return undefined;
+          const data: MarketEvent = {
+            type: "chain.updated",
+            tokenIds: m.tokenIds.map(String),
+            more: m.more === true || m.kind === "rollback",
+          };
+          return { name: data.type, data };
+        },
       }),
   });
 

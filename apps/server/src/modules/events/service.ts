@@ -90,7 +90,8 @@ export async function pruneLiveEvents(db: Queryable, now: Date): Promise<number>
 
 /** One open stream, as the caps and the end of sessions see it. */
 interface OpenStream {
-  end(): void;
+  /** Ends the stream; `last` is written first (the reconnect hint of a server shutting down). */
+  end(last?: string): void;
   /** Signed-in streams: the account and the session that opened it. */
   userId?: string;
   sessionIdHash?: string;
@@ -100,6 +101,9 @@ interface OpenStream {
 
 const openStreams = new WeakMap<FastifyInstance, Set<OpenStream>>();
 
+/** What a stream's last bytes are when its server shuts down: reconnect in a second. */
+export const RESTART_HINT = "retry: 1000\n: server restarting, reconnect\n\n";
+
 /** Open streams of an app; they never end by themselves, so they are closed when the app closes. */
 function streamsOf(app: FastifyInstance): Set<OpenStream> {
   let open = openStreams.get(app);
@@ -107,8 +111,10 @@ function streamsOf(app: FastifyInstance): Set<OpenStream> {
     const set = new Set<OpenStream>();
     open = set;
     openStreams.set(app, set);
+    // A server shutting down (a rolling restart) tells each client to come back soon: EventSource
+    // reconnects by itself after `retry` ms, through the load balancer to a process still running.
     app.addHook("preClose", async () => {
-      for (const s of set) s.end();
+      for (const s of set) s.end(RESTART_HINT);
     });
   }
   return open;
@@ -318,10 +324,11 @@ export async function sendChannelStream(
   let unsubscribe: (() => Promise<void>) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   const entry: OpenStream = {
-    end: () => {
+    end: (last?: string) => {
       if (!open.delete(entry)) return;
       clearInterval(heartbeat);
       unsubscribe?.().catch((err) => o.req.log.warn({ err }, "event stream: unsubscribe failed"));
+      if (typeof last === "string") write(last);
       stream.end();
     },
   };

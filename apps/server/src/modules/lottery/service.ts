@@ -26,7 +26,7 @@ import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
-import { sha256, ticketsCsv, toHex, winningTicket } from "./draw.ts";
+import { sha256, toHex, winningTicket } from "./draw.ts";
 import * as repo from "./repo.ts";
 
 /** The pub/sub channel of one lottery's live counts (its page's progress bar). */
@@ -121,6 +121,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
   }
 
   const prizeNfts = new Map<string, { title: string; imageUrl: string }>();
+  const ticketLists = new Map<string, Buffer>();
   /** Inside a transaction, reads go through it (on PGlite a read outside would wait for it forever). */
   async function prizeNftOf(nftId: string | null, tx?: Tx) {
     if (nftId === null) return null;
@@ -264,15 +265,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
         // No chain: the draw cannot be made; the reveal timeout refunds the lottery.
         log("warn", "a lottery closed on a server without a chain", { lotteryId: id });
       }
-      const ranges = await repo.rangesOf(txq(tx), id);
-      const csv = ticketsCsv(
-        ranges.map((x) => ({
-          first: Number(x.first_ticket),
-          last: Number(x.last_ticket),
-          orderId: x.order_id,
-        })),
-      );
-      await repo.saveTicketList(txq(tx), id, csv);
+      const ticketListHash = await repo.writeTicketList(txq(tx), id);
       await repo.setState(
         txq(tx),
         id,
@@ -281,7 +274,7 @@ export function createLotteryService(deps: LotteryServiceDeps) {
           state: "closed",
           closed_at: now,
           close_block: head === null ? null : head.toString(),
-          ticket_list_hash: sha256(csv),
+          ticket_list_hash: ticketListHash,
         },
         now,
       );
@@ -446,12 +439,17 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       };
     },
 
-    /** tickets.csv exactly as published at closing (409 before). */
+    /** tickets.csv exactly as published at closing (409 before); never changes once written, so kept in memory. */
     async ticketsCsv(id: string): Promise<Buffer> {
+      const kept = ticketLists.get(id);
+      if (kept) return kept;
       const r = await repo.findLottery(q, id);
       if (!r) throw AppError.notFound("Lottery");
       const csv = await repo.ticketList(q, id);
       if (!csv) throw AppError.conflict("The ticket list is published when the lottery closes");
+      ticketLists.set(id, csv);
+      // The few most recently read (a list of a million tickets is about 8 MB).
+      for (const old of ticketLists.keys()) if (ticketLists.size > 4) ticketLists.delete(old);
       return csv;
     },
 

@@ -10,6 +10,7 @@ import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { Address } from "viem";
 import { useBlock, useReadContract } from "wagmi";
 import { ApiError, callApi } from "../../lib/api.ts";
+import { useLiveFallback } from "../../lib/live-streams.ts";
 import { useNft } from "../../lib/catalogue/nft.ts";
 import { tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
@@ -39,6 +40,7 @@ const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase()
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 function useToken(tokenId: string) {
+  const fallback = useLiveFallback("market");
   return useQuery({
     queryKey: ["token", tokenId],
     queryFn: ({ signal }) =>
@@ -48,7 +50,7 @@ function useToken(tokenId: string) {
       }),
     retry: (count, err) =>
       !(err instanceof ApiError && (err.status === 404 || err.status === 400)) && count < 2,
-    refetchInterval: 4000,
+    refetchInterval: fallback,
   });
 }
 
@@ -175,8 +177,13 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
     functionName: "minimumBid",
     args: [tokenId],
     chainId: chain.chainId,
-    query: { enabled: !!token.auction && !token.auction.settled, refetchInterval: 4000 },
+    query: { enabled: !!token.auction && !token.auction.settled, refetchInterval: useLiveFallback("market") },
   });
+  // The minimum bid moves with each bid: read again whenever the token is (the market stream says when).
+  const refetchMinimum = minimum.refetch;
+  useEffect(() => {
+    if (token.auction && !token.auction.settled) void refetchMinimum();
+  }, [token.auction, refetchMinimum]);
   // Deadlines are in the chain's time (ahead of ours on a development chain whose time was advanced).
   const block = useBlock({ chainId: chain.chainId, watch: true });
   const chainNow = Math.max(Date.now(), block.data ? Number(block.data.timestamp) * 1000 : 0);

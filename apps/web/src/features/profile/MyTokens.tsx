@@ -3,6 +3,7 @@ import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useBlock } from "wagmi";
 import { callApi } from "../../lib/api.ts";
+import { useLiveFallback } from "../../lib/live-streams.ts";
 import { type ReadyChain, useChainInfo, useLinkedWallets } from "../../lib/wallet/chain.ts";
 import { walletErrorMessage } from "../../lib/wallet/errors.ts";
 import { useMarketActions } from "../../lib/wallet/market.ts";
@@ -19,6 +20,7 @@ import { TokenCard } from "../../ui/TokenCard.tsx";
 export function useMyTokens() {
   const wallets = useLinkedWallets(true);
   const addresses = wallets.data?.items.map((w) => w.address) ?? [];
+  const fallback = useLiveFallback("market");
   const results = useQueries({
     queries: addresses.map((address) => ({
       queryKey: ["account-tokens", address],
@@ -27,7 +29,7 @@ export function useMyTokens() {
           params: { address },
           signal,
         }),
-      refetchInterval: 10_000,
+      refetchInterval: fallback,
     })),
   });
   return {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { callApi } from "../../lib/api.ts";
+import { useLiveFallback } from "../../lib/live-streams.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { shareLink } from "../../lib/share.ts";
 import { Price } from "../../ui/Price.tsx";
@@ -256,10 +257,11 @@ const STATE_LABEL = { leading: "Leading", outbid: "Outbid", won: "Won", lost: "L
 /** The Bids tab (own profile): every bid with its state, the live countdown and a link to bid again. */
 export function BidsTab() {
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
+  const fallback = useLiveFallback("market");
   const bids = useQuery({
     queryKey: ["my-bids"],
     queryFn: ({ signal }) => callApi<typeof api.myBids>("GET /api/v1/me/bids", { signal }),
-    refetchInterval: 10_000,
+    refetchInterval: fallback,
   });
   return (
     <QueryState

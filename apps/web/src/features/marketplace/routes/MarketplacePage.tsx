@@ -13,6 +13,7 @@ import type { marketEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
 import { callApi } from "../../../lib/api.ts";
+import { useLiveFallback } from "../../../lib/live-streams.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useCollections } from "../../../lib/catalogue/collections.ts";
 import { type NftListFilters, useInfiniteNfts, useNfts } from "../../../lib/catalogue/nfts.ts";
@@ -353,10 +354,11 @@ export function MarketplacePage() {
 
 /** Tokens their holders have put on sale or up for auction (resales and primary auctions), from the chain. */
 function CollectorsMarket() {
+  const fallback = useLiveFallback("market");
   const market = useQuery({
     queryKey: ["market"],
     queryFn: ({ signal }) => callApi<typeof marketEndpoints.listMarket>("GET /api/v1/market", { signal }),
-    refetchInterval: 15_000,
+    refetchInterval: fallback,
   });
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
   return (

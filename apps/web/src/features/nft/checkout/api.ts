@@ -2,6 +2,7 @@ import type { orderEndpoints as orders } from "@diginoor/api/orders";
 import type { quoteEndpoints as quotes } from "@diginoor/api/wallets";
 import { useQuery } from "@tanstack/react-query";
 import { callApi } from "../../../lib/api.ts";
+import { pollEvery, useLiveFallback } from "../../../lib/live-streams.ts";
 import { FINAL_ORDER_STATES } from "../../../lib/orders.ts";
 
 /** One file per endpoint would be finer; these are only used together, by the checkout. */
@@ -53,8 +54,16 @@ export function goToCheckout(o: { nftId: string; orderId: string; checkoutUrl: s
   window.location.assign(o.checkoutUrl);
 }
 
-/** An order of the signed-in user, followed live (every 1.5 s) until it is final. */
+/** How often a minting order's confirmations are read (they grow with blocks, not with events). */
+const MINTING_POLL_MS = 4000;
+
+/**
+ * An order of the signed-in user, followed live by the user's event stream (order.updated); read
+ * again now and then while it is not final and the stream is down. While it is minting, its block
+ * confirmations grow with the chain, which sends no event for them: read every MINTING_POLL_MS.
+ */
 export function useOrder(orderId: string | undefined) {
+  const fallback = useLiveFallback("user");
   return useQuery({
     queryKey: ["order", orderId],
     queryFn: ({ signal }) =>
@@ -64,12 +73,20 @@ export function useOrder(orderId: string | undefined) {
       }),
     enabled: !!orderId,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
-    refetchInterval: (q) => (q.state.data && FINAL_ORDER_STATES.has(q.state.data.state) ? false : 1500),
+    refetchInterval: (q) => {
+      const state = q.state.data?.state;
+      if (!state || FINAL_ORDER_STATES.has(state)) return false;
+      return state === "minting" ? pollEvery(MINTING_POLL_MS) : fallback;
+    },
   });
 }
 
-/** The live primary auction of an auction NFT, refreshed every 4 s while it is open. */
+/**
+ * The live primary auction of an auction NFT: read again when the market stream says the chain
+ * changed (bids are on the chain), polled slowly while it is open and the stream is down.
+ */
 export function useNftAuction(nftId: string) {
+  const fallback = useLiveFallback("market");
   return useQuery({
     queryKey: ["nft-auction", nftId],
     queryFn: ({ signal }) =>
@@ -78,7 +95,7 @@ export function useNftAuction(nftId: string) {
         signal,
       }),
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
-    refetchInterval: (q) => (q.state.data?.status === "settled" ? false : 4000),
+    refetchInterval: (q) => (q.state.data?.status === "settled" ? false : fallback),
   });
 }
 

@@ -3,6 +3,7 @@ import type { tokenEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { callApi } from "../../../lib/api.ts";
+import { useLiveFallback } from "../../../lib/live-streams.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
 import { useCheckoutOptions } from "../checkout/api.ts";
@@ -106,6 +107,7 @@ const short = (a: string | null) => (a ? `${a.slice(0, 6)}…${a.slice(-4)}` : "
 /** Bid history or sale history of the NFT's tokens, from the indexer (newest first). */
 export function NftHistory({ nft }: { nft: NftDetail }) {
   const auction = nft.saleType === "auction";
+  const fallback = useLiveFallback("market");
   const activity = useQuery({
     queryKey: ["nft-activity", nft.id],
     queryFn: ({ signal }) =>
@@ -114,7 +116,7 @@ export function NftHistory({ nft }: { nft: NftDetail }) {
         query: { limit: "20" },
         signal,
       }),
-    refetchInterval: 10_000,
+    refetchInterval: fallback,
   });
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
   const items = (activity.data?.items ?? []).filter((i) =>
