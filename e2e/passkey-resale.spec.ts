@@ -18,6 +18,7 @@ import { signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
 import { expectRupeesFirst } from "./support/prices.ts";
+import { addPlatformAuthenticator } from "./support/passkey.ts";
 import { linkTestWallet } from "./support/test-wallet.ts";
 
 /**
@@ -102,18 +103,7 @@ test("a fan without a wallet app buys another fan's listing by card and receives
   // ------------------------------------------------------------ the buyer: no wallet app, a passkey on the device
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPlatformAuthenticator(page);
   const watch = watchPage(page);
   try {
     await signUpAndSignIn(page.request, "resale-buyer", "Resale Fan");
