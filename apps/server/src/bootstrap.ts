@@ -17,7 +17,7 @@ import { createQuotesService, type QuotesService } from "./modules/quotes/servic
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
-import { createLotteryService } from "./modules/lottery/service.ts";
+import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
 import {
   createCardFulfilment,
   createHostedCheckout,
@@ -167,6 +167,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       statusOf: (source) => orders.fulfilment.prizeOf(source),
     },
     revealTimeoutMs: config.LOTTERY_REVEAL_TIMEOUT_SECONDS * 1000,
+    // Ticket orders are orders: a lottery without a draw refunds them through the orders module.
+    onRefundAll: (tx, lotteryId, orderIds, cause) =>
+      orders.hostedCheckout.refundTicketOrders(tx, lotteryId, orderIds, cause),
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
   const orders = buildOrders(config, {
@@ -179,6 +182,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     quotes,
     wallets,
     tokens,
+    lottery,
   });
   return {
     config,
@@ -232,6 +236,7 @@ function buildOrders(
     quotes: QuotesService;
     wallets: WalletsService;
     tokens: TokenReads;
+    lottery: LotteryService;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
@@ -247,6 +252,7 @@ function buildOrders(
     pubsub: d.pubsub,
     catalogue,
     tokens: d.tokens,
+    lottery: d.lottery,
     chain,
     confirmations: chain ? confirmationDepth(config.INDEXER_CONFIRMATIONS, chain.chainId) : 1,
     jobs,
@@ -264,6 +270,7 @@ function buildOrders(
     contactOf: (userId) => checkoutContact(database.db, userId),
     chain,
     lifecycle,
+    lottery: d.lottery,
     jobs,
     publicUrl: config.PUBLIC_URL,
     sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },

@@ -80,9 +80,8 @@ export type HostedCheckoutApp = Awaited<ReturnType<typeof startHostedCheckoutApp
 /** A checkout request for the adapters themselves (tests of what they refuse before any call). */
 export const checkoutRequest = (currency: "usd" | "inr"): CheckoutRequest => ({
   orderId: "0b6f1a8e-1d2c-4b7a-9f3e-2a1b3c4d5e6f",
-  nftId: "bossEntry",
-  title: "The Boss Entry",
-  edition: 1,
+  title: "The Boss Entry · edition #1",
+  tags: { nftId: "bossEntry" },
   amountMinor: 2500n,
   currency,
   customer: { id: "u1", email: "fan@example.com", phone: "9876543210" },

@@ -10,6 +10,8 @@ import { withTransaction } from "../src/platform/tx.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { newNft, newSignedInUser, newUser } from "./factories.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
+import { until } from "./commerce-helpers.ts";
+import { ticketTraffic } from "./lottery-helpers.ts";
 
 /**
  * Lotteries (issue 24 points 2, 5, 6): the console creates one and its seed's hash is public before
@@ -25,6 +27,7 @@ let t: TestApp;
 const clock = createTestClock(Date.now());
 let admin: { cookie: string; user: { id: string } };
 let baseUrl: string;
+const tickets = ticketTraffic(() => t, clock);
 
 type Json = Record<string, unknown>;
 async function call(method: string, url: string, cookie?: string, payload?: unknown) {
@@ -365,11 +368,14 @@ describe("tickets, closing and the draw", () => {
     const small = await createLottery();
     const quiet = await createLottery();
     clock.advance(HOUR + 1000);
-    const u = await newUser(t.ctx);
-    await pay(small.id, u.id, 3);
-    for (let i = 0; i < 12; i++) await pay(quiet.id, u.id, 1);
+    // Real ticket orders, paid through the sandbox: ending without a draw refunds them (decision 144).
+    const fan = await newSignedInUser(t.ctx);
+    const smallOrder = await tickets.paidTickets(small.id, 3, fan);
+    const quietOrders = [];
+    for (let i = 0; i < 4; i++) quietOrders.push(await tickets.paidTickets(quiet.id, 3, fan));
     clock.advance(2 * HOUR);
     await t.ctx.services.lottery.tick();
+    expect((await tickets.getOrder(fan.cookie, smallOrder.orderId)).state).toMatch(/^refund(_pending|ed)$/);
     expect((await call("GET", `/api/v1/lotteries/${small.id}`)).body).toMatchObject({
       state: "not_activated",
       outcome: expect.stringMatching(/3 of the 10 tickets/),
@@ -384,5 +390,14 @@ describe("tickets, closing and the draw", () => {
       draw: null,
       outcome: expect.stringMatching(/not revealed/),
     });
+    for (const o of [smallOrder, ...quietOrders]) {
+      const refunded = await until(
+        "ticket order refunded",
+        () => tickets.getOrder(fan.cookie, o.orderId),
+        (x) => x.state === "refunded",
+        20_000,
+      );
+      expect(refunded.transitions.filter((x) => x.to === "refunded")).toHaveLength(1);
+    }
   }, 60_000);
 });

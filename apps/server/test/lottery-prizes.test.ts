@@ -14,6 +14,7 @@ import { mailbox } from "./fixtures/accounts.ts";
 import { linkFreshWallet } from "./card-orders.ts";
 import { newNft, newSignedInUser, newUser } from "./factories.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
+import { ticketTraffic } from "./lottery-helpers.ts";
 
 /**
  * Lottery prizes (issue 24 point 8, decision 161), on anvil: an activated lottery has exactly one
@@ -325,7 +326,8 @@ describe("lottery prizes", () => {
     expect(refused.status).toBe(409);
     expect(await q("SELECT id FROM lotteries")).toHaveLength(before.length);
     clock.advance(HOUR + 1000);
-    await pay(l.id, (await newUser(t.ctx)).id, 2);
+    // A real paid ticket order: not activated, it is refunded through the orders module.
+    await ticketTraffic(() => t, clock).paidTickets(l.id, 2);
     clock.advance(2 * HOUR);
     await t.ctx.services.lottery.tick();
     expect((await api<LotteryView>("GET", `/api/v1/lotteries/${l.id}`)).body).toMatchObject({

@@ -182,7 +182,10 @@ export const ticketOrderRequestSchema = z
       .max(100_000, "at most 100,000 tickets in one order"),
     provider: z.enum(["sandbox", "stripe", "cashfree"]),
     region: regionCodeSchema,
-    acceptRules: z.literal(true, { message: "the lottery's rules must be accepted" }),
+    /** Must be true: the buyer accepts the lottery's rules before any ticket. */
+    acceptRules: z
+      .boolean({ message: "must be true (the lottery's rules must be accepted)" })
+      .refine((v) => v, "the lottery's rules must be accepted"),
     /** Cashfree: the payer's Indian mobile number, when the account has none. */
     phone: lineText(20).min(10, "at least 10 characters").optional(),
   })

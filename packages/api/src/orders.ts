@@ -86,12 +86,20 @@ export const orderTransitionSchema = z.object({
 /** An order as its owner sees it. */
 export const orderSchema = z.object({
   orderId: z.string(),
-  /** `primary`: a new edition minted for the buyer; `resale`: a fan's listing bought for the buyer (card or rupees). */
+  /** `primary`: a new edition minted (or tickets); `resale`: a fan's listing bought for the buyer (card or rupees). */
   kind: z.enum(["primary", "resale"]),
-  nftId: z.string(),
+  /** The NFT bought; null for a lottery ticket order (then `lotteryId` and `ticketCount` are set). */
+  nftId: z.string().nullable(),
+  /** The NFT's title, or for a ticket order "<count> tickets · <lottery name>". */
   nftTitle: z.string(),
   imageUrl: z.string(),
-  edition: z.number().int(),
+  /** The edition held or minted; null for a ticket order. */
+  edition: z.number().int().nullable(),
+  /** Ticket orders (issue 24): the lottery and how many tickets. */
+  lotteryId: z.string().nullable(),
+  ticketCount: z.number().int().nullable(),
+  /** A paid ticket order's numbers: the contiguous range it was given, in payment order. */
+  tickets: z.object({ first: z.number().int(), last: z.number().int() }).nullable(),
   provider: orderProviderSchema,
   state: orderStateSchema,
   usdCents: z.number().int(),

@@ -205,6 +205,11 @@ export function chainNameOf(chainId: number): string {
   return `Chain ${chainId}`;
 }
 
+/** An address (or transaction hash) as pages and mails show it: `0x1234…abcd`; the full one goes in a title. */
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
 /** Polygon PoS mainnet and its Amoy test network pay in POL; other chains (anvil) in ETH. */
 export function nativeSymbolOf(chainId: number): "POL" | "ETH" {
   return chainId === 137 || chainId === 80002 ? "POL" : "ETH";

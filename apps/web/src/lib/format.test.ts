@@ -6,6 +6,7 @@ import {
   formatUsd,
   parseUsdToCents,
   royaltyText,
+  shortAddress,
 } from "./format.ts";
 
 describe("formatUsd", () => {
@@ -62,5 +63,11 @@ describe("small labels", () => {
     expect(editionsText(3, 10)).toBe("3 of 10 remaining");
     expect(royaltyText(1000)).toBe("10%");
     expect(royaltyText(250)).toBe("2.5%");
+  });
+});
+
+describe("shortAddress", () => {
+  it("keeps 0x and four hex digits at each end", () => {
+    expect(shortAddress("0x1111222233334444555566667777888899990000")).toBe("0x1111…0000");
   });
 });

@@ -2,6 +2,8 @@ import type { Tier } from "@diginoor/api/catalogue";
 
 // Money is formatted in one place, shared with the server (packages/api/src/money.ts).
 export { formatInr, formatNative, formatPrice, formatUsd, usdCentsToPaise } from "@diginoor/api/money";
+// Addresses too (pages, mails and share cards show them alike).
+export { shortAddress } from "@diginoor/api/wallets";
 
 /** Parses a dollar amount typed by a user ("12", "12.5", "$1,200.00") to integer cents, or null. */
 export function parseUsdToCents(text: string): number | null {

@@ -84,12 +84,6 @@ export const UserIcon = (p: IconProps) => (
     <path d="M4 21c1.2-4 4.3-6 8-6s6.8 2 8 6" />
   </Svg>
 );
-export const ClockIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="8.5" />
-    <path d="M12 7.5V12l3 2" />
-  </Svg>
-);
 export const PlayIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M8 5.5v13l10.5-6.5z" fill="currentColor" />

@@ -89,10 +89,3 @@ export async function requireUser(ctx: AccountsDeps, req: FastifyRequest): Promi
   if (!user) throw AppError.unauthorized(authMessages.loginRequired);
   return user;
 }
-
-/** The signed-in admin; 401 when signed out, 403 for other users. */
-export async function requireAdmin(ctx: AccountsDeps, req: FastifyRequest): Promise<SessionUser> {
-  const user = await requireUser(ctx, req);
-  if (user.role !== "admin") throw AppError.forbidden("Only administrators can do that");
-  return user;
-}

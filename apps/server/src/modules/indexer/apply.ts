@@ -131,16 +131,6 @@ export interface NotificationRow {
 /** Rows of the mutable tables as loaded for a batch (null = known not to exist). */
 export type LoadedRows = { [T in MutableTable]: Map<string, MutableRows[T] | null> };
 
-export function emptyRows(): LoadedRows {
-  return {
-    tokens: new Map(),
-    listings: new Map(),
-    auctions: new Map(),
-    approvals: new Map(),
-    epochs: new Map(),
-  };
-}
-
 /** The keys a batch touches, to load before applying. */
 export function keysOf(logs: IndexedLog[]): { [T in MutableTable]: Set<string> } {
   const keys = {

@@ -322,6 +322,21 @@ export async function setState(
   return rows.length > 0;
 }
 
+/** Names and images of some lotteries (the orders module's views of ticket orders). */
+export async function namesOf(q: Query, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q<{ id: string; name: string; image_url: string | null; prize_nft_id: string | null }>(
+    "SELECT id, name, image_url, prize_nft_id FROM lotteries WHERE id = ANY($1::uuid[])",
+    [ids],
+  );
+}
+
+/** The ranges of some paid ticket orders. */
+export async function entriesOfOrders(q: Query, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return q<EntryRow>("SELECT * FROM lottery_entries WHERE order_id = ANY($1::uuid[])", [orderIds]);
+}
+
 /** Every player of a lottery (one row per user) with their ticket count. */
 export async function playersOf(
   q: Query,

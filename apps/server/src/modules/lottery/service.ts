@@ -595,6 +595,19 @@ export function createLotteryService(deps: LotteryServiceDeps) {
 
     // ---- ticket orders (the orders module calls these)
 
+    /** What the orders module shows of ticket orders: each lottery's name and image, each paid order's range. */
+    async ticketOrderFacts(lotteryIds: string[], orderIds: string[]) {
+      const lotteries = new Map<string, { name: string; imageUrl: string }>();
+      for (const l of await repo.namesOf(q, [...new Set(lotteryIds)])) {
+        const image = l.image_url ?? (await prizeNftOf(l.prize_nft_id))?.imageUrl ?? "";
+        lotteries.set(l.id, { name: l.name, imageUrl: image });
+      }
+      const ranges = new Map<string, { first: number; last: number }>();
+      for (const e of await repo.entriesOfOrders(q, orderIds))
+        ranges.set(e.order_id, { first: Number(e.first_ticket), last: Number(e.last_ticket) });
+      return { lotteries, ranges };
+    },
+
     /**
      * What a new ticket order may buy, checked before its checkout is opened: the lottery open now,
      * the buyer's region allowed, the count within the per-user cap counting `pendingTickets` (the

@@ -118,12 +118,12 @@ export function orderConfirmedMail(
 /** An order refunded in full (decision 144): what, how much, why, and that the token (if any) stays. */
 export function orderRefundedMail(
   name: string | null,
-  o: { title: string; edition: number; amount: string; why: string; tokenKept: boolean; url: string },
+  o: { title: string; edition: number | null; amount: string; why: string; tokenKept: boolean; url: string },
 ): RenderedMail {
   const subject = `Your Diginoor order was refunded: ${o.title}`;
   const lines = [
     greeting(name),
-    `We refunded ${o.amount} for ${o.title} (edition #${o.edition}): ${o.why}.`,
+    `We refunded ${o.amount} for ${o.title}${o.edition === null ? "" : ` (edition #${o.edition})`}: ${o.why}.`,
     "The money goes back to the card or account you paid with; your bank may take a few days to show it.",
     ...(o.tokenKept ? ["The token already in your wallet stays yours."] : []),
   ];

@@ -13,7 +13,6 @@ import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime, Minter } from "../chain/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
-import { chainUnavailable } from "./checkout-open.ts";
 import * as repo from "./repo.ts";
 import type { ResaleCheckout } from "./resale.ts";
 
@@ -50,7 +49,12 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
 
   function requireMinting() {
     const chain = deps.chain;
-    if (!chain) throw chainUnavailable();
+    if (!chain)
+      throw new AppError(
+        503,
+        "unavailable",
+        "Crypto payments are unavailable: this server runs without a blockchain",
+      );
     const minter = deps.minter;
     if (!minter) throw new Error("orders.fulfil: no minter key is configured");
     return { chain, minter };
@@ -177,12 +181,13 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
      */
     async fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
       let o = await repo.findOrder(q, orderId);
-      if (!o) return undefined;
-      if (o.kind === "resale") {
+      if (o?.kind === "resale") {
         if (!deps.resale) throw new Error("orders.fulfil: resale orders are not handled here");
         return deps.resale.fulfilResale(orderId);
       }
-      requireMinting();
+      // A ticket order mints nothing (its tickets are numbered when it is paid).
+      if (!o || o.nft_id === null || o.edition === null) return o?.state;
+      const { nft_id: nftId, edition } = o;
       if (o.state === "paid") {
         await deps.lifecycle.move(o, ["paid"], "minting", "fulfilment started");
         o = (await repo.findOrder(q, orderId)) ?? o;
@@ -193,8 +198,8 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
         {
           number: order.number,
           to: order.buyer_address ?? "",
-          nftId: order.nft_id,
-          edition: order.edition,
+          nftId,
+          edition,
           payout: order.payout_address,
         },
         (h) => repo.setTxHash(q, order.id, h, clock.date()),

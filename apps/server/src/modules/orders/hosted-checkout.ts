@@ -1,52 +1,72 @@
-import { type Order, type OrderState, orderMessages as m } from "@diginoor/api/orders";
+import { type Order, orderMessages as m } from "@diginoor/api/orders";
 import type { IncomingHttpHeaders } from "node:http";
+import { getAddress } from "viem";
 import { z } from "zod";
+import type { Database } from "../../db/client.ts";
 import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Jobs } from "../../platform/jobs/jobs.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
-import { fulfilOrder, refundOrder } from "./lifecycle.ts";
-import { cashfreeCheckoutPage } from "./providers/cashfree.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { ChainRuntime } from "../chain/service.ts";
+import type { LotteryService } from "../lottery/service.ts";
+import type { QuotesService } from "../quotes/service.ts";
+import type { WalletsService } from "../wallets/service.ts";
+import { fulfilOrder, type OrderLifecycle, type OrdersLog, orderPath } from "./lifecycle.ts";
+import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
 import type { PaymentProviders } from "./providers/index.ts";
 import { type SandboxDelivery, sandboxProvider } from "./providers/sandbox.ts";
-import {
-  type HostedProviderName,
-  type PaymentEvent,
-  ProviderError,
-  type RefundReasonCode,
-  type RefundResult,
-} from "./providers/types.ts";
+import type { CheckoutRequest, HostedProviderName, PaymentEvent } from "./providers/types.ts";
+import { createRefunds, isRefundEvent, REFUNDABLE_FROM, type Refunds } from "./refunds.ts";
 import * as repo from "./repo.ts";
-import { newEventId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
-import { createCheckoutOpening, type HostedCheckoutDeps } from "./checkout-open.ts";
+import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
+import { createTicketOrders } from "./ticket-orders.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
-/** A refund not confirmed this long after its last step is asked about (or its job enqueued again). */
-const REFUND_RECONCILE_AFTER_MS = 5 * 60 * 1000;
 
-/** The states each cause refunds from (decision 144). */
-const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
-  // A payment confirmed after the order ended unpaid: its edition was already released.
-  late_payment: ["expired", "failed", "cancelled"],
-  // The console's Refund: a fulfilled order (the token stays with the buyer, decision 144).
-  admin: ["fulfilled"],
-  // A lottery that does not activate refunds its paid ticket orders.
-  lottery_not_activated: ["paid", "fulfilled"],
-  lottery_seed_not_revealed: ["paid", "fulfilled"],
-  // A resale whose listing changed before our buyer key bought it (resale.ts).
-  listing_changed: ["paid", "minting"],
+/**
+ * How long each provider's checkout stays open, as short as it allows (decision 143): Stripe refuses
+ * an `expires_at` less than 30 minutes ahead (one more minute covers the clocks' difference and the
+ * request's way); Cashfree's order expiry is set 15 minutes ahead, like the sandbox's page.
+ */
+export const CHECKOUT_OPEN_MS: Record<HostedProviderName, number> = {
+  sandbox: 15 * 60_000,
+  stripe: 31 * 60_000,
+  cashfree: 15 * 60_000,
 };
+/** The edition stays held this much longer than the provider's checkout is open: no payment for a released edition. */
+export const HOLD_MARGIN_MS = 60_000;
 
-/** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */
-export const refundKey = (r: Pick<repo.RefundRow, "order_id" | "reason" | "attempt">) =>
-  `refund-${r.order_id}-${r.reason}-${r.attempt}`;
-
-const isRefundEvent = (e: PaymentEvent) =>
-  e.type === "refunded" || e.type === "refund_failed" || e.type === "refund_pending";
-
-export { CHECKOUT_OPEN_MS, HOLD_MARGIN_MS } from "./checkout-open.ts";
-
-export type { HostedCheckoutDeps };
+export interface HostedCheckoutDeps {
+  database: Database;
+  clock: Clock;
+  catalogue: Pick<CatalogueService, "purchaseTerms">;
+  quotes: Pick<QuotesService, "usdCentsToInr">;
+  wallets: Pick<WalletsService, "receivingWallet">;
+  /** The buyer's email and phone on file (accounts), told to the provider. */
+  contactOf(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
+  /** The chain the token is minted on; card checkouts need its minter key. */
+  chain?: Pick<ChainRuntime, "chainId" | "minter" | "buyer">;
+  lifecycle: Pick<
+    OrderLifecycle,
+    "reserveEdition" | "openOrderOr" | "move" | "moveIn" | "fullView" | "ownOrder"
+  >;
+  /** Ticket orders: the lottery's terms and its ticket numbering (absent: no ticket orders). */
+  lottery?: Pick<LotteryService, "ticketTerms" | "assignTickets">;
+  /** Enqueues the fulfilment in the transaction that marks an order paid. */
+  jobs?: Pick<Jobs, "enqueue">;
+  /** Absolute links (checkout pages, return pages) start with this. */
+  publicUrl?: string;
+  /** The sandbox card provider, when offered (never in production): its webhook secret. */
+  sandbox?: { secret: string };
+  /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
+  cashfreeMode?: "sandbox" | "production";
+  /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
+  providers?: PaymentProviders;
+  log?: OrdersLog;
+}
 
 /**
  * Hosted checkouts (decision 142): the sandbox, Stripe and Cashfree take the payment on their page;
@@ -75,6 +95,31 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       : {}),
   };
 
+  const refunds = createRefunds({
+    database,
+    clock,
+    providers,
+    lifecycle: deps.lifecycle,
+    jobs: deps.jobs,
+    applyPaymentEvent: (name, event) => applyPaymentEvent(name, event),
+    log,
+  });
+  const tickets = createTicketOrders({
+    database,
+    clock,
+    quotes: deps.quotes,
+    lottery: deps.lottery,
+    lifecycle: deps.lifecycle,
+    requestRefundIn: refunds.requestRefundIn,
+    requestRefund: refunds.requestRefund,
+    hostedProvider,
+    customerOf,
+    openAtProvider,
+    openMs: CHECKOUT_OPEN_MS,
+    holdMarginMs: HOLD_MARGIN_MS,
+    publicUrl,
+  });
+
   function requireSandbox() {
     if (!deps.sandbox) throw AppError.badRequest(m.providerNotConfigured("sandbox"));
     return deps.sandbox;
@@ -98,7 +143,9 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
             : undefined;
         const o = orderId ? await repo.findOrder(tq, orderId, true) : undefined;
         const outcome =
-          o && o.provider === provider ? await applyRefundEvent(tx, o, event) : "ignored: no such order";
+          o && o.provider === provider
+            ? await refunds.applyRefundEvent(tx, o, event)
+            : "ignored: no such order";
         await repo.setPaymentEventOutcome(tq, provider, event.id, o ? o.id : null, outcome);
         return { received: true as const, duplicate: false };
       }
@@ -116,11 +163,16 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
         outcome = "ignored: amount or currency differ from the order";
       } else if (event.type === "paid") {
         if (event.paymentRef && !o.provider_payment_ref) await repo.setPaymentRef(tq, o.id, event.paymentRef);
-        if (await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)) {
+        const ticketOutcome = await tickets.applyPaid(tx, o, event.id);
+        if (ticketOutcome !== undefined) {
+          outcome = ticketOutcome;
+        } else if (
+          await moveIn(tx, o, ["created", "awaiting_payment"], "paid", `payment ${event.id} succeeded`)
+        ) {
           await deps.jobs?.enqueue(fulfilOrder, { orderId: o.id }, { tx });
         } else if (REFUNDABLE_FROM.late_payment.includes(o.state)) {
           // Paid after it ended unpaid (decision 144): its edition was released, so it is refunded, once.
-          const r = await requestRefundIn(
+          const r = await refunds.requestRefundIn(
             tx,
             o,
             "late_payment",
@@ -140,251 +192,6 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     });
   }
 
-  /**
-   * Requests the refund of order `o` (locked by the caller) for `reason` inside `tx`, the transaction
-   * of its cause: the refund's row (unique per order and reason), the move to `refund_pending` and the
-   * job that asks the provider commit together or not at all. Undefined when this order was already
-   * refunded for this reason (nothing written).
-   */
-  async function requestRefundIn(
-    tx: Tx,
-    o: repo.OrderRow,
-    reason: RefundReasonCode,
-    cause: string,
-    requestedBy: string | null,
-  ): Promise<repo.RefundRow | undefined> {
-    if (o.provider === "wallet" || !providers[o.provider as HostedProviderName])
-      throw AppError.conflict(m.notRefundable, { reason: "provider" });
-    const r = await repo.insertRefund(queryOf(tx), {
-      orderId: o.id,
-      reason,
-      amountMinor: BigInt(o.pay_amount_minor ?? o.usd_cents),
-      currency: o.pay_currency ?? "usd",
-      requestedBy,
-      now: clock.date(),
-    });
-    if (!r) return undefined;
-    if (!(await deps.lifecycle.moveIn(tx, o, REFUNDABLE_FROM[reason], "refund_pending", cause)))
-      throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
-    await deps.jobs?.enqueue(
-      refundOrder,
-      { refundId: r.id, attempt: r.attempt },
-      { tx, singletonKey: `${r.id}:${r.attempt}` },
-    );
-    return r;
-  }
-
-  /** A refund's confirmation or failure (webhook, the provider's answer, reconciliation), applied once. */
-  async function applyRefundEvent(tx: Tx, o: repo.OrderRow, event: PaymentEvent): Promise<string> {
-    if (event.type === "refund_pending") return "ignored: refund still pending";
-    const tq = queryOf(tx);
-    const refunds = await repo.refundsOf(tq, o.id);
-    const r =
-      refunds.find((x) => event.refundId !== undefined && x.provider_refund_id === event.refundId) ??
-      refunds.find((x) => x.state === "pending" || x.state === "requested");
-    if (!r) return "ignored: no refund of ours for this order";
-    if (r.state === "succeeded") return "ignored: refund already confirmed";
-    if (r.state === "failed" && event.type === "refund_failed") return "ignored: refund already failed";
-    if (event.amountMinor !== BigInt(r.amount_minor)) return "ignored: refund amount differs";
-    const now = clock.date();
-    const what = `refund ${event.refundId ?? ""}`.trim();
-    if (event.type === "refunded") {
-      await repo.updateRefund(
-        tq,
-        r.id,
-        { state: "succeeded", providerRefundId: event.refundId ?? null },
-        now,
-      );
-      await deps.lifecycle.moveIn(
-        tx,
-        o,
-        ["refund_pending", "refund_failed"],
-        "refunded",
-        `${what} confirmed by ${o.provider} (${event.providerType})`,
-      );
-      return "applied: refunded";
-    }
-    await repo.updateRefund(
-      tq,
-      r.id,
-      { state: "failed", providerRefundId: event.refundId ?? null, detail: event.providerType },
-      now,
-    );
-    await deps.lifecycle.moveIn(
-      tx,
-      o,
-      ["refund_pending"],
-      "refund_failed",
-      `${what} failed at ${o.provider} (${event.providerType})`,
-    );
-    return "applied: refund failed";
-  }
-
-  /** A provider's answer about a refund, applied like its webhook (once: the event id is fixed). */
-  function applyRefundResult(
-    name: HostedProviderName,
-    r: repo.RefundRow,
-    o: repo.OrderRow,
-    res: RefundResult,
-  ) {
-    if (res.status === "pending") return Promise.resolve(undefined);
-    return applyPaymentEvent(name, {
-      id: `refund-answer:${res.refundId}:${res.status}`,
-      type: res.status === "succeeded" ? "refunded" : "refund_failed",
-      providerType: `${name} answered (${res.detail})`,
-      orderId: o.id,
-      session: o.provider_session ?? "",
-      amountMinor: BigInt(r.amount_minor),
-      currency: r.currency,
-      refundId: res.refundId,
-    });
-  }
-
-  /**
-   * The refund job (decision 144): asks the provider with the refund's idempotency key, so a retry
-   * or a second run after a crash names the same refund there and never pays twice; a refusal ends
-   * the refund `refund_failed` (the console can retry); a provider that cannot answer throws (the job
-   * retries with the same key).
-   */
-  async function runRefund(refundId: string, attempt: number): Promise<void> {
-    const r = await repo.findRefund(q, refundId);
-    if (!r || r.attempt !== attempt || (r.state !== "pending" && r.state !== "requested")) return;
-    const o = await repo.findOrder(q, r.order_id);
-    if (!o) return;
-    const name = o.provider as HostedProviderName;
-    const provider = providers[name];
-    if (!provider) throw new Error(`orders.refund: provider ${o.provider} is not configured`);
-    let res: RefundResult;
-    try {
-      res = await provider.refund(
-        {
-          orderId: o.id,
-          session: o.provider_session ?? "",
-          paymentRef: o.provider_payment_ref,
-          currency: o.pay_currency ?? "usd",
-        },
-        BigInt(r.amount_minor),
-        r.reason,
-        refundKey(r),
-      );
-    } catch (err) {
-      if (err instanceof ProviderError && err.code === "bad_gateway") {
-        log("warn", "a payment provider refused a refund", {
-          orderId: o.id,
-          err: String((err as { cause?: unknown }).cause ?? err),
-        });
-        await applyRefundResult(name, r, o, {
-          refundId: `refused-${refundKey(r)}`,
-          status: "failed",
-          detail: `refused: ${String((err as { cause?: unknown }).cause ?? err.message).slice(0, 200)}`,
-        });
-        return;
-      }
-      throw err;
-    }
-    await repo.markRefundRequested(q, r.id, res.refundId, clock.date());
-    await applyRefundResult(name, r, o, res);
-  }
-
-  /** Every refund cause: the order `orderId`, locked, refunded for `reason` in a transaction of its own or the caller's. */
-  async function requestRefund(
-    orderId: string,
-    reason: RefundReasonCode,
-    o: { cause: string; requestedBy?: string | null; tx?: Tx },
-  ) {
-    const run = async (tx: Tx) => {
-      const order = await repo.findOrder(queryOf(tx), orderId, true);
-      if (!order) throw AppError.notFound("Order");
-      const r = await requestRefundIn(tx, order, reason, o.cause, o.requestedBy ?? null);
-      return { order, refund: r, queued: r !== undefined };
-    };
-    return o.tx ? run(o.tx) : withTransaction(database, run);
-  }
-
-  /**
-   * The console's Refund (decision 144): a fulfilled order is refunded (its token stays with the
-   * buyer); an order whose refund failed is tried again with a new attempt (a new idempotency key:
-   * the failed refund at the provider is over). Anything else is 409.
-   */
-  async function adminRefund(orderId: string, actorId: string, tx: Tx) {
-    const tq = queryOf(tx);
-    const o = await repo.findOrder(tq, orderId, true);
-    if (!o) throw AppError.notFound("Order");
-    const before = o.state;
-    if (o.state === "refund_failed") {
-      const failed = (await repo.refundsOf(tq, o.id)).find((x) => x.state === "failed");
-      if (!failed) throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
-      const attempt = failed.attempt + 1;
-      await repo.retryRefund(tq, failed.id, attempt, clock.date());
-      await deps.lifecycle.moveIn(
-        tx,
-        o,
-        ["refund_failed"],
-        "refund_pending",
-        `refund retried by an administrator (attempt ${attempt})`,
-      );
-      await deps.jobs?.enqueue(
-        refundOrder,
-        { refundId: failed.id, attempt },
-        { tx, singletonKey: `${failed.id}:${attempt}` },
-      );
-      return { orderId: o.id, before, state: "refund_pending" as const, queued: true };
-    }
-    if (o.state !== "fulfilled")
-      throw AppError.conflict(m.notRefundable, { reason: "state", state: o.state });
-    const r = await requestRefundIn(tx, o, "admin", "refunded by an administrator from the console", actorId);
-    if (!r) throw AppError.conflict(m.notRefundable, { reason: "already_refunded" });
-    return { orderId: o.id, before, state: "refund_pending" as const, queued: true };
-  }
-
-  /**
-   * Refunds nobody confirmed for a while: a `pending` one (its job lost or given up) gets its job
-   * again (same key: never a second refund); a `requested` one is asked about at its provider.
-   */
-  async function reconcileRefunds(): Promise<{ asked: number; requeued: number; failed: number }> {
-    const counts = { asked: 0, requeued: 0, failed: 0 };
-    const open = await repo.openRefunds(q, new Date(clock.now() - REFUND_RECONCILE_AFTER_MS), 100);
-    for (const r of open) {
-      const o = await repo.findOrder(q, r.order_id);
-      const name = o?.provider as HostedProviderName;
-      const provider = providers[name];
-      if (!o || !provider) continue;
-      try {
-        if (r.state === "pending" || !r.provider_refund_id || !provider.refundStatus) {
-          if (r.state === "pending") {
-            await deps.jobs?.enqueue(
-              refundOrder,
-              { refundId: r.id, attempt: r.attempt },
-              { singletonKey: `${r.id}:${r.attempt}` },
-            );
-            counts.requeued++;
-          }
-          await repo.touchRefund(q, r.id, clock.date());
-          continue;
-        }
-        counts.asked++;
-        const res = await provider.refundStatus(
-          {
-            orderId: o.id,
-            session: o.provider_session ?? "",
-            paymentRef: o.provider_payment_ref,
-            currency: r.currency,
-          },
-          r.provider_refund_id,
-        );
-        await repo.touchRefund(q, r.id, clock.date());
-        await applyRefundResult(name, r, o, res);
-      } catch (err) {
-        counts.failed++;
-        log("warn", "could not ask a payment provider about a refund", {
-          orderId: r.order_id,
-          err: String((err as { cause?: unknown }).cause ?? err),
-        });
-      }
-    }
-    return counts;
-  }
-
   /** The sandbox provider's side of a payer's choice: the events it will send (signed by the caller). */
   function sandboxEventFor(o: repo.OrderRow, type: SandboxEvent["type"]): SandboxEvent {
     return {
@@ -400,7 +207,190 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     };
   }
 
-  const opening = createCheckoutOpening({ ...deps, providers, publicUrl, log });
+  /** The provider named by a create request, or 400 when this server does not offer it. */
+  function hostedProvider(name: string) {
+    const p = providers[name as HostedProviderName];
+    if (!p) throw AppError.badRequest(m.providerNotConfigured(name));
+    return p;
+  }
+
+  /** The buyer's email, and the Indian mobile Cashfree needs: given now, or the account's, never invented. */
+  async function customerOf(userId: string, provider: HostedProviderName, phone: string | undefined) {
+    const u = await deps.contactOf(userId);
+    if (!u) throw AppError.unauthorized();
+    if (provider !== "cashfree") return { id: userId, email: u.email };
+    if (phone !== undefined) {
+      const mobile = indianMobile(phone);
+      if (!mobile) throw AppError.badRequest(m.phoneInvalid, { reason: "phone_invalid" });
+      return { id: userId, email: u.email, phone: mobile };
+    }
+    const mobile = u.phone ? indianMobile(u.phone) : undefined;
+    if (!mobile) throw AppError.badRequest(m.phoneRequired, { reason: "phone_required" });
+    return { id: userId, email: u.email, phone: mobile };
+  }
+
+  /**
+   * A hosted-checkout order (sandbox, Stripe, Cashfree): the price is the catalogue's USD price (never
+   * the client's), converted to paise at the stored USD→INR rate for Cashfree (the rate is recorded on
+   * the order); the token goes to the user's linked receiving wallet; the edition is held while the
+   * payer is at the provider. The order is committed (state `created`) before the provider is asked,
+   * so its id is the provider's reference and idempotency key; a provider that fails or times out
+   * leaves it `failed` with its edition returned, and the caller gets a 502/503.
+   */
+  async function createOrder(
+    userId: string,
+    body: { nftId: string; provider: string; phone?: string },
+  ): Promise<Order> {
+    const { provider, chain, buyerAddress, customer } = await checkoutFor(userId, body, "minter");
+    const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
+      withTransaction(database, async (tx) => {
+        const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId, {
+          userId,
+          address: buyerAddress,
+        });
+        const o = await insertHostedOrder(tx, provider.name, {
+          userId,
+          nftId: nft.id,
+          edition,
+          usdCents: BigInt(nft.priceUsdCents),
+          chainId: chain.chainId,
+          priceWei: null,
+          payoutAddress: nft.payoutAddress,
+          buyerAddress,
+        });
+        await repo.recordCreation(
+          queryOf(tx),
+          o.id,
+          o.state,
+          o.pay_currency !== "inr"
+            ? `edition ${edition} reserved for card checkout`
+            : `edition ${edition} reserved for ${provider.name} checkout: ${o.pay_amount_minor} paise at ${o.inr_micros_per_usd} micro-rupees per dollar`,
+          o.created_at,
+        );
+        return o;
+      }),
+    );
+    return openCheckout(row, customer);
+  }
+
+  /**
+   * What every NFT hosted-checkout order needs before it is made: the provider (400 unless offered), the
+   * chain and its key (`minter` mints, `buyer` buys resale listings, decision 165; 503 without), the
+   * fan's receiving wallet (409 without) and what the provider is told about the payer.
+   */
+  async function checkoutFor(
+    userId: string,
+    body: { provider: string; phone?: string },
+    key: "minter" | "buyer",
+  ) {
+    const provider = hostedProvider(body.provider);
+    const chain = deps.chain;
+    if (!chain)
+      throw new AppError(
+        503,
+        "unavailable",
+        "Crypto payments are unavailable: this server runs without a blockchain",
+      );
+    if (!chain[key]) throw new AppError(503, "unavailable", m.providerNotConfigured("card"));
+    const wallet = await deps.wallets.receivingWallet(userId);
+    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+    const customer = await customerOf(userId, provider.name, body.phone);
+    return { provider, chain, buyerAddress: getAddress(wallet.address), customer };
+  }
+
+  /** Inserts an NFT hosted-checkout order in `tx`: priced in the provider's currency (rupees at the stored rate), held while its checkout is open. */
+  async function insertHostedOrder(
+    tx: Tx,
+    name: HostedProviderName,
+    o: Pick<
+      repo.NewOrder,
+      "userId" | "nftId" | "edition" | "chainId" | "priceWei" | "payoutAddress" | "buyerAddress" | "resale"
+    > & { usdCents: bigint },
+  ) {
+    const provider = hostedProvider(name);
+    const now = clock.date();
+    const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(o.usdCents) : null;
+    return repo.insertOrder(queryOf(tx), {
+      ...o,
+      provider: name,
+      state: name === "sandbox" ? "awaiting_payment" : "created",
+      usdCents: Number(o.usdCents),
+      quoteId: null,
+      platformFeeBps: null,
+      voucherExpiry: null,
+      reservedUntil: new Date(
+        now.getTime() + CHECKOUT_OPEN_MS[name] + (name === "sandbox" ? 0 : HOLD_MARGIN_MS),
+      ),
+      now,
+      providerSession: name === "sandbox" ? newSessionId() : null,
+      payCurrency: provider.currency,
+      payAmountMinor: inr?.paise ?? o.usdCents,
+      inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
+    });
+  }
+
+  /** Opens the provider's checkout of a committed NFT order (the sandbox's is ours, open already); the order as its buyer sees it. */
+  async function openCheckout(row: repo.OrderRow, customer: Awaited<ReturnType<typeof customerOf>>) {
+    const provider = hostedProvider(row.provider);
+    if (provider.name === "sandbox" || row.nft_id === null) return deps.lifecycle.fullView(row);
+    const nft = await deps.catalogue.purchaseTerms(row.nft_id);
+    const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
+    await openAtProvider(provider, row, {
+      title: `${nft.title} · edition #${row.edition}`,
+      tags: { nftId: row.nft_id },
+      customer,
+      // Cashfree comes back to one URL whatever happened: `/returned` asks (decision 143).
+      returnUrl: provider.name === "stripe" ? `${back}/return` : `${back}/returned`,
+      cancelUrl: `${back}/cancelled`,
+    });
+    const fresh = await repo.findOrder(q, row.id);
+    return deps.lifecycle.fullView(fresh ?? row);
+  }
+
+  /**
+   * Opens the provider's checkout of a committed order (`created`): its session is stored and the
+   * order awaits payment. A provider that fails or times out leaves the order `failed` (an NFT's
+   * edition returned) and the error goes to the caller (502/503).
+   */
+  async function openAtProvider(
+    provider: NonNullable<PaymentProviders[HostedProviderName]>,
+    row: repo.OrderRow,
+    item: Pick<CheckoutRequest, "title" | "tags" | "customer" | "returnUrl" | "cancelUrl">,
+  ): Promise<void> {
+    try {
+      const checkout = await provider.createCheckout({
+        ...item,
+        orderId: row.id,
+        amountMinor: BigInt(row.pay_amount_minor ?? row.usd_cents),
+        currency: provider.currency,
+        // Providers' sessions end a little before the reservation does: no payment for a released edition.
+        expiresAt: new Date(row.reserved_until.getTime() - HOLD_MARGIN_MS),
+      });
+      await withTransaction(database, async (tx) => {
+        await repo.setCheckout(queryOf(tx), row.id, checkout, clock.date());
+        await deps.lifecycle.moveIn(
+          tx,
+          row,
+          ["created"],
+          "awaiting_payment",
+          `${provider.name} checkout ${checkout.session} opened`,
+        );
+      });
+    } catch (err) {
+      log("warn", "a payment provider could not open a checkout", {
+        provider: provider.name,
+        orderId: row.id,
+        err: String((err as { cause?: unknown }).cause ?? err),
+      });
+      await deps.lifecycle.move(
+        row,
+        ["created"],
+        "failed",
+        `${provider.name} could not open a checkout${row.nft_id === null ? "" : "; edition released"}`,
+      );
+      throw err;
+    }
+  }
 
   /**
    * Asks the providers about their orders stuck awaiting payment for a few minutes, and applies a
@@ -411,14 +401,14 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     asked: number;
     applied: number;
     failed: number;
-    refunds?: Awaited<ReturnType<typeof reconcileRefunds>>;
+    refunds?: Awaited<ReturnType<Refunds["reconcileRefunds"]>>;
   }> {
     // Refunds first, with every provider (the sandbox's too: a refund whose job was lost is enqueued again).
-    const refunds = await reconcileRefunds().catch((err) => {
+    const refunded = await refunds.reconcileRefunds().catch((err) => {
       log("warn", "refund reconciliation failed", { err: String(err) });
       return undefined;
     });
-    const counts = { asked: 0, applied: 0, failed: 0, refunds };
+    const counts = { asked: 0, applied: 0, failed: 0, refunds: refunded };
     const names = (Object.keys(providers) as HostedProviderName[]).filter((n) => n !== "sandbox");
     if (names.length === 0) return counts;
     const stuck = await repo.awaitingPayment(q, names, new Date(clock.now() - RECONCILE_AFTER_MS), 100);
@@ -527,13 +517,21 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   }
 
   return {
-    ...opening,
+    createOrder,
+    /** The pieces a resale order (resale.ts, decision 165) shares with a primary one. */
+    checkoutFor,
+    insertHostedOrder,
+    openCheckout,
+    /** `POST /api/v1/lotteries/:id/orders`: a ticket order through the same hosted checkouts. */
+    createTicketOrder: tickets.create,
+    /** The lottery's `onRefundAll`: every paid ticket order of a lottery refunded once, in the caller's transaction. */
+    refundTicketOrders: tickets.refundAll,
     reconcilePayments,
-    reconcileRefunds,
-    runRefund,
+    reconcileRefunds: refunds.reconcileRefunds,
+    runRefund: refunds.runRefund,
     /** Refunds an order for a reason, once (the lottery's `lottery_not_activated`; decision 144). */
-    requestRefund,
-    adminRefund,
+    requestRefund: refunds.requestRefund,
+    adminRefund: refunds.adminRefund,
     /** The routes' outbox for the sandbox's own webhooks (refund confirmations). */
     useSandboxOutbox(deliver: (d: SandboxDelivery) => void) {
       sandboxOutbox = deliver;
@@ -570,7 +568,13 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       if (o?.provider !== "cashfree" || !o.provider_payment_session)
         throw new AppError(404, "not_found", m.checkoutNotFound);
       if (o.state !== "awaiting_payment")
-        return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}`, html: null };
+        return {
+          redirect:
+            o.nft_id === null
+              ? `${publicUrl}${orderPath(o)}`
+              : `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}`,
+          html: null,
+        };
       return {
         redirect: null,
         html: cashfreeCheckoutPage({
@@ -585,10 +589,13 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
       if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
-      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      const title =
+        o.nft_id === null
+          ? (await deps.lifecycle.fullView(o)).nftTitle
+          : (await deps.catalogue.purchaseTerms(o.nft_id)).title;
       return {
         sessionId,
-        title: nft.title,
+        title,
         edition: o.edition,
         usdCents: Number(o.usd_cents),
         // Orders made before the sandbox charged rupees have no pay currency: they charge dollars.
@@ -607,7 +614,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
       const { secret } = requireSandbox();
       const o = await repo.findBySession(q, "sandbox", sessionId);
       if (!o) throw new AppError(404, "not_found", m.checkoutNotFound);
-      const back = `${publicUrl}/confirmation/${o.nft_id}/${o.id}`;
+      const back = `${publicUrl}${orderPath(o)}`;
       if (action === "abandon") {
         // Like Stripe's cancel_url: the payer left, so the order is cancelled and the edition released now.
         if (o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
@@ -616,7 +623,13 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
           o.id,
           "the payer abandoned the sandbox checkout; edition released, nothing charged",
         );
-        return { redirect: `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}/cancelled`, deliveries: [] };
+        return {
+          redirect:
+            o.nft_id === null
+              ? `${publicUrl}/lottery/${o.lottery_id}`
+              : `${publicUrl}/paymentstatus/${o.nft_id}/${o.id}/cancelled`,
+          deliveries: [],
+        };
       }
       if (o.state !== "awaiting_payment") return { redirect: back, deliveries: [] };
       const body = JSON.stringify(

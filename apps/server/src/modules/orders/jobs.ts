@@ -193,13 +193,13 @@ export function refundMailJob(
       const facts = await orders.refundFacts(orderId);
       if (!facts) return;
       const amount = facts.inrPaise === null ? formatUsd(facts.usdCents) : formatInr(facts.inrPaise);
-      const url = `${deps.publicUrl.replace(/\/$/, "")}/confirmation/${facts.nftId}/${orderId}`;
+      const url = `${deps.publicUrl.replace(/\/$/, "")}${facts.path}`;
       await deps.notifications?.notify(
         facts.userId,
         {
           kind: "order_refunded",
           text: `Your order for ${facts.title} was refunded (${amount}).`,
-          link: `/confirmation/${facts.nftId}/${orderId}`,
+          link: facts.path,
           source: `order-refund:${orderId}`,
         },
         // The mail below says it; the notification's own mail would repeat it.

@@ -19,6 +19,7 @@ import type { CatalogueService, PurchaseTerms } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
+import type { LotteryService } from "../lottery/service.ts";
 import * as repo from "./repo.ts";
 import { orderTokenId, paymentOf } from "./voucher.ts";
 
@@ -56,6 +57,8 @@ export interface OrderLifecycleDeps {
   pubsub: PubSub;
   catalogue: Pick<CatalogueService, "purchaseTerms" | "purchaseTermsOf" | "takeEdition" | "returnEdition">;
   tokens: Pick<TokenReads, "mints">;
+  /** Ticket orders' lottery names and ticket numbers (absent: ticket orders show their lottery's id). */
+  lottery?: Pick<LotteryService, "ticketOrderFacts">;
   /** Confirmations of minting orders, and where wallet orders are paid; absent without a chain. */
   chain?: Pick<ChainRuntime, "chainId" | "deployment" | "publicClient">;
   /** Blocks after which the indexer applies a block (or finality). */
@@ -69,6 +72,22 @@ export interface OrderLifecycleDeps {
   /** Unpaid orders an account, and a receiving wallet address, may hold at once (decision 143; default 3). */
   unpaidHolds?: { perAccount: number; perWallet: number };
   log?: OrdersLog;
+}
+
+/** What an order bought, as its views show it. */
+type Item = Pick<PurchaseTerms, "title" | "imageUrl" | "catalogueNumber"> & {
+  tickets?: { first: number; last: number } | null;
+};
+
+/** A ticket order's title: "3 tickets · Diwali draw". */
+export const ticketTitle = (count: number, lottery: string) =>
+  `${count} ticket${count === 1 ? "" : "s"} · ${lottery}`;
+
+/** The web page that follows an order: an NFT's confirmation page, or a ticket order's. */
+export function orderPath(o: Pick<repo.OrderRow, "id" | "nft_id" | "lottery_id">): string {
+  return o.nft_id === null
+    ? `/lottery_purchased/${o.lottery_id}?order=${o.id}`
+    : `/confirmation/${o.nft_id}/${o.id}`;
 }
 
 const notFound = () => new AppError(404, "not_found", m.notFound);
@@ -121,7 +140,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   /** The API's view of an order from what was read already (no query of its own). */
   function view(
     o: repo.OrderRow,
-    nft: Pick<PurchaseTerms, "title" | "imageUrl" | "catalogueNumber">,
+    item: Item,
     extra: {
       transitions?: repo.TransitionRow[];
       confirmations?: number | null;
@@ -132,9 +151,12 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
       orderId: o.id,
       kind: o.kind,
       nftId: o.nft_id,
-      nftTitle: nft.title,
-      imageUrl: nft.imageUrl,
+      nftTitle: item.title,
+      imageUrl: item.imageUrl,
       edition: o.edition,
+      lotteryId: o.lottery_id,
+      ticketCount: o.ticket_count,
+      tickets: item.tickets ?? null,
       provider: o.provider,
       state: o.state,
       usdCents: Number(o.usd_cents),
@@ -167,32 +189,53 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
    * payment) the voucher with the signature stored when it was made.
    */
   async function fullView(o: repo.OrderRow): Promise<Order> {
-    const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+    const item = o.nft_id === null ? (await itemsOf([o]))(o) : await deps.catalogue.purchaseTerms(o.nft_id);
     const open = o.state === "awaiting_payment" && o.provider === "wallet";
     const chain = deps.chain;
     const payment =
-      open && chain && o.voucher_signature
+      open && chain && o.voucher_signature && o.nft_id !== null
         ? paymentOf(
             { chainId: chain.chainId, marketplace: chain.deployment.marketplace },
             o,
-            nft.catalogueNumber,
+            item.catalogueNumber,
             o.voucher_signature,
           )
         : null;
     const transitions = await repo.transitionsOf(q, o.id);
-    const confirming = o.state === "minting" || o.state === "fulfilled";
-    return view(o, nft, {
+    const confirming = o.nft_id !== null && (o.state === "minting" || o.state === "fulfilled");
+    return view(o, item, {
       transitions,
       payment,
       confirmations: confirming ? await confirmationsOf(o.tx_hash) : null,
     });
   }
 
-  /** The NFTs of several orders in one query; an NFT gone from the catalogue shows as its id. */
-  async function nftsOf(rows: repo.OrderRow[]) {
-    const terms = await deps.catalogue.purchaseTermsOf(rows.map((r) => r.nft_id));
-    return (o: repo.OrderRow) =>
-      terms.get(o.nft_id) ?? { title: o.nft_id, imageUrl: "", catalogueNumber: 0n };
+  /**
+   * What several orders bought, in a few queries: an NFT (one gone from the catalogue shows as its
+   * id), or a lottery's tickets with their numbers once paid.
+   */
+  async function itemsOf(rows: repo.OrderRow[]): Promise<(o: repo.OrderRow) => Item> {
+    const nftIds = rows.flatMap((r) => (r.nft_id === null ? [] : [r.nft_id]));
+    const terms = nftIds.length ? await deps.catalogue.purchaseTermsOf(nftIds) : new Map();
+    const ticketRows = rows.filter((r) => r.lottery_id !== null);
+    const facts =
+      ticketRows.length && deps.lottery
+        ? await deps.lottery.ticketOrderFacts(
+            ticketRows.map((r) => r.lottery_id as string),
+            ticketRows.map((r) => r.id),
+          )
+        : undefined;
+    return (o) => {
+      if (o.nft_id !== null)
+        return terms.get(o.nft_id) ?? { title: o.nft_id, imageUrl: "", catalogueNumber: 0n };
+      const lottery = facts?.lotteries.get(o.lottery_id as string);
+      return {
+        title: ticketTitle(o.ticket_count ?? 0, lottery?.name ?? `lottery ${o.lottery_id}`),
+        imageUrl: lottery?.imageUrl ?? "",
+        catalogueNumber: 0n,
+        tickets: facts?.ranges.get(o.id) ?? null,
+      };
+    };
   }
 
   async function announce(tx: Tx, userId: string, orderId: string, state: OrderState) {
@@ -215,10 +258,15 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Promise<boolean> {
     const previous = await repo.transition(queryOf(tx), o.id, from, to, cause, clock.date(), set);
     if (previous === undefined) return false;
-    // A resale order holds no edition of its NFT (it buys a listed token).
-    if ((to === "expired" || to === "failed" || to === "cancelled") && o.kind !== "resale")
+    // A ticket order holds no edition, nor does a resale (it buys a listed token); tickets are their own confirmation.
+    if (
+      (to === "expired" || to === "failed" || to === "cancelled") &&
+      o.nft_id !== null &&
+      o.kind !== "resale"
+    )
       await deps.catalogue.returnEdition(tx, o.nft_id);
-    if (to === "fulfilled" && deps.jobs) await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
+    if (to === "fulfilled" && deps.jobs && o.nft_id !== null)
+      await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
     if (to === "refunded" && deps.jobs) await deps.jobs.enqueue(refundMail, { orderId: o.id }, { tx });
     await announce(tx, o.user_id, o.id, to);
     return true;
@@ -390,10 +438,10 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     /** The user's newest 100 orders (two queries). */
     async listOrders(userId: string): Promise<OrderList> {
       const rows = await repo.ordersOfUser(q, userId, 100);
-      const nftOf = await nftsOf(rows);
+      const itemOf = await itemsOf(rows);
       return {
         items: rows.map((r) => {
-          const { payment: _p, transitions: _t, ...rest } = view(r, nftOf(r));
+          const { payment: _p, transitions: _t, ...rest } = view(r, itemOf(r));
           return rest;
         }),
       };
@@ -402,13 +450,13 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     /** The studio console's view: the newest 100 orders with their owner and state history (three queries). */
     async adminOrders(state?: OrderState): Promise<AdminOrderList> {
       const rows = await repo.newestOrders(q, state, 100);
-      const nftOf = await nftsOf(rows);
+      const itemOf = await itemsOf(rows);
       const histories = await repo.transitionsOfMany(
         q,
         rows.map((r) => r.id),
       );
       const items = rows.map((r) => {
-        const { payment: _p, ...order } = view(r, nftOf(r), { transitions: histories.get(r.id) });
+        const { payment: _p, ...order } = view(r, itemOf(r), { transitions: histories.get(r.id) });
         return { ...order, userId: r.user_id };
       });
       return { items, nextCursor: null };
@@ -419,15 +467,16 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     async refundFacts(orderId: string) {
       const o = await repo.findOrder(q, orderId);
       if (o?.state !== "refunded") return undefined;
-      const nft = await deps.catalogue.purchaseTerms(o.nft_id);
+      const item = (await itemsOf([o]))(o);
       const reasons = (await repo.refundsOf(q, o.id))
         .filter((r) => r.state === "succeeded")
         .map((r) => r.reason);
       return {
         userId: o.user_id,
-        nftId: o.nft_id,
-        title: nft.title,
+        title: item.title,
         edition: o.edition,
+        /** The page that shows this order (the NFT's confirmation, or the ticket order's). */
+        path: orderPath(o),
         usdCents: Number(o.usd_cents),
         inrPaise: o.pay_currency === "inr" ? Number(o.pay_amount_minor) : null,
         reason: reasons[0] ?? "admin",
@@ -436,7 +485,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     },
     async mailFacts(orderId: string) {
       const o = await repo.findOrder(q, orderId);
-      if (o?.state !== "fulfilled") return undefined;
+      if (o?.state !== "fulfilled" || o.nft_id === null || o.edition === null) return undefined;
       const nft = await deps.catalogue.purchaseTerms(o.nft_id);
       return {
         userId: o.user_id,

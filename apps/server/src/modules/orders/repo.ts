@@ -8,10 +8,15 @@ export interface OrderRow {
   id: string;
   number: string;
   user_id: string;
-  nft_id: string;
+  /** The NFT bought; null for a lottery ticket order. */
+  nft_id: string | null;
   provider: OrderProvider;
   state: OrderState;
-  edition: number;
+  /** The edition held or minted; null for a ticket order. */
+  edition: number | null;
+  /** Ticket orders (migration 0151): the lottery and how many tickets. */
+  lottery_id: string | null;
+  ticket_count: number | null;
   usd_cents: string;
   quote_id: string | null;
   chain_id: number | null;
@@ -55,7 +60,7 @@ const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, e
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
   provider_session, reserved_until, created_at, updated_at, pay_currency, pay_amount_minor::text AS pay_amount_minor,
   inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session, voucher_signature, provider_payment_ref,
-  kind, resale_token_id::text AS resale_token_id, listing_seller`;
+  lottery_id, ticket_count, kind, resale_token_id::text AS resale_token_id, listing_seller`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
@@ -80,14 +85,25 @@ export async function freeEdition(q: Query, nftId: string, editionSize: number):
 /** States in which an order holds its edition without being paid (the caps count these). */
 export const UNPAID_STATES: OrderState[] = ["created", "awaiting_payment"];
 
-/** How many unpaid orders an account, and a receiving wallet address, hold now. */
+/** Tickets of a lottery a buyer is paying for now (unpaid ticket orders: the per-player cap counts them). */
+export async function unpaidTickets(q: Query, userId: string, lotteryId: string): Promise<number> {
+  const [row] = await q<{ n: string | null }>(
+    `SELECT sum(ticket_count) AS n FROM orders
+      WHERE lottery_id = $1 AND user_id = $2 AND state = ANY($3::text[])`,
+    [lotteryId, userId, UNPAID_STATES],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** How many unpaid NFT orders an account, and a receiving wallet address, hold now (ticket orders hold no edition). */
 export async function unpaidHolds(
   q: Query,
   userId: string,
   address: string,
 ): Promise<{ account: number; address: number }> {
   const [row] = await q<{ account: number; address: number }>(
-    `SELECT (SELECT count(*)::int FROM orders WHERE user_id = $1 AND state = ANY($3::text[])) AS account,
+    `SELECT (SELECT count(*)::int FROM orders WHERE user_id = $1 AND state = ANY($3::text[])
+               AND nft_id IS NOT NULL) AS account,
             (SELECT count(*)::int FROM orders WHERE buyer_address = $2 AND state = ANY($3::text[])) AS address`,
     [userId, address, UNPAID_STATES],
   );
@@ -105,10 +121,13 @@ export async function unpaidOrderOf(q: Query, userId: string, nftId: string): Pr
 
 export interface NewOrder {
   userId: string;
-  nftId: string;
+  /** Null for a ticket order (then `lotteryId` and `ticketCount`). */
+  nftId: string | null;
   provider: OrderProvider;
   state: OrderState;
-  edition: number;
+  edition: number | null;
+  lotteryId?: string | null;
+  ticketCount?: number | null;
   usdCents: number;
   quoteId: string | null;
   chainId: number | null;
@@ -132,8 +151,8 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
     `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
                          platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at,
                          voucher_expiry, provider_session, pay_currency, pay_amount_minor, inr_micros_per_usd,
-                         kind, resale_token_id, listing_seller)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+                         lottery_id, ticket_count, kind, resale_token_id, listing_seller)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
      RETURNING ${COLUMNS}`,
     [
       o.userId,
@@ -155,6 +174,8 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
       o.payCurrency ?? null,
       o.payAmountMinor?.toString() ?? null,
       o.inrMicrosPerUsd?.toString() ?? null,
+      o.lotteryId ?? null,
+      o.ticketCount ?? null,
       o.resale ? "resale" : "primary",
       o.resale?.tokenId ?? null,
       o.resale?.seller ?? null,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { lotteryEndpoints } from "@diginoor/api/lottery";
 import { orderEndpoints as api, orderMessages } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -29,6 +30,12 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /** Each order reserves an edition: a user may start at most this many a quarter of an hour. */
 const ORDERS_PER_USER: RateLimitRule = { name: "orders:user", limit: 20, windowSeconds: 15 * 60 };
+/** Ticket orders hold nothing but count against the per-player cap while unpaid. */
+const TICKET_ORDERS_PER_USER: RateLimitRule = {
+  name: "ticket-orders:user",
+  limit: 60,
+  windowSeconds: 15 * 60,
+};
 
 /** Orders (every provider), and the live primary auction of auction NFTs. */
 export async function registerOrders(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -48,6 +55,14 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
           : await hostedCheckout.createOrder(userId(user), body);
       reply.code(201);
       return order;
+    },
+  });
+  route(app, lotteryEndpoints.createTicketOrder, {
+    permission: "signed-in",
+    rateLimits: [{ rule: TICKET_ORDERS_PER_USER, by: "user" }],
+    handler: async ({ user, params, body, reply }) => {
+      reply.code(201);
+      return hostedCheckout.createTicketOrder(userId(user), params.id, body);
     },
   });
   route(app, api.cancelOrder, {

@@ -104,7 +104,8 @@ export function verifySandboxWebhook(
 export function checkoutPage(o: {
   sessionId: string;
   title: string;
-  edition: number;
+  /** Null for a ticket order (nothing is held but the tickets' price). */
+  edition: number | null;
   usdCents: number;
   /** What is charged, in paise (the sandbox charges rupees); null on an order that charges dollars. */
   paise: number | null;
@@ -122,10 +123,13 @@ export function checkoutPage(o: {
   const action = (a: string) => `/sandbox/checkout/${encodeURIComponent(o.sessionId)}/${a}`;
   const open = o.state === "awaiting_payment";
   const left = o.minutesLeft ?? 0;
+  const held = o.edition === null ? "your tickets are not bought" : "the edition is released";
   const hold =
     left <= 5
-      ? `<p class="hold closing" role="alert">This checkout closes in ${left <= 1 ? "less than a minute" : `${left} minutes`}: pay now or the edition is released.</p>`
-      : `<p class="hold">This checkout closes in ${left} minutes; the edition is held for you until then.</p>`;
+      ? `<p class="hold closing" role="alert">This checkout closes in ${left <= 1 ? "less than a minute" : `${left} minutes`}: pay now or ${held}.</p>`
+      : o.edition === null
+        ? `<p class="hold">This checkout closes in ${left} minutes.</p>`
+        : `<p class="hold">This checkout closes in ${left} minutes; the edition is held for you until then.</p>`;
   const buttons = open
     ? `${o.minutesLeft === undefined ? "" : hold}
 <form method="post" action="${action("pay")}"><button class="pay" type="submit">Pay ${escapeHtml(charged)}</button></form>
@@ -146,7 +150,7 @@ form{margin:0 0 10px}button{width:100%;padding:12px;border-radius:8px;border:1px
 .pay{background:#7b2ff7;color:#fff}.decline{background:#fff;color:#7b2ff7}.abandon{background:#fff;color:#555;border-color:#ccc}
 .note{font-size:12px;color:#777;margin-top:16px}</style></head>
 <body><main><span class="badge">SANDBOX · no real money</span>
-<h1>${escapeHtml(o.title)}</h1><div>Edition #${o.edition}</div>
+<h1>${escapeHtml(o.title)}</h1>${o.edition === null ? "" : `<div>Edition #${o.edition}</div>`}
 <div class="amount" data-testid="sandbox-amount">${escapeHtml(amount)}</div>
 <div class="currency" data-testid="sandbox-currency">${escapeHtml(currencyNote)}</div>
 <div class="card">Test card 4242 4242 4242 4242 · 12/34 · 123</div>

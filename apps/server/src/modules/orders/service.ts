@@ -3,8 +3,9 @@
 //   lifecycle.ts        the state machine: moves, reconciliation with the indexer, reservations, reads
 //   wallet-checkout.ts  wallet orders: quotes, the voucher signed once at creation
 //   hosted-checkout.ts  sandbox, Stripe and Cashfree: checkouts, webhooks, payment reconciliation
+//   ticket-orders.ts    lottery ticket orders through those checkouts (numbered when paid)
+//   refunds.ts          refunds of every cause, once per order and reason (decision 144)
 //   fulfilment.ts       minting paid card orders with the minter key (chain module's nonce-ordered sends)
-//   checkout-open.ts    opening a hosted checkout: pricing, the order's row, the provider's session
 //   resale.ts           card and rupee purchases of resale listings: the buyer key buys and delivers
 //   auctions.ts         primary auctions of auction NFTs
 import type { PrimaryAuctions } from "./auctions.ts";

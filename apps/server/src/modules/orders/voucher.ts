@@ -26,6 +26,7 @@ export function orderTokenId(
 
 /** The purchase voucher of a wallet order, from its row (the terms it was created with). */
 export function voucherOf(o: OrderRow, catalogueNumber: bigint) {
+  if (o.edition === null) throw new Error(`order ${o.id} is a ticket order: it has no voucher`);
   return {
     catalogueNftId: catalogueNumber,
     edition: o.edition,

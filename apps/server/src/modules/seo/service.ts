@@ -3,6 +3,7 @@
 // JavaScript), /sitemap.xml and /robots.txt. The catalogue and the blog are reached through their
 // services only.
 import type { NftDetail } from "@diginoor/api/catalogue";
+import { shortAddress } from "@diginoor/api/wallets";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { BlogService } from "../blog/service.ts";
 import { CARD_HEIGHT, CARD_TYPE, CARD_WIDTH, type CardSpec, type Cards } from "../media/service.ts";
@@ -338,8 +339,7 @@ export function createSeoService(opts: SeoServiceOptions) {
       const t = await orNotFound(() => opts.tokens!.getToken(token[1] ?? ""));
       if (!t) return null;
       const n = t.nftId ? await orNotFound(() => opts.catalogue.getNft(t.nftId ?? "")) : undefined;
-      const holder =
-        (await opts.social?.holderName(t.owner)) ?? `${t.owner.slice(0, 6)}…${t.owner.slice(-4)}`;
+      const holder = (await opts.social?.holderName(t.owner)) ?? shortAddress(t.owner);
       const title = n ? `${n.title} #${token[1]}` : `Token #${token[1]}`;
       const image = n ? rasterOf(n.imageUrl, n.thumbnailUrl) : undefined;
       return {

@@ -145,6 +145,9 @@ function LatestOrderConfirmation() {
   return <OrderConfirmation nftId={nftId} orderId={latest.orderId} leaving={false} />;
 }
 
+/** An NFT order: what this page shows (ticket orders have their own page, /lottery_purchased). */
+type NftOrder = Order & { nftId: string; edition: number };
+
 const unpaid = (o: Order) => o.state === "created" || o.state === "awaiting_payment";
 
 function OrderConfirmation({
@@ -189,7 +192,8 @@ function OrderConfirmation({
             <Spinner label="Cancelling your order…" />
           </div>
         ) : (
-          <OrderDetails o={o} />
+          // This page shows NFT orders (a ticket order's nftId is null, so it is "not found" above).
+          <OrderDetails o={o as NftOrder} />
         )
       }
     </QueryState>
@@ -197,7 +201,7 @@ function OrderConfirmation({
 }
 
 /** A loaded order: where it stands, what was paid and what to do next. */
-function OrderDetails({ o }: { o: Order }) {
+function OrderDetails({ o }: { o: NftOrder }) {
   const refund = o.state === "refund_pending" || o.state === "refunded" || o.state === "refund_failed";
   const failed = o.state === "failed" || o.state === "expired" || o.state === "cancelled" || refund;
   const done = o.state === "fulfilled";
@@ -301,7 +305,7 @@ function OrderDetails({ o }: { o: Order }) {
 }
 
 /** An unpaid order: how long its edition stays held, and a warning in its last minutes. */
-function HoldNotice({ o }: { o: Order }) {
+function HoldNotice({ o }: { o: NftOrder }) {
   const left = useCountdown(o.reservedUntil);
   const until = new Date(o.reservedUntil).toLocaleTimeString(undefined, {
     hour: "2-digit",
@@ -326,7 +330,7 @@ function HoldNotice({ o }: { o: Order }) {
 }
 
 /** An unpaid card or rupee order: go (back) to the payment, or cancel it and release the edition now. */
-function UnpaidActions({ o }: { o: Order }) {
+function UnpaidActions({ o }: { o: NftOrder }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -365,7 +369,7 @@ function UnpaidActions({ o }: { o: Order }) {
  * A declined, expired or cancelled purchase: a new attempt for the same NFT with the same provider,
  * straight to its payment page (wallet purchases start again from the NFT page, with a new price).
  */
-function TryAgain({ o }: { o: Order }) {
+function TryAgain({ o }: { o: NftOrder }) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

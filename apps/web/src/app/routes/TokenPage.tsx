@@ -12,7 +12,7 @@ import { useBlock, useReadContract } from "wagmi";
 import { ApiError, callApi } from "../../lib/api.ts";
 import { useLiveFallback } from "../../lib/live-streams.ts";
 import { useNft } from "../../lib/catalogue/nft.ts";
-import { tierLabel } from "../../lib/format.ts";
+import { shortAddress, tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { ResaleCheckout, useCardFirst } from "../../features/nft/checkout/HostedCheckout.tsx";
@@ -37,7 +37,6 @@ import "./token.css";
 import { WalletProgress } from "../../lib/wallet/WalletProgress.tsx";
 
 const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 function useToken(tokenId: string) {
   const fallback = useLiveFallback("market");
@@ -114,7 +113,7 @@ function TokenView({ token, nft }: { token: Token; nft: NftDetail | undefined })
           </p>
         ) : null}
         <p className="token-owner">
-          Owned by <code>{short(token.auction ? token.auction.seller : token.owner)}</code>
+          Owned by <code>{shortAddress(token.auction ? token.auction.seller : token.owner)}</code>
         </p>
         <section className="nft-panel" aria-label="Buy, bid or sell">
           <WithWallet

@@ -57,9 +57,14 @@ export function MyOrders() {
             <li key={o.orderId} className="profile-row my-order">
               <img src={o.imageUrl} alt="" width={48} height={60} className="profile-row__img" />
               <div className="profile-row__text">
-                <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
-                  {o.nftTitle} · edition {o.edition}
-                </Link>
+                {o.nftId === null ? (
+                  // A lottery ticket order: "3 tickets · <lottery>", followed on its own page.
+                  <Link to={`/lottery_purchased/${o.lotteryId}?order=${o.orderId}`}>{o.nftTitle}</Link>
+                ) : (
+                  <Link to={`/confirmation/${o.nftId}/${o.orderId}`}>
+                    {o.nftTitle} · edition {o.edition}
+                  </Link>
+                )}
                 <Price {...orderPrice(o)} />
                 <span>
                   {PROVIDER_LABELS[o.provider]} ·{" "}

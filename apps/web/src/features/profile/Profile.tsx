@@ -4,6 +4,7 @@ import { ButtonLink } from "../../ui/Button.tsx";
 import { QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useLinkedWallets } from "../../lib/wallet/chain.ts";
+import { shortAddress } from "../../lib/format.ts";
 import { MyOrders } from "./MyOrders.tsx";
 import { MyTickets } from "./MyTickets.tsx";
 import { MyTokens } from "./MyTokens.tsx";
@@ -241,7 +242,7 @@ function ReceivingWallet() {
   const wallets = useLinkedWallets(true);
   const w = wallets.data?.items.find((x) => x.receivesPurchases) ?? wallets.data?.items[0];
   if (!w) return <Link to="/wallet">No wallet connected</Link>;
-  return <code title={w.address}>{`${w.address.slice(0, 6)}…${w.address.slice(-4)}`}</code>;
+  return <code title={w.address}>{shortAddress(w.address)}</code>;
 }
 
 /** /u/:handle: a user's public profile (cover, avatar, name, wallet, follow, share; Showcase, On Sale, Activity). */
@@ -271,11 +272,7 @@ export function PublicProfile() {
                 <h1 className="profile-head__name">{p.name}</h1>
                 <p className="profile-head__wallet">
                   <WalletIcon />
-                  {p.wallet ? (
-                    <code title={p.wallet}>{`${p.wallet.slice(0, 6)}…${p.wallet.slice(-4)}`}</code>
-                  ) : (
-                    "No wallet linked"
-                  )}
+                  {p.wallet ? <code title={p.wallet}>{shortAddress(p.wallet)}</code> : "No wallet linked"}
                 </p>
                 <FollowCounts profile={p} />
               </div>

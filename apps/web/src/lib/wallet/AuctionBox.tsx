@@ -9,7 +9,8 @@ import { Countdown } from "../../ui/Countdown.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { AMOUNT_DECIMALS, formatNative, parseNative, roundUpNative, roundUpWei } from "./amounts.ts";
+import { formatNative, shortAddress } from "../format.ts";
+import { AMOUNT_DECIMALS, parseNative, roundUpNative, roundUpWei } from "./amounts.ts";
 import type { ReadyChain } from "./chain.ts";
 import { walletErrorMessage } from "./errors.ts";
 import { useMarketActions } from "./market.ts";
@@ -30,8 +31,6 @@ export interface AuctionState {
   endsAt: string | null;
   seller: string;
 }
-
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /**
  * The one minimum bid shown everywhere: the contract's minimumBid rounded up to the decimals a bid is
@@ -124,7 +123,7 @@ export function AuctionBox({
       {auction.highestBidder ? (
         <p className="auction-leader">
           {auction.status === "open" ? "Highest bidder" : "Won by"}{" "}
-          <code>{short(auction.highestBidder)}</code>
+          <code>{shortAddress(auction.highestBidder)}</code>
         </p>
       ) : null}
       <div className="nft-clock">

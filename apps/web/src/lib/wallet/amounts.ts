@@ -1,7 +1,5 @@
 import { formatUnits, parseUnits } from "viem";
 
-export { formatNative } from "@diginoor/api/money";
-
 /** Parses what a user typed as an amount of the native token; null when it is not a positive amount. */
 export function parseNative(text: string): bigint | null {
   const t = text.trim();

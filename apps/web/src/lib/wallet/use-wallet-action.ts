@@ -1,4 +1,4 @@
-import { walletMessages as m, chainNameOf, wrongChainMessage } from "@diginoor/api/wallets";
+import { walletMessages as m, chainNameOf, shortAddress, wrongChainMessage } from "@diginoor/api/wallets";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -10,7 +10,6 @@ import { fetchLinkedWallets, walletsQueryKey } from "./chain.ts";
 import { WalletStepError } from "./errors.ts";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /**
  * Before any action that needs a wallet: a linked wallet (else to /wallet with the spec's message,
@@ -60,12 +59,12 @@ export function useEnsureWallet(chain: ReadyChain) {
       if (!address) throw new WalletStepError(m.walletRequired);
       if (opts.receiving && !same(address, receiving.address)) {
         throw new WalletStepError(
-          `Switch your browser wallet to ${short(receiving.address)}, the wallet that receives your purchases`,
+          `Switch your browser wallet to ${shortAddress(receiving.address)}, the wallet that receives your purchases`,
         );
       }
       if (!wallets.items.some((w) => same(w.address, address))) {
         throw new WalletStepError(
-          `The connected wallet ${short(address)} is not linked to your account: link it on the Wallet page first`,
+          `The connected wallet ${shortAddress(address)} is not linked to your account: link it on the Wallet page first`,
         );
       }
       if (connection.chainId !== chain.chainId) {

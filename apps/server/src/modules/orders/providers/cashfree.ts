@@ -134,8 +134,8 @@ export function cashfreeProvider(o: CashfreeOptions): PaymentProvider {
         },
         order_meta: { return_url: req.returnUrl },
         order_expiry_time: req.expiresAt.toISOString(),
-        order_note: `${req.title} · edition #${req.edition}`.slice(0, 200),
-        order_tags: { nftId: req.nftId },
+        order_note: req.title.slice(0, 200),
+        order_tags: req.tags,
       };
       let entity: OrderEntity;
       try {

@@ -15,9 +15,10 @@ export type PayCurrency = "usd" | "inr";
 export interface CheckoutRequest {
   /** Our order id: the provider's reference, and the idempotency key of the create call. */
   orderId: string;
-  nftId: string;
+  /** What the payer sees they buy: "<NFT> · edition #3", or "3 tickets · <lottery>". */
   title: string;
-  edition: number;
+  /** What it is, for the provider's dashboard: `{nftId}` or `{lotteryId}`. */
+  tags: Record<string, string>;
   amountMinor: bigint;
   currency: PayCurrency;
   customer: { id: string; email: string; phone?: string };

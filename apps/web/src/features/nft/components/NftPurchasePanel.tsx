@@ -3,6 +3,7 @@ import type { tokenEndpoints } from "@diginoor/api/chain";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { callApi } from "../../../lib/api.ts";
+import { shortAddress } from "../../../lib/format.ts";
 import { useLiveFallback } from "../../../lib/live-streams.ts";
 import { useChainInfo } from "../../../lib/wallet/chain.ts";
 import { useLocation, useNavigate } from "react-router";
@@ -102,7 +103,7 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
   );
 }
 
-const short = (a: string | null) => (a ? `${a.slice(0, 6)}…${a.slice(-4)}` : "—");
+const short = (a: string | null) => (a ? shortAddress(a) : "—");
 
 /** Bid history or sale history of the NFT's tokens, from the indexer (newest first). */
 export function NftHistory({ nft }: { nft: NftDetail }) {
