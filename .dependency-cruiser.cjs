@@ -76,7 +76,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|dist|coverage|\\.data)/" },
+    exclude: { path: "(^|/)(node_modules|dist|dist-ssr|coverage|\\.data)/" },
     // Type-only imports count: a type import of another module's tables is still a dependency on them.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },

@@ -69,7 +69,11 @@ export function benchConfig(env: Record<string, string>): Config {
 
 /** Starts the real server on `database` at a free port of 127.0.0.1. */
 export async function listen(config: Config, database: Database) {
-  const app = await buildApp(await bootstrap(config, { database }), { webDistDir: "/nonexistent" });
+  const ctx = await bootstrap(config, { database });
+  const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+  app.addHook("onClose", () => ctx.close());
+  await app.ready();
+  await ctx.startWork(config.ROLE);
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   return { app, port: typeof address === "object" && address ? address.port : 0 };

@@ -7,7 +7,6 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerChain } from "./modules/chain/routes.ts";
 import { registerTokenRoutes } from "./modules/indexer/routes.ts";
-import { registerIndexerWorker } from "./modules/indexer/worker.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
 import { registerContact } from "./modules/contact/routes.ts";
@@ -17,10 +16,8 @@ import { registerQuoteRoutes } from "./modules/quotes/routes.ts";
 import { registerBlog } from "./modules/blog/routes.ts";
 import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
-import { pruneLiveEventsJob } from "./modules/events/jobs.ts";
 import { registerEvents } from "./modules/events/routes.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
-import { lotteryResultsJob, lotteryTickJob } from "./modules/lottery/jobs.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
 import { registerSocial } from "./modules/social/routes.ts";
@@ -106,16 +103,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   installPublicCors(app, ["/media/*", tokenEndpoints.getTokenMetadata.path.replace("{tokenId}", ":tokenId")]);
 
   // Cookies (sessions; signed ones for the Google sign-in flow). Without SESSION_SECRET (dev only) a per-process key is used.
-  // Durable jobs: modules register their definitions while they are registered; the workers start
-  // when the app is ready and stop (waiting for running handlers) when it closes.
-  app.addHook("onReady", async () => {
-    await ctx.jobs.start();
-  });
-  app.addHook("onClose", async () => {
-    await ctx.jobs.stop();
-    await ctx.pubsub.close();
-  });
-
+  // Background work (jobs, subscriptions, the indexer) is not the app's: main.ts starts it by role.
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
   installAccessControl(app, {
     db: ctx.db,
@@ -137,25 +125,38 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return { status: "ready" as const };
     },
   });
-  await registerMail(app, ctx);
+  const { services } = ctx;
+  const sse = {
+    maxStreamsPerUser: config.SSE_MAX_STREAMS_PER_USER,
+    maxStreamsPerAddress: config.SSE_MAX_STREAMS_PER_ADDRESS,
+    heartbeatMs: config.SSE_HEARTBEAT_MS,
+  };
+  await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
   await registerAuth(app, ctx);
   await registerUsers(app, ctx);
-  await registerCatalogue(app, ctx);
-  await registerContact(app, ctx);
-  await registerNewsletter(app, ctx);
-  await registerBlog(app, ctx);
-  await registerAdmin(app, ctx);
-  await registerChain(app, ctx);
-  await registerTokenRoutes(app, ctx);
-  registerWalletRoutes(app, ctx.services.wallets);
-  registerQuoteRoutes(app, ctx.services.quotes);
-  await registerOrders(app, ctx);
-  await registerLottery(app, ctx);
-  await registerNotifications(app, ctx);
-  await registerSocial(app, ctx);
-  registerIndexerWorker(app, ctx);
-  await registerEvents(app, ctx);
-  attachModuleJobs(app, ctx);
+  await registerCatalogue(app, services.catalogue);
+  await registerContact(app, services.contact);
+  await registerNewsletter(app, services.newsletter);
+  await registerBlog(app, { blog: services.blog, storage: ctx.storage, publicUrl: config.PUBLIC_URL });
+  await registerAdmin(app, services.admin);
+  await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
+  await registerTokenRoutes(app, services.tokens);
+  registerWalletRoutes(app, services.wallets);
+  registerQuoteRoutes(app, services.quotes);
+  await registerOrders(app, {
+    orders: services.orders,
+    quotes: services.quotes,
+    onrampUrl: config.ONRAMP_URL,
+  });
+  await registerLottery(app, { lottery: services.lottery, pubsub: ctx.pubsub, sse });
+  await registerNotifications(app, {
+    notifications: services.notifications,
+    pubsub: ctx.pubsub,
+    database: ctx.database,
+    sse,
+  });
+  await registerSocial(app, { social: services.social, accounts: ctx });
+  await registerEvents(app, { accounts: ctx, pubsub: ctx.pubsub, database: ctx.database, sse });
 
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });
@@ -196,11 +197,25 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   }
 
   // /sitemap.xml, /robots.txt, and each page's title and link-preview tags written into index.html.
-  const renderPage = await registerSeo(app, ctx, {
-    webDist: hasWeb ? webDist : undefined,
-    isWebPage: isWebPagePath,
-    renditions,
-  });
+  const renderPage = await registerSeo(
+    app,
+    {
+      publicUrl: config.PUBLIC_URL,
+      catalogue: services.catalogue,
+      tokens: services.tokens,
+      social: services.social,
+      lotteries: services.lottery,
+      blog: services.blog,
+      clock: ctx.clock,
+      cacheDir: config.paths.cache,
+      test: config.NODE_ENV === "test",
+    },
+    {
+      webDist: hasWeb ? webDist : undefined,
+      isWebPage: isWebPagePath,
+      renditions,
+    },
+  );
 
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url;
@@ -244,34 +259,5 @@ function acceptsEncoding(header: string | undefined, encoding: string): boolean 
     if (name !== encoding) return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     return !q || Number(q.slice(2)) > 0;
-  });
-}
-
-/**
- * Background jobs of modules whose route files used to register them (a route file maps HTTP only;
- * lint's routes-register-no-jobs rule): the lottery's close-and-draw tick and its players' results, and the
- * live events' prune.
- */
-function attachModuleJobs(app: FastifyInstance, ctx: AppContext): void {
-  const tick = lotteryTickJob(ctx.services.lottery, (o) => app.log.info(o, "lotteries"));
-  ctx.jobs.register(tick);
-  ctx.jobs.register(
-    lotteryResultsJob(
-      {
-        database: ctx.database,
-        mailer: ctx.mailer,
-        publicUrl: ctx.config.PUBLIC_URL,
-        notifications: ctx.services.notifications,
-      },
-      ctx.services.lottery,
-    ),
-  );
-  ctx.jobs.register(pruneLiveEventsJob(ctx));
-  if (!ctx.config.WORKERS) return;
-  app.addHook("onReady", async () => {
-    // A process that stopped at a closing time: close and draw now, not in a minute.
-    await ctx.jobs
-      .enqueue(tick, {}, { singletonKey: "startup" })
-      .catch((err) => app.log.warn({ err }, "lottery: could not enqueue the closing job"));
   });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 // The composition root: everything a server process (or a CLI, benchmark or test) needs, built
 // once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
@@ -33,7 +34,18 @@ import { createKeySender, createMarketView, createMinter } from "./modules/chain
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
-import { hiddenTokensReader } from "./modules/admin/service.ts";
+import { createAdminService, hiddenTokensReader } from "./modules/admin/service.ts";
+import { adminWork } from "./modules/admin/jobs.ts";
+import { accountsWork } from "./modules/accounts/jobs.ts";
+import { createBlogService, createWordPressSource } from "./modules/blog/service.ts";
+import { createContactService } from "./modules/contact/service.ts";
+import { eventsWork } from "./modules/events/jobs.ts";
+import { indexerWork } from "./modules/indexer/worker.ts";
+import { lotteryWork } from "./modules/lottery/jobs.ts";
+import { createNewsletterService } from "./modules/newsletter/service.ts";
+import { notificationsWork } from "./modules/notifications/jobs.ts";
+import { ordersWork } from "./modules/orders/jobs.ts";
+import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
 import type { PubSub } from "./platform/pubsub/pubsub.ts";
@@ -58,11 +70,18 @@ export interface BootstrapOptions {
   log?: (message: string) => void;
 }
 
-/** The application context, plus what stops everything bootstrap() started. */
+/** The application context, plus what starts the background work and stops everything. */
 export interface Context extends AppContext {
   /** Migrations applied by this start (empty when the database was given). */
   appliedMigrations: string[];
-  /** Stops jobs and pub/sub, and the chain and database if bootstrap() opened them. */
+  /**
+   * Attaches every module's background work (`work`) as the role says: every role registers the
+   * jobs and starts the queue (API processes enqueue), a worker (`all`, `worker`) runs them, keeps
+   * the worker subscriptions, enqueues the start-up jobs and runs the indexer. Once per context;
+   * close() stops it.
+   */
+  startWork(role: Role): Promise<void>;
+  /** Stops the background work, jobs and pub/sub, and the chain and database if bootstrap() opened them. */
   close(): Promise<void>;
 }
 
@@ -184,16 +203,61 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     tokens,
     lottery,
   });
+  const storage = createStorage(config, database);
+  const mailer = createMailer(config, database.db);
+  const { pubsub, jobs } = platform;
+  const contact = createContactService(database.db);
+  const newsletter = createNewsletterService(database.db);
+  const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
+  const blog = createBlogService(database.db, {
+    clock,
+    wordpress: config.WORDPRESS_URL
+      ? createWordPressSource({
+          baseUrl: config.WORDPRESS_URL,
+          clock,
+          timeoutMs: config.WORDPRESS_TIMEOUT_MS,
+          log: blogLog,
+        })
+      : undefined,
+  });
+  // Names this process in its catalogue messages (the console's cache invalidation).
+  const processId = randomUUID();
+  const accounts = { config, database, jobs, clock, storage, pubsub };
+  const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
+  const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const work = [
+    accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
+    ordersWork(orders, {
+      database,
+      mailer,
+      publicUrl: config.PUBLIC_URL,
+      notifications,
+      chain: !!chain,
+      log: (o, msg) => workLog("info", o, msg),
+    }),
+    notificationsWork(notifications, { database, mailer, chain: !!chain }),
+    lotteryWork(lottery, {
+      database,
+      mailer,
+      publicUrl: config.PUBLIC_URL,
+      notifications,
+      log: (o) => workLog("info", o, "lotteries"),
+    }),
+    eventsWork({ database, clock }),
+    adminWork(catalogue, processId),
+    indexerWork({ config, chain, database, pubsub, log: workLog }),
+  ];
+  let running: { stop(): Promise<void> } | undefined;
   return {
     config,
     database,
     db: database.db,
     chain,
     clock,
-    jobs: platform.jobs,
-    pubsub: platform.pubsub,
-    storage: createStorage(config, database),
-    mailer: createMailer(config, database.db),
+    jobs,
+    pubsub,
+    storage,
+    mailer,
     services: {
       catalogue,
       wallets,
@@ -212,9 +276,29 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         symbol,
       }),
       orders,
+      admin: createAdminService({
+        database,
+        pubsub,
+        storage,
+        processId,
+        catalogue,
+        lottery,
+        orders,
+        contact,
+        newsletter,
+      }),
+      blog,
+      contact,
+      newsletter,
     },
+    work,
     appliedMigrations,
+    async startWork(role) {
+      if (running) throw new Error("startWork: the work is running already");
+      running = await startWork(platform, work, { role, log: workLog });
+    },
     async close() {
+      await running?.stop();
       await searchIndex?.stop();
       await platform.stop();
       if (ownChain) await chain?.stop();

@@ -251,7 +251,13 @@ export const envSchema = z
       .enum(["on", "off", "1", "0", "true", "false"])
       .default("on")
       .transform((v) => v === "on" || v === "1" || v === "true"),
-    /** Run job handlers, schedules and queue maintenance in this process (off = API-only process). */
+    /**
+     * What this process is: `all` serves HTTP and runs the background work (jobs, the indexer),
+     * `api` serves HTTP and runs no jobs (it enqueues them), `worker` runs the background work and
+     * serves only its health endpoints. Unset: WORKERS decides (`on` = all, `off` = api).
+     */
+    ROLE: z.enum(["all", "api", "worker"]).optional(),
+    /** Run job handlers, schedules and queue maintenance in this process (off = API-only process; ROLE wins when set). */
     WORKERS: z
       .enum(["on", "off", "1", "0", "true", "false"])
       .default("on")
@@ -410,8 +416,13 @@ export const envSchema = z
       env.NODE_ENV !== "production" &&
       (env.DEV_MAILBOX === "on" || (env.DEV_MAILBOX === "auto" && isLoopbackUrl(publicUrl)));
     const dataDir = path.resolve(env.DATA_DIR);
+    const role = env.ROLE ?? (env.WORKERS ? "all" : "api");
     return {
       ...env,
+      /** The process's role (ROLE, or WORKERS mapped: on = all, off = api). */
+      ROLE: role,
+      /** Whether this process runs job handlers: every role but `api`. */
+      WORKERS: role !== "api",
       DATA_DIR: dataDir,
       PUBLIC_URL: publicUrl,
       STORAGE: env.STORAGE ?? (env.DATABASE_URL ? ("postgres" as const) : ("local" as const)),

@@ -14,6 +14,11 @@ import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
 import type { PubSub } from "./platform/pubsub/pubsub.ts";
+import type { ModuleWork } from "./platform/work.ts";
+import type { AdminService } from "./modules/admin/service.ts";
+import type { BlogService } from "./modules/blog/service.ts";
+import type { ContactService } from "./modules/contact/service.ts";
+import type { NewsletterService } from "./modules/newsletter/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
@@ -29,9 +34,19 @@ export interface Services {
   lottery: LotteryService;
   /** Likes, follows, public profiles and showcases. */
   social: SocialService;
+  /** The studio console: audited writes across the catalogue, blog, accounts, lotteries and orders. */
+  admin: AdminService;
+  /** Posts written here, plus a WordPress site's (its cache shared by the routes and the SEO pages). */
+  blog: BlogService;
+  contact: ContactService;
+  newsletter: NewsletterService;
 }
 
-/** What every module's `register` receives; built once by bootstrap() (src/bootstrap.ts). */
+/**
+ * What bootstrap() (src/bootstrap.ts) builds once: the platform, the services and every module's
+ * background work. Only the composition (bootstrap, app.ts, main.ts, CLIs, tests) sees it; each
+ * module receives a plain interface of what it uses, never this.
+ */
 export interface AppContext {
   config: Config;
   database: Database;
@@ -49,4 +64,6 @@ export interface AppContext {
   /** Sends mail (SMTP, or the dev mailbox when SMTP_URL is not set). */
   mailer: Mailer;
   services: Services;
+  /** Every module's jobs, subscriptions and loops, attached by role (startWork in bootstrap.ts). */
+  work: ModuleWork[];
 }

@@ -3,6 +3,8 @@ import { seedCatalogue } from "../seed/seed.ts";
 import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { startHealthServer } from "./health-server.ts";
+import { servesHttp } from "./platform/work.ts";
 import { startDraining } from "./http/draining.ts";
 import { isDatabaseUnavailable } from "./http/unavailable.ts";
 
@@ -43,26 +45,49 @@ async function main() {
     // The list index loaded before the seed; it reads the seeded NFTs now rather than at its next poll.
     if (seed.seeded) await ctx.services.catalogue.catchUpIndex();
   }
-  const app = await buildApp(ctx);
+  const role = config.ROLE;
+  // ROLE=worker: no HTTP app at all, only the health endpoints; api and all: the whole app.
+  const app = servesHttp(role) ? await buildApp(ctx) : undefined;
+  if (app) await app.ready();
+  // The background work by role: jobs, subscriptions and the indexer in `all` and `worker`; an `api`
+  // process registers the jobs (to enqueue them) and runs none.
+  await ctx.startWork(role);
+  const health = app
+    ? undefined
+    : await startHealthServer({
+        port: config.PORT,
+        host: config.HOST,
+        ready: () => ctx.database.query("SELECT 1"),
+      });
 
   const shutdown = async (signal: string) => {
-    app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "shutting down");
-    // Out of the balancer's rotation first (readiness 503), still serving meanwhile; then close:
-    // in-flight requests complete, event streams end with a reconnect hint.
-    startDraining();
-    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
-    await app.close();
+    if (app) {
+      app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "shutting down");
+      // Out of the balancer's rotation first (readiness 503), still serving meanwhile; then close:
+      // in-flight requests complete, event streams end with a reconnect hint.
+      startDraining();
+      if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
+      await app.close();
+    } else {
+      // A worker is in no balancer's rotation: its running jobs finish as its work stops (ctx.close).
+      console.log(`shutting down (${signal})`);
+      await health?.close();
+    }
     await ctx.close();
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app?.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? "PostgreSQL server" : `embedded PGlite in ${config.DATA_DIR}`;
   const chain = ctx.chain;
   const onChain = chain ? `, chain ${chain.chainId}${chain.local ? " (local anvil)" : ""}` : "";
-  console.log(`\nDiginoor is running at ${config.PUBLIC_URL}  (database: ${where}${onChain})\n`);
+  const what =
+    role === "worker" ? `worker (health at http://${config.HOST}:${config.PORT}/healthz)` : config.PUBLIC_URL;
+  console.log(
+    `\nDiginoor ${role === "all" ? "" : `${role} `}is running at ${what}  (database: ${where}${onChain})\n`,
+  );
 }
 
 main().catch((err) => {

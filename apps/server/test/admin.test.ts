@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { adminWork } from "../src/modules/admin/jobs.ts";
 import { CATALOGUE_CHANGED } from "../src/modules/admin/service.ts";
 import { createCatalogueService } from "../src/modules/catalogue/service.ts";
 import { adminEndpoints } from "@diginoor/api/admin";
@@ -311,9 +312,12 @@ describe("console writes", () => {
   });
 
   it("drops the catalogue's caches once a write commits, here and in every process (pub/sub)", async () => {
-    // Another process's catalogue service, caching for a minute, listening like registerAdmin does.
+    // Another process's catalogue service, caching for a minute, with that process's own subscription
+    // (the admin module's real one, as bootstrap.ts builds it for every process).
     const other = createCatalogueService(t.ctx.database, { cacheTtlMs: 60_000, listCacheTtlMs: 60_000 });
-    const stop = await t.ctx.pubsub.subscribe(CATALOGUE_CHANGED, () => other.invalidate());
+    const [subscription] = adminWork(other, "another-process").subscriptions ?? [];
+    expect(subscription).toMatchObject({ channel: CATALOGUE_CHANGED, in: "every" });
+    const stop = await t.ctx.pubsub.subscribe(subscription!.channel, (m) => subscription!.handle(m));
     const here = vi.spyOn(t.ctx.services.catalogue, "invalidate");
     try {
       const before = (await other.listFilms()).items.length;

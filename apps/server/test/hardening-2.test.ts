@@ -62,7 +62,16 @@ async function otherApp(env: Record<string, string>) {
   const ctx = await bootstrap(config, { database: t.ctx.database, chain: null, pollingIntervalSeconds: 0.5 });
   const app = await buildApp(ctx, { webDistDir: "/nonexistent", logStream });
   await app.ready();
-  return { app, ctx, lines, close: () => app.close() };
+  await ctx.startWork(config.ROLE);
+  return {
+    app,
+    ctx,
+    lines,
+    close: async () => {
+      await app.close();
+      await ctx.close();
+    },
+  };
 }
 
 describe("point 4: a stream's client going away is not an error", () => {

@@ -9,7 +9,6 @@ import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { rawBodyRoutes } from "../src/http/raw-body.ts";
 import { safeNext } from "../src/modules/accounts/google.ts";
-import { createPlatform } from "../src/platform/index.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;
@@ -22,12 +21,8 @@ async function otherApp(env: Record<string, string>, extend?: (app: FastifyInsta
     SESSION_SECRET: "test-secret-test-secret-test-secret-123",
     ...env,
   });
-  // Its own platform (jobs, pub/sub): the test app's job queue has started already.
-  const ctx = {
-    ...t.ctx,
-    config,
-    ...createPlatform(config, t.ctx.database, { pollingIntervalSeconds: 0.5 }),
-  };
+  // The test app's context with this configuration (its background work runs already).
+  const ctx = { ...t.ctx, config };
   const app = await buildApp(ctx, { webDistDir: "/nonexistent" });
   await extend?.(app);
   await app.ready();

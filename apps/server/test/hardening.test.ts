@@ -99,7 +99,9 @@ describe("served routes", () => {
         pollingIntervalSeconds: 0.5,
       });
       const app = await buildApp(ctx, { webDistDir: "/nonexistent", logStream: stream });
+      app.addHook("onClose", () => ctx.close());
       await app.ready();
+      await ctx.startWork(config.ROLE);
       return app;
     };
     logged = await other({ PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "info" }, logStream);

@@ -99,6 +99,7 @@ export async function createTestApp(
   });
   const app = await buildApp(ctx, { webDistDir: env.WEB_DIST_DIR ?? "/nonexistent" });
   await app.ready();
+  await ctx.startWork(config.ROLE);
   return {
     app,
     ctx,

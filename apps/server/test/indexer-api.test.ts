@@ -57,6 +57,7 @@ beforeAll(async () => {
   ctx = await bootstrap(config, { database, chain: runtime });
   app = await buildApp(ctx, { webDistDir: "/nonexistent" });
   await app.ready();
+  await ctx.startWork(config.ROLE);
 }, 60_000);
 
 afterAll(async () => {

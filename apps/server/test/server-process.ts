@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
+import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 
 /** Real server processes (src/main.ts under tsx) for crash and restart tests. */
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -82,7 +87,8 @@ export async function startServerProcess(
     },
   };
   if (opts.waitReady) {
-    const until = Date.now() + 120_000;
+    // Generous: a loaded 2-core machine has taken over 100 s to start one.
+    const until = Date.now() + 180_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
       const ok = await fetch(`${base}/readyz`).then(
@@ -95,4 +101,27 @@ export async function startServerProcess(
     }
   }
   return server;
+}
+
+/**
+ * For a test file of server processes: a chain fixture and a fresh PostgreSQL database, made before
+ * its tests (unless `enabled` is false) and removed, with every server process still running, after.
+ */
+export function serverProcessFixture(name: string, o: { enabled?: boolean } = {}) {
+  const f = {
+    chain: undefined as unknown as ChainFixture,
+    server: undefined as unknown as ServerDatabase,
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), `diginoor-${name}-`)),
+  };
+  beforeAll(async () => {
+    if (o.enabled === false) return;
+    [f.chain, f.server] = await Promise.all([startChainFixture(), createServerDatabase()]);
+  }, 60_000);
+  afterAll(async () => {
+    killAllServers();
+    await f.chain?.stop();
+    await f.server?.dispose();
+    fs.rmSync(f.dataDir, { recursive: true, force: true });
+  });
+  return f;
 }

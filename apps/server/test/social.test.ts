@@ -43,6 +43,7 @@ beforeAll(async () => {
   );
   app = await buildApp(ctx, { webDistDir: dist });
   await app.ready();
+  await ctx.startWork(config.ROLE);
 }, 60_000);
 
 afterAll(async () => {

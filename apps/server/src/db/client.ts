@@ -5,11 +5,12 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import type { Queryable } from "./query.ts";
 
 /** The Drizzle handle every repository uses; the same type on PGlite and on a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT>;
 
-export interface Database {
+export interface Database extends Queryable {
   db: Db;
   kind: "pglite" | "postgres";
   /** The engine's own handle, for the platform pieces that need it (transactions, jobs, LISTEN/NOTIFY). */

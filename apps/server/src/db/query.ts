@@ -4,7 +4,12 @@
  */
 export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
+/** What both the database (`Database`) and an open transaction (`Tx`) implement. */
+export interface Queryable {
+  query: Query;
+}
+
 /** The `Query` of a database or an open transaction. */
-export function queryOf(on: { query: Query }): Query {
+export function queryOf(on: Queryable): Query {
   return (text, params) => on.query(text, params);
 }

@@ -3,6 +3,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type pg from "pg";
 import type { Database, Db } from "../db/client.ts";
+import type { Queryable } from "../db/query.ts";
 
 /**
  * One open transaction. Everything that must commit or roll back together goes through `db`
@@ -10,7 +11,7 @@ import type { Database, Db } from "../db/client.ts";
  * on PGlite there is one connection, and a query outside the handle waits for the transaction
  * to end, which never happens (a deadlock).
  */
-export interface Tx {
+export interface Tx extends Queryable {
   readonly kind: Database["kind"];
   /** Drizzle bound to the transaction. */
   readonly db: Db;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { JobRef } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
 import { deliverOnce } from "../mail/service.ts";
 import type { Mailer } from "../mail/service.ts";
 import {
@@ -57,4 +58,9 @@ export function pruneJob(ctx: AccountsDeps, log: (counts: object) => void = () =
       log(counts);
     },
   });
+}
+
+/** The accounts module's background work: account mail and the hourly clean-up, as durable jobs (decision 060). */
+export function accountsWork(ctx: AccountsDeps, mailer: Mailer, log: (counts: object) => void): ModuleWork {
+  return { module: "accounts", jobs: [accountMailJob(ctx, mailer), pruneJob(ctx, log)] };
 }

@@ -1,7 +1,6 @@
 import fastifyMultipart from "@fastify/multipart";
 import { IMAGE_MAX_BYTES, authMessages } from "@diginoor/api/auth";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { readSingleFile } from "../../http/multipart.ts";
 import { route } from "../../http/route.ts";
@@ -14,7 +13,7 @@ import { AVATAR_RENDITIONS, COVER_RENDITIONS, type Rendition } from "../media/se
 import { limits } from "./limits.ts";
 
 /** The signed-in user's own profile: read, edit, change email and password, avatar and cover. */
-export async function registerUsers(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerUsers(app: FastifyInstance, ctx: accounts.AccountsDeps): Promise<void> {
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
     // Multipart only in this scope; one file, at most 5 MiB (the part stream is cut one byte over → 413).
@@ -25,7 +24,7 @@ export async function registerUsers(app: FastifyInstance, ctx: AppContext): Prom
   });
 }
 
-function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
+function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
   route(app, api.session, {
     permission: "public",
     handler: async ({ req, reply }) => {

@@ -1,6 +1,5 @@
 import { googleStartQuerySchema } from "@diginoor/api/auth";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../../context.ts";
 import type { RateLimit } from "../../http/access.ts";
 import { route, routeSchema } from "../../http/route.ts";
 import { markDocumentationOnly } from "../../http/validation.ts";
@@ -16,7 +15,6 @@ import {
   safeNext,
 } from "./google.ts";
 import { useFriendlyValidationMessages } from "./http.ts";
-import { accountMailJob, pruneJob } from "./jobs.ts";
 import { limits } from "./limits.ts";
 import * as accounts from "./service.ts";
 import { clearSessionCookie, optionalUser, signIn, signOut, toApiUser } from "./session.ts";
@@ -25,13 +23,7 @@ const OIDC_COOKIE = "diginoor_oidc";
 const OIDC_COOKIE_PATH = "/api/v1/auth/google";
 
 /** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
-export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // Account mail and the hourly clean-up run as durable jobs (decision 060).
-  ctx.jobs.register(
-    accountMailJob(ctx, ctx.mailer),
-    pruneJob(ctx, (counts) => app.log.info({ counts }, "pruned accounts data")),
-  );
-
+export async function registerAuth(app: FastifyInstance, ctx: accounts.AccountsDeps): Promise<void> {
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
     registerPasswordRoutes(scope, ctx);
@@ -39,7 +31,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   });
 }
 
-function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext): void {
+function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
   const ip = (rule: RateLimitRule): RateLimit => ({ rule, by: "ip" });
   /** Per the address a form names (validated and normalised by then). */
   const email = (rule: RateLimitRule): RateLimit => ({
@@ -127,7 +119,7 @@ function googleRoute(e: Endpoint) {
   };
 }
 
-function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
+function registerGoogleRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
   const { config } = ctx;
   // Always `error=google` (the contract); `reason` says more when it helps the user.
   const failTo = (reason?: "unverified_email" | "suspended" | "disabled") =>
@@ -151,7 +143,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/v1/auth/google/start", googleRoute(googleEndpoints.start), async (req, reply) => {
     if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
-    await hitSlidingLimit(ctx.db, limits.googlePerIp, ipSubject(req.ip));
+    await hitSlidingLimit(ctx.database.db, limits.googlePerIp, ipSubject(req.ip));
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
     let url: URL;

@@ -30,10 +30,7 @@ import type { UserRow } from "./tables.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { z } from "zod";
 
-/**
- * What the accounts service needs (a plain interface, not AppContext: importing context.ts from here
- * closed the cycle context.ts → social/service.ts → accounts/service.ts → context.ts).
- */
+/** What the accounts service needs (a plain interface; bootstrap.ts builds it). */
 export interface AccountsDeps {
   config: Config;
   database: Database;

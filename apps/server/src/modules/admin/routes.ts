@@ -7,12 +7,11 @@ import fastifyMultipart from "@fastify/multipart";
 import { orderEndpoints } from "@diginoor/api/orders";
 import { lotteryEndpoints } from "@diginoor/api/lottery";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
 import { readSingleFile } from "../../http/multipart.ts";
 import { route } from "../../http/route.ts";
-import { CATALOGUE_CHANGED, createAdminService, fromAnotherProcess } from "./service.ts";
+import type { AdminService } from "./service.ts";
 
 /** Uploads per staff member, a sliding hour. */
 const UPLOAD_LIMIT = { name: "admin-upload:user", limit: 120, windowSeconds: 3600 };
@@ -24,16 +23,7 @@ function actorOf(user: AuthUser | null): AuthUser {
   return user;
 }
 
-export async function registerAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = createAdminService(ctx);
-  // Another process's console write: drop this process's catalogue caches too.
-  const unsubscribe = await ctx.pubsub.subscribe(CATALOGUE_CHANGED, (message) => {
-    if (fromAnotherProcess(message)) ctx.services.catalogue.invalidate();
-  });
-  app.addHook("onClose", async () => {
-    await unsubscribe();
-  });
-
+export async function registerAdmin(app: FastifyInstance, service: AdminService): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, {
       limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
@@ -42,7 +32,7 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext): Prom
   });
 }
 
-function registerRoutes(app: FastifyInstance, service: ReturnType<typeof createAdminService>): void {
+function registerRoutes(app: FastifyInstance, service: AdminService): void {
   const e = adminEndpoints;
   const staff = "studio" as const;
   const admin = "admin" as const;

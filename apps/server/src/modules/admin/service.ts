@@ -17,7 +17,6 @@ import type {
   UploadPurpose,
 } from "@diginoor/api/admin";
 import type { Lottery, LotteryInput, LotteryPatch } from "@diginoor/api/lottery";
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
   adminPostInputSchema,
@@ -30,7 +29,14 @@ import type {
   nftPatchSchema,
   studioInputSchema,
 } from "@diginoor/api/admin";
-import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
+import type { Storage } from "../../lib/storage/storage.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import type { CatalogueService } from "../catalogue/service.ts";
+import type { ContactService } from "../contact/service.ts";
+import type { LotteryService } from "../lottery/service.ts";
+import type { NewsletterService } from "../newsletter/service.ts";
+import type { CardFulfilment, HostedCheckout } from "../orders/service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
@@ -38,20 +44,16 @@ import { type Tx, withTransaction } from "../../platform/tx.ts";
 import * as accounts from "../accounts/service.ts";
 import { postsAdmin } from "../blog/service.ts";
 import { celebritiesAdmin, filmsAdmin, nftsAdmin, studios } from "../catalogue/service.ts";
-import { createContactService } from "../contact/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
 import { sha256Hex } from "../../lib/storage/storage.ts";
-import { createNewsletterService } from "../newsletter/service.ts";
 import * as repo from "./repo.ts";
 
 /** The pub/sub channel on which a console write tells every process to drop its catalogue caches. */
 export const CATALOGUE_CHANGED = "catalogue.changed";
-/** This process, named in its messages: it has dropped its own caches already when it hears one back. */
-export const PROCESS_ID = randomUUID();
 
-/** Whether a CATALOGUE_CHANGED message came from another process. */
-export function fromAnotherProcess(message: unknown): boolean {
-  return (message as { from?: unknown } | null)?.from !== PROCESS_ID;
+/** Whether a CATALOGUE_CHANGED message came from another process than `processId`. */
+export function fromAnotherProcess(message: unknown, processId: string): boolean {
+  return (message as { from?: unknown } | null)?.from !== processId;
 }
 
 /** Renditions of a console upload, by purpose (all WebP, cropped to fill). */
@@ -113,11 +115,29 @@ function notYours(what: string): AppError {
   return AppError.forbidden(`This ${what} belongs to another production house`);
 }
 
-export type AdminDeps = Pick<AppContext, "database" | "db" | "pubsub" | "storage" | "services">;
+/** What the console uses: the services of the modules it changes, and its own table. */
+export interface AdminDeps {
+  database: Database;
+  pubsub: PubSub;
+  storage: Storage;
+  /**
+   * This process, named in its catalogue messages: it has dropped its own caches already when it
+   * hears one back (bootstrap.ts names each process once).
+   */
+  processId: string;
+  catalogue: Pick<CatalogueService, "invalidate">;
+  lottery: Pick<LotteryService, "adminList" | "create" | "update" | "payPrize">;
+  orders: {
+    fulfilment: Pick<CardFulfilment, "retryFulfilment">;
+    hostedCheckout: Pick<HostedCheckout, "adminRefund">;
+  };
+  contact: Pick<ContactService, "inbox">;
+  newsletter: Pick<NewsletterService, "exportCsv">;
+}
 
-export function createAdminService(ctx: AdminDeps) {
-  const contact = createContactService(ctx.db);
-  const newsletter = createNewsletterService(ctx.db);
+export function createAdminService(deps: AdminDeps) {
+  const { contact, newsletter } = deps;
+  const ctx = { ...deps, db: deps.database.db };
 
   /**
    * Runs one console write and its audit row in a transaction. `catalogue`: the write changes what
@@ -144,8 +164,8 @@ export function createAdminService(ctx: AdminDeps) {
       });
       if (o.catalogue) {
         // This process at once (the answer's next read sees it), the others through pub/sub.
-        tx.afterCommit(() => ctx.services.catalogue.invalidate());
-        await ctx.pubsub.publish(CATALOGUE_CHANGED, { action, from: PROCESS_ID }, { tx });
+        tx.afterCommit(() => ctx.catalogue.invalidate());
+        await ctx.pubsub.publish(CATALOGUE_CHANGED, { action, from: ctx.processId }, { tx });
       }
       return r.result;
     });
@@ -295,7 +315,7 @@ export function createAdminService(ctx: AdminDeps) {
     /** Queues a paid card order's mint again (its fulfilment failed); audited. Administrators only. */
     retryOrderFulfilment(actor: Actor, orderId: string) {
       return audited(actor, "order.retry_fulfilment", "order", { catalogue: false }, async (tx) => {
-        const result = await ctx.services.orders.fulfilment.retryFulfilment(orderId, tx);
+        const result = await ctx.orders.fulfilment.retryFulfilment(orderId, tx);
         return {
           result,
           subjectId: orderId,
@@ -312,7 +332,7 @@ export function createAdminService(ctx: AdminDeps) {
      */
     refundOrder(actor: Actor, orderId: string) {
       return audited(actor, "order.refund", "order", { catalogue: false }, async (tx) => {
-        const r = await ctx.services.orders.hostedCheckout.adminRefund(orderId, actor.id, tx);
+        const r = await ctx.orders.hostedCheckout.adminRefund(orderId, actor.id, tx);
         return {
           result: { orderId: r.orderId, state: r.state, queued: r.queued },
           subjectId: orderId,
@@ -325,7 +345,7 @@ export function createAdminService(ctx: AdminDeps) {
     // ---- lotteries: administrators, or a studio account for its own production house (decision 161)
 
     listLotteries(actor: Actor) {
-      return ctx.services.lottery.adminList({ id: actor.id, houseId: houseScope(actor) });
+      return ctx.lottery.adminList({ id: actor.id, houseId: houseScope(actor) });
     },
     createLottery(actor: Actor, input: LotteryInput): Promise<Lottery> {
       const houseId = houseScope(actor);
@@ -335,7 +355,7 @@ export function createAdminService(ctx: AdminDeps) {
           if (nft && nft.productionHouseId !== houseId) throw notYours("NFT");
         }
         // The secret seed never enters the audit log: the lottery's public view does.
-        return created(await ctx.services.lottery.create(tx, { id: actor.id, houseId }, input));
+        return created(await ctx.lottery.create(tx, { id: actor.id, houseId }, input));
       });
     },
     updateLottery(actor: Actor, id: string, patch: LotteryPatch): Promise<Lottery> {
@@ -345,7 +365,7 @@ export function createAdminService(ctx: AdminDeps) {
           const nft = await nftsAdmin.get(tx.db, patch.prize.nftId).catch(() => undefined);
           if (nft && nft.productionHouseId !== houseId) throw notYours("NFT");
         }
-        return changed(await ctx.services.lottery.update(tx, { id: actor.id, houseId }, id, patch));
+        return changed(await ctx.lottery.update(tx, { id: actor.id, houseId }, id, patch));
       });
     },
 
@@ -353,7 +373,7 @@ export function createAdminService(ctx: AdminDeps) {
     payLotteryPrize(actor: Actor, id: string, reference: string): Promise<Lottery> {
       requireAdminRole(actor);
       return audited(actor, "lottery.prize_paid", "lottery", { catalogue: false }, async (tx) => {
-        const c = await ctx.services.lottery.payPrize(tx, actor.id, id, reference);
+        const c = await ctx.lottery.payPrize(tx, actor.id, id, reference);
         return { ...changed(c), after: { ...c.after, paymentReference: reference } };
       });
     },

@@ -1,15 +1,17 @@
 import { blogEndpoints as api } from "@diginoor/api/blog";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { etagOf, notModified } from "../../http/etag.ts";
 import { route } from "../../http/route.ts";
-import { isSafeKey } from "../../lib/storage/storage.ts";
+import { isSafeKey, type Storage } from "../../lib/storage/storage.ts";
 import { rssFeed } from "./rss.ts";
-import { blogServiceFor } from "./service.ts";
+import type { BlogService } from "./service.ts";
 
 /** GET /api/v1/posts, GET /api/v1/posts/:slug and the RSS feed /blog/rss.xml. */
-export async function registerBlog(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = blogServiceFor(ctx, app.log);
+export async function registerBlog(
+  app: FastifyInstance,
+  ctx: { blog: BlogService; storage: Storage; publicUrl: string },
+): Promise<void> {
+  const service = ctx.blog;
 
   route(app, api.listPosts, { permission: "public", handler: ({ query }) => service.listPosts(query) });
   route(app, api.getPost, { permission: "public", handler: ({ params }) => service.getPost(params.slug) });
@@ -36,7 +38,7 @@ export async function registerBlog(app: FastifyInstance, ctx: AppContext): Promi
       const length = p.coverImageUrl ? await coverLength(p.coverImageUrl) : undefined;
       if (p.coverImageUrl && length !== undefined) lengths.set(p.coverImageUrl, length);
     }
-    const xml = rssFeed(ctx.config.PUBLIC_URL, posts, lengths);
+    const xml = rssFeed(ctx.publicUrl, posts, lengths);
     reply.type("application/rss+xml; charset=utf-8").header("cache-control", "public, max-age=300");
     if (notModified(req, reply, etagOf(xml))) return reply;
     return reply.send(xml);

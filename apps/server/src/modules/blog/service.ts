@@ -8,13 +8,14 @@ import {
   type PostSummary,
 } from "@diginoor/api/blog";
 import { type AdminPost, adminPostPatchSchema } from "@diginoor/api/admin";
-import type { AppContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, zodIssues } from "../../http/errors.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
 import * as repo from "./repo.ts";
 import { readingMinutes, RENDER_VERSION, renderMarkdown } from "./render.ts";
-import { createWordPressSource, type PostRecord, type WordPressSource } from "./wordpress.ts";
+import type { PostRecord, WordPressSource } from "./wordpress.ts";
+
+export { createWordPressSource } from "./wordpress.ts";
 
 const FEATURED = 6;
 
@@ -277,32 +278,3 @@ export const postsAdmin = {
     return { before, after: adminPostView(row) };
   },
 };
-
-const services = new WeakMap<AppContext, BlogService>();
-
-/**
- * The blog service of an app (one per context, so the routes and the search-engine pages share the
- * WordPress cache). With WORDPRESS_URL set, that site's posts are shown beside ours.
- */
-export function blogServiceFor(
-  ctx: AppContext,
-  log?: { warn: (obj: object, msg: string) => void },
-): BlogService {
-  let service = services.get(ctx);
-  if (!service) {
-    const url = ctx.config.WORDPRESS_URL;
-    service = createBlogService(ctx.db, {
-      clock: ctx.clock,
-      wordpress: url
-        ? createWordPressSource({
-            baseUrl: url,
-            clock: ctx.clock,
-            timeoutMs: ctx.config.WORDPRESS_TIMEOUT_MS,
-            log,
-          })
-        : undefined,
-    });
-    services.set(ctx, service);
-  }
-  return service;
-}

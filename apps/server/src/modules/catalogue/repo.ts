@@ -1,3 +1,4 @@
+import type { Query } from "../../db/query.ts";
 import { createHash } from "node:crypto";
 // Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
 // (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
@@ -575,7 +576,7 @@ export async function catalogueNumberOf(db: Db, id: string): Promise<number | un
 }
 
 /** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type { Query } from "../../db/query.ts";
 
 export interface PurchaseTermsRow {
   id: string;

@@ -1,11 +1,10 @@
 import { catalogueEndpoints as api } from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { CatalogueService } from "./service.ts";
 import { route } from "../../http/route.ts";
 
 /** Catalogue routes: NFTs, films, collections, about. */
-export async function registerCatalogue(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = ctx.services.catalogue;
+export async function registerCatalogue(app: FastifyInstance, service: CatalogueService): Promise<void> {
   route(app, api.listNfts, {
     permission: "public",
     handler: async ({ query, reply }) => {

@@ -1,7 +1,7 @@
 import { bundlerEndpoints, chainEndpoints } from "@diginoor/api/chain";
 import { chainNameOf, nativeSymbolOf } from "@diginoor/api/wallets";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { ChainRuntime } from "./runtime.ts";
 import { AppError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
@@ -10,7 +10,10 @@ import type { RateLimitRule } from "../../lib/rate-limit.ts";
 const BUNDLER_CALLS_PER_USER: RateLimitRule = { name: "bundler:user", limit: 300, windowSeconds: 600 };
 
 /** Public facts about the chain for the web app's wallet code. Never includes keys. */
-export async function registerChain(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerChain(
+  app: FastifyInstance,
+  ctx: { chain: ChainRuntime | undefined; walletConnectProjectId: string | undefined },
+): Promise<void> {
   route(app, chainEndpoints.getChain, {
     permission: "public",
     handler: () => {
@@ -24,7 +27,7 @@ export async function registerChain(app: FastifyInstance, ctx: AppContext): Prom
         marketplace: c?.deployment.marketplace ?? null,
         chainName: c ? chainNameOf(c.chainId) : null,
         nativeSymbol: c ? nativeSymbolOf(c.chainId) : null,
-        walletConnectProjectId: ctx.config.WALLETCONNECT_PROJECT_ID ?? null,
+        walletConnectProjectId: ctx.walletConnectProjectId ?? null,
         entryPoint: w?.entryPoint ?? null,
         accountFactory: w?.accountFactory ?? null,
         paymaster: w?.paymaster ?? null,

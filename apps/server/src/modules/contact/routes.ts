@@ -1,8 +1,7 @@
 import { catalogueEndpoints } from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
-import { createContactService } from "./service.ts";
+import type { ContactService } from "./service.ts";
 
 /** Per client address (IPv6 per /64), a sliding minute. */
 const RATE_LIMIT = { name: "contact:ip", limit: 10, windowSeconds: 60 };
@@ -10,8 +9,7 @@ const RATE_LIMIT = { name: "contact:ip", limit: 10, windowSeconds: 60 };
 const BODY_LIMIT = 64 * 1024;
 
 /** POST /api/v1/contact. */
-export async function registerContact(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = createContactService(ctx.db);
+export async function registerContact(app: FastifyInstance, service: ContactService): Promise<void> {
   // JSON only: without Fastify's default text/plain parser a text body is a 415 instead of a
   // confusing validation error. Content-type parsers are scoped to this plugin.
   await app.register(async (forms) => {

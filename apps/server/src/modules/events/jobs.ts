@@ -1,8 +1,9 @@
-// The live events' background job (kept out of routes.ts: a route file maps HTTP only; app.ts attaches it).
+// The live events' background job (kept out of routes.ts: a route file maps HTTP only; main.ts attaches it by role).
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
 import { pruneLiveEvents } from "./service.ts";
 
 /** Kept events past the replay window go once an hour (any worker process; idempotent). */
@@ -16,4 +17,9 @@ export function pruneLiveEventsJob(deps: { database: Database; clock: Clock }) {
       await pruneLiveEvents(deps.database, deps.clock.date());
     },
   });
+}
+
+/** The live events' background work. */
+export function eventsWork(deps: { database: Database; clock: Clock }): ModuleWork {
+  return { module: "events", jobs: [pruneLiveEventsJob(deps)] };
 }

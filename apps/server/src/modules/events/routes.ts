@@ -1,8 +1,14 @@
 import { eventsEndpoints, type MarketEvent } from "@diginoor/api/events";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { route } from "../../http/route.ts";
-import { SESSIONS_ENDED_CHANNEL, liveSessionHashes, sessionsEndedSchema } from "../accounts/service.ts";
+import {
+  type AccountsDeps,
+  SESSIONS_ENDED_CHANNEL,
+  liveSessionHashes,
+  sessionsEndedSchema,
+} from "../accounts/service.ts";
 import { CHAIN_EVENTS_CHANNEL, type ChainEventsMessage } from "../indexer/service.ts";
 import {
   anonymousHolder,
@@ -21,9 +27,17 @@ import {
  * client reconnecting with Last-Event-ID gets the kept events it missed first. A user holds at most
  * SSE_MAX_STREAMS_PER_USER streams per process; a stream ends when its session does.
  */
-export async function registerEvents(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerEvents(
+  app: FastifyInstance,
+  ctx: {
+    accounts: AccountsDeps;
+    pubsub: PubSub;
+    database: Database;
+    sse: { maxStreamsPerUser: number; maxStreamsPerAddress: number; heartbeatMs: number };
+  },
+): Promise<void> {
   trackUserStreams(app);
-  watchSessions(app, (hashes) => liveSessionHashes(ctx, hashes));
+  watchSessions(app, (hashes) => liveSessionHashes(ctx.accounts, hashes));
   route(app, eventsEndpoints.stream, {
     permission: "signed-in",
     handler: ({ user, req, reply }) =>
@@ -32,8 +46,8 @@ export async function registerEvents(app: FastifyInstance, ctx: AppContext): Pro
         database: ctx.database,
         userId: (user as { id: string }).id,
         sessionIdHash: user?.sessionIdHash,
-        maxStreams: ctx.config.SSE_MAX_STREAMS_PER_USER,
-        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        maxStreams: ctx.sse.maxStreamsPerUser,
+        heartbeatMs: ctx.sse.heartbeatMs,
         req,
         reply,
       }),
@@ -47,8 +61,8 @@ export async function registerEvents(app: FastifyInstance, ctx: AppContext): Pro
       sendChannelStream(app, {
         pubsub: ctx.pubsub,
         channel: CHAIN_EVENTS_CHANNEL,
-        holder: anonymousHolder(req, ctx.config.SSE_MAX_STREAMS_PER_ADDRESS),
-        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        holder: anonymousHolder(req, ctx.sse.maxStreamsPerAddress),
+        heartbeatMs: ctx.sse.heartbeatMs,
         req,
         reply,
         pick: (message) => {

@@ -1,3 +1,4 @@
+import type { Query } from "../../db/query.ts";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import {
   type IndexedLog,
@@ -24,7 +25,7 @@ import {
 } from "./tables.ts";
 
 /** Raw SQL on a Database or inside a transaction (both have this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type { Query } from "../../db/query.ts";
 
 // Bulk statements take their rows as one JSON parameter (jsonb_to_recordset): one statement per
 // table and batch whatever the number of rows, on both engines, with no parameter-count limit.

@@ -1,12 +1,11 @@
 import { marketEndpoints, tokenEndpoints as api } from "@diginoor/api/chain";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { TokenReads } from "./service.ts";
 import { etagOf, notModified } from "../../http/etag.ts";
 import { route } from "../../http/route.ts";
 
 /** The token read API and ERC-721 metadata, served from the indexer's tables. */
-export async function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const reads = ctx.services.tokens;
+export async function registerTokenRoutes(app: FastifyInstance, reads: TokenReads): Promise<void> {
   route(app, marketEndpoints.listMarket, { permission: "public", handler: () => reads.market() });
   route(app, api.getToken, { permission: "public", handler: ({ params }) => reads.getToken(params.tokenId) });
   route(app, api.listAccountTokens, {

@@ -1,9 +1,10 @@
-// The lottery's background jobs (kept out of routes.ts: a route file maps HTTP only; app.ts attaches them).
+// The lottery's background jobs (kept out of routes.ts: a route file maps HTTP only; main.ts attaches them by role).
 import { formatUsd } from "@diginoor/api/money";
 import type { Lottery } from "@diginoor/api/lottery";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
 import { mailContact } from "../accounts/service.ts";
 import { deliverOnce, lotteryWonMail, type Mailer } from "../mail/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
@@ -111,4 +112,16 @@ export function lotteryResultsJob(
       });
     },
   });
+}
+
+/**
+ * The lottery's background work: the tick (also enqueued when a worker starts: a process that
+ * stopped at a closing time closes and draws now, not in a minute) and the players' results.
+ */
+export function lotteryWork(
+  lottery: Pick<LotteryService, "tick" | "resultFacts">,
+  deps: Parameters<typeof lotteryResultsJob>[0] & { log: (o: object) => void },
+): ModuleWork {
+  const tick = lotteryTickJob(lottery, deps.log);
+  return { module: "lottery", jobs: [tick, lotteryResultsJob(deps, lottery)], onStart: [tick] };
 }

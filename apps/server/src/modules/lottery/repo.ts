@@ -1,7 +1,8 @@
+import type { Query } from "../../db/query.ts";
 // Typed queries on the lottery module's tables (migration 0128). No rules here.
 
 /** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type { Query } from "../../db/query.ts";
 
 export interface LotteryRow {
   id: string;

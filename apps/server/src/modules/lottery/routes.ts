@@ -1,13 +1,20 @@
 import { lotteryEndpoints as api, lotteryLiveEventSchema } from "@diginoor/api/lottery";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { route } from "../../http/route.ts";
 import { anonymousHolder, sendChannelStream, trackUserStreams } from "../events/service.ts";
-import { lotteryChannel } from "./service.ts";
+import { type LotteryService, lotteryChannel } from "./service.ts";
 
 /** Lotteries: public reads, the ticket list, my tickets (the close-and-draw job is in jobs.ts). */
-export async function registerLottery(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const lottery = ctx.services.lottery;
+export async function registerLottery(
+  app: FastifyInstance,
+  ctx: {
+    lottery: LotteryService;
+    pubsub: PubSub;
+    sse: { maxStreamsPerAddress: number; heartbeatMs: number };
+  },
+): Promise<void> {
+  const { lottery } = ctx;
   route(app, api.list, { permission: "public", handler: () => lottery.list() });
   route(app, api.winners, { permission: "public", handler: () => lottery.winners() });
   route(app, api.get, { permission: "public", handler: ({ params }) => lottery.get(params.id) });
@@ -32,8 +39,8 @@ export async function registerLottery(app: FastifyInstance, ctx: AppContext): Pr
         pubsub: ctx.pubsub,
         channel: lotteryChannel(params.id),
         // Anyone may watch: streams are counted per client address (SSE_MAX_STREAMS_PER_ADDRESS).
-        holder: anonymousHolder(req, ctx.config.SSE_MAX_STREAMS_PER_ADDRESS),
-        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        holder: anonymousHolder(req, ctx.sse.maxStreamsPerAddress),
+        heartbeatMs: ctx.sse.heartbeatMs,
         req,
         reply,
         pick: (message) => {

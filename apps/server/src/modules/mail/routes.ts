@@ -1,6 +1,8 @@
 import { platformEndpoints } from "@diginoor/api/platform";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { Mailer } from "./mailer.ts";
 import { AppError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import { listDevMail } from "./mailer.ts";
@@ -11,8 +13,11 @@ import { escapeHtml } from "./templates.ts";
  * DEV_MAILBOX and PUBLIC_URL), the dev mailbox: GET /dev/mailbox (HTML) and GET /dev/mailbox/api (JSON).
  * It shows every verification and reset link, so by default only clients on this machine see it.
  */
-export async function registerMail(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const access = ctx.config.devMailbox;
+export async function registerMail(
+  app: FastifyInstance,
+  ctx: { devMailbox: Config["devMailbox"]; db: Db; mailer: Pick<Mailer, "kind"> },
+): Promise<void> {
+  const access = ctx.devMailbox;
   if (access === "off") return;
 
   const onlyHere = (req: FastifyRequest) => {

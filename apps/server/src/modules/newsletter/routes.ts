@@ -1,8 +1,7 @@
 import { catalogueEndpoints } from "@diginoor/api/catalogue";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
-import { createNewsletterService } from "./service.ts";
+import type { NewsletterService } from "./service.ts";
 
 /** Per client address (IPv6 per /64), a sliding minute. */
 const RATE_LIMIT = { name: "newsletter:ip", limit: 10, windowSeconds: 60 };
@@ -10,8 +9,7 @@ const RATE_LIMIT = { name: "newsletter:ip", limit: 10, windowSeconds: 60 };
 const BODY_LIMIT = 64 * 1024;
 
 /** POST /api/v1/newsletter. */
-export async function registerNewsletter(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = createNewsletterService(ctx.db);
+export async function registerNewsletter(app: FastifyInstance, service: NewsletterService): Promise<void> {
   // JSON only: without Fastify's default text/plain parser a text body is a 415 instead of a
   // confusing validation error. Content-type parsers are scoped to this plugin.
   await app.register(async (forms) => {

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
+import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import { mailContact } from "../accounts/service.ts";
 import { deliverOnce, type Mailer, notificationMail as notificationMailBody } from "../mail/service.ts";
 import { type NotificationsService, notificationMail } from "./service.ts";
@@ -44,4 +46,22 @@ export function notificationMailJob(
       });
     },
   });
+}
+
+/**
+ * The notifications module's background work: its jobs and, in worker processes with a chain, the
+ * delivery of the notifications each batch the indexer applies may carry (at once, not at the
+ * minute's schedule).
+ */
+export function notificationsWork(
+  service: NotificationsService,
+  deps: { database: Database; mailer: Mailer; chain: boolean },
+): ModuleWork {
+  return {
+    module: "notifications",
+    jobs: [deliverNotificationsJob(service), notificationMailJob(deps, service)],
+    subscriptions: deps.chain
+      ? [{ channel: CHAIN_EVENTS_CHANNEL, handle: () => service.deliverChainNotifications() }]
+      : [],
+  };
 }

@@ -1,7 +1,8 @@
+import type { Query } from "../../db/query.ts";
 import type { NotificationKind } from "@diginoor/api/notifications";
 
 /** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type { Query } from "../../db/query.ts";
 
 export interface NotificationRow {
   id: string;

@@ -1,21 +1,32 @@
 import { notificationEndpoints as api } from "@diginoor/api/notifications";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { route } from "../../http/route.ts";
 import { sendUserStream, trackUserStreams } from "../events/service.ts";
-import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
-import { deliverNotificationsJob, notificationMailJob } from "./jobs.ts";
+import type { Database } from "../../db/client.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import type { NotificationsService } from "./service.ts";
 
 /** Preference changes a user may make in a minute. */
 const PREFERENCE_WRITES: RateLimitRule = { name: "notifications:prefs", limit: 60, windowSeconds: 60 };
 /** Unsubscribe requests (reads and changes) per client address in a minute. */
 const UNSUBSCRIBES: RateLimitRule = { name: "notifications:unsubscribe", limit: 30, windowSeconds: 60 };
 
-/** The signed-in user's notifications; worker processes turn chain events into notifications. */
-export async function registerNotifications(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = ctx.services.notifications;
+/** What the notifications routes use. */
+export interface NotificationsRoutesDeps {
+  notifications: NotificationsService;
+  pubsub: PubSub;
+  database: Database;
+  sse: { maxStreamsPerUser: number; heartbeatMs: number };
+}
+
+/** The signed-in user's notifications (their stream, marks, preferences and the unsubscribe link). */
+export async function registerNotifications(
+  app: FastifyInstance,
+  ctx: NotificationsRoutesDeps,
+): Promise<void> {
+  const service = ctx.notifications;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
   route(app, api.list, { permission: "signed-in", handler: ({ user }) => service.list(userId(user)) });
   trackUserStreams(app);
@@ -28,8 +39,8 @@ export async function registerNotifications(app: FastifyInstance, ctx: AppContex
         database: ctx.database,
         userId: userId(user),
         sessionIdHash: user?.sessionIdHash,
-        maxStreams: ctx.config.SSE_MAX_STREAMS_PER_USER,
-        heartbeatMs: ctx.config.SSE_HEARTBEAT_MS,
+        maxStreams: ctx.sse.maxStreamsPerUser,
+        heartbeatMs: ctx.sse.heartbeatMs,
         req,
         reply,
         pick: (e) => (e.type === "notification" ? { name: "notification", data: e.notification } : undefined),
@@ -71,22 +82,4 @@ export async function registerNotifications(app: FastifyInstance, ctx: AppContex
       }),
     { bodyLimit: 4096 },
   );
-
-  ctx.jobs.register(deliverNotificationsJob(service));
-  ctx.jobs.register(notificationMailJob({ database: ctx.database, mailer: ctx.mailer }, service));
-  if (!ctx.chain || !ctx.config.WORKERS) return;
-  let unsubscribe: (() => Promise<void>) | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  app.addHook("onReady", async () => {
-    // Each batch the indexer applies may carry notifications: deliver at once.
-    unsubscribe = await ctx.pubsub.subscribe(CHAIN_EVENTS_CHANNEL, () => {
-      running = running
-        .then(() => service.deliverChainNotifications())
-        .catch((err) => app.log.warn({ err }, "notifications: delivery after chain events failed"));
-    });
-  });
-  app.addHook("preClose", async () => {
-    await unsubscribe?.();
-    await running;
-  });
 }

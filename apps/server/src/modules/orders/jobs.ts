@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
+import type { ModuleWork } from "../../platform/work.ts";
+import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import { mailContact } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
@@ -222,4 +224,53 @@ export function refundMailJob(
       });
     },
   });
+}
+
+/**
+ * The orders module's background work (attached by role in main.ts, never by a route file): its
+ * jobs; in worker processes, a reconcile after each batch the indexer applies (it may fulfil
+ * orders: look at once instead of waiting for the schedule); and, when a worker starts, the auction
+ * opener and the reconciler (a process that died mid-fulfilment left orders paid or minting).
+ */
+export function ordersWork(
+  orders: {
+    lifecycle: OrderLifecycle;
+    hostedCheckout: HostedCheckout;
+    fulfilment: CardFulfilment;
+    auctions: PrimaryAuctions;
+  },
+  deps: {
+    database: Database;
+    mailer: Mailer;
+    publicUrl: string;
+    notifications?: Pick<NotificationsService, "notify">;
+    /** Whether a chain is configured (without one no chain events arrive and no auction opens). */
+    chain: boolean;
+    log: (o: object, msg: string) => void;
+  },
+): ModuleWork {
+  const mail = {
+    database: deps.database,
+    mailer: deps.mailer,
+    publicUrl: deps.publicUrl,
+    notifications: deps.notifications,
+  };
+  const reconcile = reconcileOrdersJob(orders);
+  const openAuctions = openAuctionsJob(orders.auctions, (o) => deps.log(o, "primary auctions"));
+  return {
+    module: "orders",
+    jobs: [
+      fulfilOrderJob(orders.fulfilment),
+      mintPrizeJobOf(orders.fulfilment),
+      orderMailJob(mail, orders.lifecycle),
+      reconcile,
+      refundOrderJob(orders.hostedCheckout),
+      refundMailJob(mail, orders.lifecycle),
+      openAuctions,
+    ],
+    subscriptions: deps.chain
+      ? [{ channel: CHAIN_EVENTS_CHANNEL, handle: () => orders.lifecycle.reconcileOrders() }]
+      : [],
+    onStart: deps.chain ? [openAuctions, reconcile] : [],
+  };
 }

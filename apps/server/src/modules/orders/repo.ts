@@ -232,7 +232,10 @@ export async function findBySession(
   return rows[0];
 }
 
-/** Records a provider event id; false when it was recorded before (a duplicate delivery). */
+/**
+ * Records a provider event id; false when it was recorded before (a duplicate delivery, counted in
+ * its `deliveries`).
+ */
 export async function claimPaymentEvent(
   q: Query,
   provider: OrderProvider,
@@ -240,12 +243,14 @@ export async function claimPaymentEvent(
   type: string,
   now: Date,
 ): Promise<boolean> {
-  const rows = await q(
+  const rows = await q<{ first: boolean }>(
     `INSERT INTO payment_events (provider, event_id, type, outcome, received_at)
-     VALUES ($1, $2, $3, 'received', $4) ON CONFLICT DO NOTHING RETURNING event_id`,
+     VALUES ($1, $2, $3, 'received', $4)
+     ON CONFLICT (provider, event_id) DO UPDATE SET deliveries = payment_events.deliveries + 1
+     RETURNING deliveries = 1 AS first`,
     [provider, eventId, type, now],
   );
-  return rows.length > 0;
+  return rows[0]?.first === true;
 }
 
 export async function setPaymentEventOutcome(

@@ -2,23 +2,14 @@ import { createHash } from "node:crypto";
 import { lotteryEndpoints } from "@diginoor/api/lottery";
 import { orderEndpoints as api, orderMessages } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
-import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
-import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import {
-  fulfilOrderJob,
-  mintPrizeJobOf,
-  openAuctionsJob,
-  orderMailJob,
-  reconcileOrdersJob,
-  refundMailJob,
-  refundOrderJob,
-} from "./jobs.ts";
 import { CASHFREE_CHECKOUT_SCRIPT } from "./providers/cashfree.ts";
 import { checkoutPage, SIGNATURE_HEADER } from "./sandbox.ts";
+import type { OrdersUnits } from "./service.ts";
+import type { QuotesService } from "../quotes/service.ts";
 
 /** The CSP hash of the one inline script of our Cashfree checkout page. */
 const CASHFREE_SCRIPT_HASH = `sha256-${createHash("sha256").update(CASHFREE_CHECKOUT_SCRIPT).digest("base64")}`;
@@ -37,9 +28,16 @@ const TICKET_ORDERS_PER_USER: RateLimitRule = {
   windowSeconds: 15 * 60,
 };
 
+/** What the orders routes call. */
+export interface OrdersRoutesDeps {
+  orders: Pick<OrdersUnits, "lifecycle" | "walletCheckout" | "hostedCheckout" | "resale" | "auctions">;
+  quotes: Pick<QuotesService, "inrMicrosPerUsd">;
+  onrampUrl: string | undefined;
+}
+
 /** Orders (every provider), and the live primary auction of auction NFTs. */
-export async function registerOrders(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { lifecycle, walletCheckout, hostedCheckout, resale, fulfilment, auctions } = ctx.services.orders;
+export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDeps): Promise<void> {
+  const { lifecycle, walletCheckout, hostedCheckout, resale, auctions } = deps.orders;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
   route(app, api.createOrder, {
@@ -134,8 +132,8 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
         rupees: offered.includes("cashfree") ? ("cashfree" as const) : null,
         cardCurrency: hostedCheckout.cardCurrency(),
         providers: offered,
-        onrampUrl: ctx.config.ONRAMP_URL ?? null,
-        inrMicrosPerUsd: (await ctx.services.quotes.inrMicrosPerUsd()).toString(),
+        onrampUrl: deps.onrampUrl ?? null,
+        inrMicrosPerUsd: (await deps.quotes.inrMicrosPerUsd()).toString(),
       };
     },
   });
@@ -199,53 +197,5 @@ export async function registerOrders(app: FastifyInstance, ctx: AppContext): Pro
   hostedCheckout.useSandboxOutbox(sandboxDeliver);
   app.addHook("preClose", async () => {
     await Promise.all(pending);
-  });
-
-  ctx.jobs.register(
-    fulfilOrderJob(fulfilment),
-    mintPrizeJobOf(fulfilment),
-    orderMailJob(
-      {
-        database: ctx.database,
-        mailer: ctx.mailer,
-        publicUrl: ctx.config.PUBLIC_URL,
-        notifications: ctx.services.notifications,
-      },
-      lifecycle,
-    ),
-    reconcileOrdersJob(ctx.services.orders),
-    refundOrderJob(hostedCheckout),
-    refundMailJob(
-      {
-        database: ctx.database,
-        mailer: ctx.mailer,
-        publicUrl: ctx.config.PUBLIC_URL,
-        notifications: ctx.services.notifications,
-      },
-      lifecycle,
-    ),
-    openAuctionsJob(auctions, (o) => app.log.info(o, "primary auctions")),
-  );
-  if (!ctx.chain || !ctx.config.WORKERS) return;
-  // Each batch the indexer applies may fulfil orders: look at once instead of waiting for the schedule.
-  let unsubscribe: (() => Promise<void>) | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  app.addHook("onReady", async () => {
-    unsubscribe = await ctx.pubsub.subscribe(CHAIN_EVENTS_CHANNEL, () => {
-      running = running
-        .then(() => lifecycle.reconcileOrders())
-        .catch((err) => app.log.warn({ err }, "orders: reconcile after chain events failed"));
-    });
-    await ctx.jobs
-      .enqueue(openAuctionsJob(auctions), {}, { singletonKey: "startup" })
-      .catch((err) => app.log.warn({ err }, "orders: could not enqueue the auction opener"));
-    // A process that died mid-fulfilment left its orders paid or minting: look at them now, not in a minute.
-    await ctx.jobs
-      .enqueue(reconcileOrdersJob(ctx.services.orders), {}, { singletonKey: "startup" })
-      .catch((err) => app.log.warn({ err }, "orders: could not enqueue the reconciler"));
-  });
-  app.addHook("preClose", async () => {
-    await unsubscribe?.();
-    await running;
   });
 }

@@ -1,14 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppContext } from "../../context.ts";
-import { blogServiceFor } from "../blog/service.ts";
 import { LEGACY_FILM_PAGES } from "../catalogue/service.ts";
 import { AppError } from "../../http/errors.ts";
 import { CARD_TYPE, createCards, type Renditions } from "../media/service.ts";
 import { parseIndexTemplate } from "./html.ts";
-import { CARD_KINDS, type CardKind, createSeoService } from "./service.ts";
+import { CARD_KINDS, type CardKind, createSeoService, type SeoServiceOptions } from "./service.ts";
 import { loadPageRenderer } from "./ssr.ts";
+
+/** What the search-engine routes and the page renderer read (the seo service's sources). */
+export interface SeoRoutesDeps
+  extends Pick<
+    SeoServiceOptions,
+    "publicUrl" | "catalogue" | "blog" | "tokens" | "social" | "lotteries" | "clock"
+  > {
+  /** Where rendered link-preview cards are cached (config.paths.cache). */
+  cacheDir: string;
+  test: boolean;
+}
 
 export interface WebPage {
   /** 200 for a page, 404 when it or its subject does not exist. */
@@ -23,28 +32,27 @@ export interface WebPage {
  */
 export async function registerSeo(
   app: FastifyInstance,
-  ctx: AppContext,
+  ctx: SeoRoutesDeps,
   opts: { webDist?: string; isWebPage: (pathname: string) => boolean; renditions: Renditions },
 ): Promise<((req: FastifyRequest) => Promise<WebPage>) | undefined> {
-  const test = ctx.config.NODE_ENV === "test";
   const cards = createCards({
-    cacheDir: path.join(ctx.config.paths.cache, "cards"),
+    cacheDir: path.join(ctx.cacheDir, "cards"),
     readPicture: (relPath) => opts.renditions.picture(relPath),
   });
   const seo = createSeoService({
-    publicUrl: ctx.config.PUBLIC_URL,
-    catalogue: ctx.services.catalogue,
-    tokens: ctx.services.tokens,
-    social: ctx.services.social,
-    lotteries: ctx.services.lottery,
-    blog: blogServiceFor(ctx, app.log),
+    publicUrl: ctx.publicUrl,
+    catalogue: ctx.catalogue,
+    tokens: ctx.tokens,
+    social: ctx.social,
+    lotteries: ctx.lotteries,
+    blog: ctx.blog,
     filmPages: LEGACY_FILM_PAGES,
     cards,
-    sitemapTtlMs: test ? 0 : 10 * 60_000,
+    sitemapTtlMs: ctx.test ? 0 : 10 * 60_000,
     clock: ctx.clock,
   });
   // A console write (here or, through pub/sub, in another process) drops the built sitemap too.
-  const stop = ctx.services.catalogue.onInvalidate(() => seo.forgetSitemap());
+  const stop = ctx.catalogue.onInvalidate(() => seo.forgetSitemap());
   app.addHook("onClose", async () => {
     stop();
   });
@@ -89,7 +97,7 @@ export async function registerSeo(
   const template = parseIndexTemplate(fs.readFileSync(indexHtmlPath, "utf8"));
   const renderer = await loadPageRenderer(app, {
     webDist: opts.webDist,
-    publicUrl: ctx.config.PUBLIC_URL,
+    publicUrl: ctx.publicUrl,
     log: app.log,
   });
   return async (req) => {

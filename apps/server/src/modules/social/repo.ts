@@ -1,5 +1,6 @@
+import type { Query } from "../../db/query.ts";
 /** Raw SQL, on the database or inside a transaction (Tx.query has this shape). */
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type { Query } from "../../db/query.ts";
 
 // ---------------------------------------------------------------- likes
 

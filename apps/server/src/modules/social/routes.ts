@@ -1,6 +1,7 @@
 import { socialEndpoints as api } from "@diginoor/api/social";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppContext } from "../../context.ts";
+import type { AccountsDeps } from "../accounts/service.ts";
+import type { SocialService } from "./service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
@@ -10,10 +11,13 @@ import { optionalUser } from "../accounts/session.ts";
 const SOCIAL_WRITES: RateLimitRule = { name: "social:user", limit: 120, windowSeconds: 60 };
 
 /** Likes, follows, public profiles, showcases, bids and activity (decision 151). */
-export async function registerSocial(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const social = ctx.services.social;
+export async function registerSocial(
+  app: FastifyInstance,
+  ctx: { social: SocialService; accounts: AccountsDeps },
+): Promise<void> {
+  const { social } = ctx;
   const id = (u: AuthUser | null) => (u as AuthUser).id;
-  const viewer = async (req: FastifyRequest) => (await optionalUser(ctx, req))?.id ?? null;
+  const viewer = async (req: FastifyRequest) => (await optionalUser(ctx.accounts, req))?.id ?? null;
   const writes = [{ rule: SOCIAL_WRITES, by: "user" as const }];
 
   route(app, api.likeNft, {

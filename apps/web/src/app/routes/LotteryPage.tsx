@@ -16,7 +16,7 @@ import {
   LotteryCountdown,
   LotteryFacts,
   LotteryProgress,
-  prizeText,
+  Prize,
   RegionsNotice,
   STATE_LABELS,
   VerifyLink,
@@ -30,6 +30,7 @@ import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { containerFrame, QueryState } from "../../ui/QueryState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { PurchaseTickets } from "./LotteryTicketsDialog.tsx";
 import "./lottery.css";
 
 const HOW_IT_WORKS = [
@@ -88,7 +89,9 @@ export function LotteryListPage() {
                 .filter((l) => l.state === "open" || l.state === "scheduled")
                 .map((l) => (
                   <li key={l.id} className="card">
-                    <strong>{prizeText(l)}</strong>
+                    <strong>
+                      <Prize lottery={l} />
+                    </strong>
                     <span className="muted">{l.name}</span>
                   </li>
                 ))}
@@ -166,6 +169,7 @@ function LotteryDetail({ lottery: l }: { lottery: Lottery }) {
           <LotteryFacts lottery={l} />
           <LotteryProgress lottery={l} />
           <LotteryCountdown lottery={l} />
+          <PurchaseTickets lottery={l} />
           <RegionsNotice regions={lotteries.data?.regions} />
           {l.state === "drawn" && l.draw ? (
             <p className="lottery-result">

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { formatUsd } from "../../lib/format.ts";
 import { useCountdown } from "../../lib/hooks.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
+import { Price } from "../../ui/Price.tsx";
 
 export const STATE_LABELS: Record<Lottery["state"], string> = {
   scheduled: "Opens soon",
@@ -16,6 +17,11 @@ export const STATE_LABELS: Record<Lottery["state"], string> = {
 export function prizeText(l: Lottery): string {
   if (l.prize.kind === "pool") return formatUsd(l.prize.amountCents);
   return l.prizeNft ? `${l.prizeNft.title} (NFT)` : "An NFT from the catalogue";
+}
+
+/** The prize as the pages show it: a pool as a price (rupees first), an NFT by its title. */
+export function Prize({ lottery: l }: { lottery: Lottery }) {
+  return l.prize.kind === "pool" ? <Price usdCents={l.prize.amountCents} /> : prizeText(l);
 }
 
 /** Tickets sold against the lottery's activation minimum. */
@@ -61,11 +67,15 @@ export function LotteryFacts({ lottery }: { lottery: Lottery }) {
       </div>
       <div>
         <dt>Ticket price</dt>
-        <dd className="tabular">{formatUsd(lottery.ticketPriceCents)}</dd>
+        <dd className="tabular">
+          <Price usdCents={lottery.ticketPriceCents} />
+        </dd>
       </div>
       <div>
         <dt>Prize</dt>
-        <dd>{prizeText(lottery)}</dd>
+        <dd>
+          <Prize lottery={lottery} />
+        </dd>
       </div>
     </dl>
   );
