@@ -8,6 +8,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Address, createPublicClient, createTestClient, http } from "viem";
 import { entryPoint08Abi } from "viem/account-abstraction";
 import { signUpAndSignIn } from "./support/accounts.ts";
+import { addPlatformAuthenticator } from "./support/passkey.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
 
@@ -37,26 +38,6 @@ async function expectFitsOnAPhone(dialog: Locator) {
   });
   if (before) await page.setViewportSize(before);
   expect(past, "elements past the dialog's right edge at 390 px").toEqual([]);
-}
-
-/**
- * Chromium's virtual WebAuthn authenticator (DevTools protocol) as a phone's or laptop's built-in one:
- * resident keys, user verification (the fingerprint) always succeeding, presence given at once.
- */
-async function addPlatformAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
 }
 
 test("a fan without a wallet app: passkey wallet in the card checkout, showcase, gasless list and cancel", async ({

@@ -22,6 +22,7 @@ import { createLotteryService, type LotteryService } from "./modules/lottery/ser
 import {
   createCardFulfilment,
   createHostedCheckout,
+  createResaleCheckout,
   createOrderLifecycle,
   createPrimaryAuctions,
   createWalletCheckout,
@@ -29,7 +30,7 @@ import {
   sandboxSecret,
 } from "./modules/orders/service.ts";
 import { checkoutContact } from "./modules/accounts/service.ts";
-import { createMarketView, createMinter } from "./modules/chain/service.ts";
+import { createKeySender, createMarketView, createMinter } from "./modules/chain/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -327,6 +328,7 @@ function buildOrders(
     ordersLog[level](extra ?? {}, msg);
   const { database, clock, chain, catalogue, jobs } = d;
   const minter = createMinter(chain);
+  const buyer = createKeySender(chain, chain?.buyer);
   const market = createMarketView(chain, clock);
   const lifecycle = createOrderLifecycle({
     database,
@@ -343,6 +345,34 @@ function buildOrders(
     unpaidHolds: { perAccount: config.UNPAID_HOLDS_PER_ACCOUNT, perWallet: config.UNPAID_HOLDS_PER_WALLET },
     log,
   });
+  const hostedCheckout = createHostedCheckout({
+    database,
+    clock,
+    catalogue,
+    quotes: d.quotes,
+    wallets: d.wallets,
+    contactOf: (userId) => checkoutContact(database.db, userId),
+    chain,
+    lifecycle,
+    lottery: d.lottery,
+    jobs,
+    publicUrl: config.PUBLIC_URL,
+    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    providers: paymentProvidersFromConfig(config),
+    cashfreeMode: config.CASHFREE_ENV,
+    log,
+  });
+  const resale = createResaleCheckout({
+    database,
+    clock,
+    chain,
+    buyer,
+    tokens: d.tokens,
+    quotes: d.quotes,
+    lifecycle,
+    hostedCheckout,
+    log,
+  });
   return {
     lifecycle,
     walletCheckout: createWalletCheckout({
@@ -357,23 +387,8 @@ function buildOrders(
       lifecycle,
       log,
     }),
-    hostedCheckout: createHostedCheckout({
-      database,
-      clock,
-      catalogue,
-      quotes: d.quotes,
-      wallets: d.wallets,
-      contactOf: (userId) => checkoutContact(database.db, userId),
-      chain,
-      lifecycle,
-      lottery: d.lottery,
-      jobs,
-      publicUrl: config.PUBLIC_URL,
-      sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
-      providers: paymentProvidersFromConfig(config),
-      cashfreeMode: config.CASHFREE_ENV,
-      log,
-    }),
+    hostedCheckout,
+    resale,
     fulfilment: createCardFulfilment({
       database,
       clock,
@@ -384,6 +399,7 @@ function buildOrders(
       jobs,
       wallets: d.wallets,
       log,
+      resale,
     }),
     auctions: createPrimaryAuctions({
       database,

@@ -131,6 +131,12 @@ export const envSchema = z
     CHAIN_DEPLOYMENT: deploymentJson.optional(),
     DEPLOYER_PRIVATE_KEY: hexKey,
     MINTER_PRIVATE_KEY: hexKey,
+    /**
+     * Buys resale listings for card and rupee orders and sends the token to the fan (issue 27): a hot
+     * key holding only the native token it spends, apart from the minter. On a local anvil a fixed
+     * development key, funded at start.
+     */
+    RESALE_BUYER_PRIVATE_KEY: hexKey,
     /** Signs purchase vouchers (SIGNER_ROLE); keep it apart from the minter key. */
     VOUCHER_SIGNER_PRIVATE_KEY: hexKey,
     /**

@@ -31,12 +31,24 @@ export const orderStateSchema = z.enum([
 ]);
 export type OrderState = z.infer<typeof orderStateSchema>;
 
-/** Body of POST /api/v1/orders. A wallet order pays at the quoted price, so it names its quote. */
+/** A resale listing a card or rupee order buys: the token and the price (wei) the buyer was shown. */
+export const resaleListingRequestSchema = z
+  .object({
+    tokenId: z.string().regex(/^\d{1,78}$/, "must be a token id"),
+    priceWei: z.string().regex(/^[1-9]\d{0,77}$/, "must be a positive amount in wei"),
+  })
+  .strict();
+
+/**
+ * Body of POST /api/v1/orders. A wallet order pays at the quoted price, so it names its quote. A card
+ * or rupee order with `listing` buys that resale listing of the NFT instead of a new edition.
+ */
 export const createOrderRequestSchema = z
   .object({
     nftId: nftIdSchema,
     provider: orderProviderSchema,
     quoteId: z.uuid("must be a quote id").optional(),
+    listing: resaleListingRequestSchema.optional(),
     /** Cashfree orders: the payer's Indian mobile number, when their account has none. */
     phone: lineText(20).min(10, "at least 10 characters").optional(),
   })
@@ -74,6 +86,8 @@ export const orderTransitionSchema = z.object({
 /** An order as its owner sees it. */
 export const orderSchema = z.object({
   orderId: z.string(),
+  /** `primary`: a new edition minted (or tickets); `resale`: a fan's listing bought for the buyer (card or rupees). */
+  kind: z.enum(["primary", "resale"]),
   /** The NFT bought; null for a lottery ticket order (then `lotteryId` and `ticketCount` are set). */
   nftId: z.string().nullable(),
   /** The NFT's title, or for a ticket order "<count> tickets · <lottery name>". */
@@ -167,6 +181,14 @@ export const orderMessages = {
   notCancellable: "This order can no longer be cancelled: it is paid or over",
   notRefundable:
     "This order cannot be refunded from here: only a fulfilled card or rupee order (or one whose refund failed, to try again) can be",
+  /** 409 with `details.reason = "listing_gone"`. */
+  listingGone: "This listing is no longer for sale",
+  /** 409 with `details.reason = "listing_changed"` and `details.priceWei` (the price now). */
+  listingChanged: "The seller changed this listing's price: look at the new price before paying",
+  ownListing: "This is your own listing",
+  listingOtherNft: "This token is not an edition of that NFT",
+  resaleByWallet:
+    "Buy a listing with a wallet directly on the marketplace; card and rupee orders can name a listing",
   walletNotCancellable:
     "A wallet order cannot be cancelled: its signed voucher stays valid until it expires, and nothing is charged unless your wallet sends it",
 } as const;
@@ -235,7 +257,7 @@ export const orderEndpoints = {
     method: "POST",
     path: "/api/v1/orders",
     summary:
-      "Start a purchase: reserves an edition and returns how to pay (a wallet voucher, or a checkout URL). 409 with details.reason open_order and details.orderId when the fan already has an unpaid order of this NFT; 409 unpaid_holds_limit (details.limit) beyond the caps on unpaid orders per account and per wallet address",
+      "Start a purchase: reserves an edition and returns how to pay (a wallet voucher, or a checkout URL). With `listing` (card and rupee providers), buys that resale listing at its price in the payer's currency at the stored rate: 409 listing_gone or listing_changed (details.priceWei) when it no longer stands as shown; if it changes after payment the order is refunded. 409 with details.reason open_order and details.orderId when the fan already has an unpaid order of this NFT; 409 unpaid_holds_limit (details.limit) beyond the caps on unpaid orders per account and per wallet address",
     tags: ["orders"],
     body: createOrderRequestSchema,
     success: { status: 201, schema: orderSchema },

@@ -20,7 +20,14 @@ export interface Minter {
  * Undefined when the chain has no minter key.
  */
 export function createMinter(chain: ChainRuntime | undefined): Minter | undefined {
-  const account = chain?.minter;
+  return createKeySender(chain, chain?.minter);
+}
+
+/** The same nonce-ordered sends from another of the server's keys (the resale buyer's). */
+export function createKeySender(
+  chain: ChainRuntime | undefined,
+  account: LocalAccount | undefined,
+): Minter | undefined {
   if (!chain || !account) return undefined;
   const wallet = createWalletClient({ account, transport: rpcTransport(chain.rpcUrls) });
   let queue: Promise<unknown> = Promise.resolve();

@@ -14,7 +14,10 @@ import {
   createPublicClient,
   type Hex,
   type LocalAccount,
+  keccak256,
   type PublicClient,
+  toBytes,
+  toHex,
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -41,6 +44,8 @@ export interface ChainRuntime {
    */
   signer?: LocalAccount;
   minter?: LocalAccount;
+  /** Buys resale listings for card and rupee orders (RESALE_BUYER_PRIVATE_KEY; a funded development key on anvil). */
+  buyer?: LocalAccount;
   /**
    * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
    * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
@@ -60,6 +65,28 @@ const PREFERRED_LOCAL_PORT = 8545;
 async function hasCode(client: PublicClient, a: Address): Promise<boolean> {
   const code = await client.getCode({ address: a }).catch(() => undefined);
   return !!code && code !== "0x";
+}
+
+/** The development resale buyer: a fixed key nobody uses elsewhere (not one of anvil's ten). */
+const LOCAL_RESALE_BUYER_KEY = keccak256(toBytes("diginoor development resale buyer"));
+
+/**
+ * The resale buyer key of an anvil chain when none is configured: funded with 10,000 ETH once
+ * (anvil_setBalance, which only anvil answers); undefined on any other chain.
+ */
+async function localResaleBuyer(client: PublicClient, chainId: number): Promise<LocalAccount | undefined> {
+  if (chainId !== LOCAL_CHAIN_ID) return undefined;
+  const account = privateKeyToAccount(LOCAL_RESALE_BUYER_KEY);
+  try {
+    if ((await client.getBalance({ address: account.address })) < 10n ** 21n)
+      await client.request({
+        method: "anvil_setBalance" as never,
+        params: [account.address, toHex(10n ** 22n)] as never,
+      });
+    return account;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -179,7 +206,22 @@ export async function startChain(
       k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
     const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
     const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
-    return { chainId, rpcUrl, rpcUrls, local, deployment, publicClient, signer, minter, wallets, stop };
+    const buyer = config.RESALE_BUYER_PRIVATE_KEY
+      ? privateKeyToAccount(config.RESALE_BUYER_PRIVATE_KEY as Hex)
+      : await localResaleBuyer(publicClient, chainId);
+    return {
+      chainId,
+      rpcUrl,
+      rpcUrls,
+      local,
+      deployment,
+      publicClient,
+      signer,
+      minter,
+      buyer,
+      wallets,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -1,5 +1,5 @@
 // The chain module's public surface for other modules: the runtime (clients, deployment, hot keys),
 // the minter's nonce-ordered sends, and the marketplace's terms and clock.
 export type { ChainRuntime } from "./runtime.ts";
-export { createMinter, type Minter } from "./minter.ts";
+export { createKeySender, createMinter, type Minter } from "./minter.ts";
 export { createMarketView, type MarketTerms, type MarketView } from "./market.ts";

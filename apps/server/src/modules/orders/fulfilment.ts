@@ -14,6 +14,7 @@ import type { ChainRuntime, Minter } from "../chain/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
 import * as repo from "./repo.ts";
+import type { ResaleCheckout } from "./resale.ts";
 
 export interface CardFulfilmentDeps {
   database: Database;
@@ -23,6 +24,8 @@ export interface CardFulfilmentDeps {
   /** The minter key's nonce-ordered sends (chain module); absent: nothing can be minted. */
   minter?: Pick<Minter, "write">;
   lifecycle: Pick<OrderLifecycle, "move" | "reconcileOrders">;
+  /** Paid resale orders are bought and delivered by the resale unit instead of minted. */
+  resale?: Pick<ResaleCheckout, "fulfilResale">;
   jobs?: Pick<Jobs, "enqueue">;
   /** Where a prize goes: the winner's receiving wallet (none yet: the prize waits). */
   wallets?: Pick<WalletsService, "receivingWallet">;
@@ -176,8 +179,11 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
      * when already on chain, so a retry after a crash never mints twice.
      */
     async fulfilCardOrder(orderId: string): Promise<OrderState | undefined> {
-      requireMinting();
       let o = await repo.findOrder(q, orderId);
+      if (o?.kind === "resale") {
+        if (!deps.resale) throw new Error("orders.fulfil: resale orders are not handled here");
+        return deps.resale.fulfilResale(orderId);
+      }
       // A ticket order mints nothing (its tickets are numbered when it is paid).
       if (!o || o.nft_id === null || o.edition === null) return o?.state;
       const { nft_id: nftId, edition } = o;

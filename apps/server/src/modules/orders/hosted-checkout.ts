@@ -7,7 +7,7 @@ import { queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Jobs } from "../../platform/jobs/jobs.ts";
-import { withTransaction } from "../../platform/tx.ts";
+import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
 import type { LotteryService } from "../lottery/service.ts";
@@ -48,7 +48,7 @@ export interface HostedCheckoutDeps {
   /** The buyer's email and phone on file (accounts), told to the provider. */
   contactOf(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
   /** The chain the token is minted on; card checkouts need its minter key. */
-  chain?: Pick<ChainRuntime, "chainId" | "minter">;
+  chain?: Pick<ChainRuntime, "chainId" | "minter" | "buyer">;
   lifecycle: Pick<
     OrderLifecycle,
     "reserveEdition" | "openOrderOr" | "move" | "moveIn" | "fullView" | "ownOrder"
@@ -241,69 +241,102 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     userId: string,
     body: { nftId: string; provider: string; phone?: string },
   ): Promise<Order> {
-    const provider = hostedProvider(body.provider);
-    if (!deps.chain)
-      throw new AppError(
-        "unavailable",
-        "Crypto payments are unavailable: this server runs without a blockchain",
-      );
-    const chain = deps.chain;
-    if (!chain.minter) throw new AppError("unavailable", m.providerNotConfigured("card"));
-    const wallet = await deps.wallets.receivingWallet(userId);
-    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
-    const customer = await customerOf(userId, provider.name, body.phone);
-    const buyerAddress = getAddress(wallet.address);
-    const openMs = CHECKOUT_OPEN_MS[provider.name];
+    const { provider, chain, buyerAddress, customer } = await checkoutFor(userId, body, "minter");
     const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
       withTransaction(database, async (tx) => {
         const { nft, edition } = await deps.lifecycle.reserveEdition(tx, body.nftId, {
           userId,
           address: buyerAddress,
         });
-        const now = clock.date();
-        const usdCents = BigInt(nft.priceUsdCents);
-        const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(usdCents) : null;
-        const o = await repo.insertOrder(queryOf(tx), {
+        const o = await insertHostedOrder(tx, provider.name, {
           userId,
           nftId: nft.id,
-          provider: provider.name,
-          state: provider.name === "sandbox" ? "awaiting_payment" : "created",
           edition,
-          usdCents: nft.priceUsdCents,
-          quoteId: null,
+          usdCents: BigInt(nft.priceUsdCents),
           chainId: chain.chainId,
           priceWei: null,
-          platformFeeBps: null,
           payoutAddress: nft.payoutAddress,
-          voucherExpiry: null,
           buyerAddress,
-          reservedUntil: new Date(
-            now.getTime() + openMs + (provider.name === "sandbox" ? 0 : HOLD_MARGIN_MS),
-          ),
-          now,
-          providerSession: provider.name === "sandbox" ? newSessionId() : null,
-          payCurrency: provider.currency,
-          payAmountMinor: inr?.paise ?? usdCents,
-          inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
         });
         await repo.recordCreation(
           queryOf(tx),
           o.id,
           o.state,
-          inr === null
+          o.pay_currency !== "inr"
             ? `edition ${edition} reserved for card checkout`
-            : `edition ${edition} reserved for ${provider.name} checkout: ${inr.paise} paise at ${inr.inrMicrosPerUsd} micro-rupees per dollar`,
-          now,
+            : `edition ${edition} reserved for ${provider.name} checkout: ${o.pay_amount_minor} paise at ${o.inr_micros_per_usd} micro-rupees per dollar`,
+          o.created_at,
         );
         return o;
       }),
     );
-    if (provider.name === "sandbox") return deps.lifecycle.fullView(row);
-    const nft = await deps.catalogue.purchaseTerms(body.nftId);
-    const back = `${publicUrl}/paymentstatus/${body.nftId}/${row.id}`;
+    return openCheckout(row, customer);
+  }
+
+  /**
+   * What every NFT hosted-checkout order needs before it is made: the provider (400 unless offered), the
+   * chain and its key (`minter` mints, `buyer` buys resale listings, decision 165; 503 without), the
+   * fan's receiving wallet (409 without) and what the provider is told about the payer.
+   */
+  async function checkoutFor(
+    userId: string,
+    body: { provider: string; phone?: string },
+    key: "minter" | "buyer",
+  ) {
+    const provider = hostedProvider(body.provider);
+    const chain = deps.chain;
+    if (!chain)
+      throw new AppError(
+        "unavailable",
+        "Crypto payments are unavailable: this server runs without a blockchain",
+      );
+    if (!chain[key]) throw new AppError("unavailable", m.providerNotConfigured("card"));
+    const wallet = await deps.wallets.receivingWallet(userId);
+    if (!wallet) throw AppError.conflict(m.walletRequired, { reason: "wallet_required" });
+    const customer = await customerOf(userId, provider.name, body.phone);
+    return { provider, chain, buyerAddress: getAddress(wallet.address), customer };
+  }
+
+  /** Inserts an NFT hosted-checkout order in `tx`: priced in the provider's currency (rupees at the stored rate), held while its checkout is open. */
+  async function insertHostedOrder(
+    tx: Tx,
+    name: HostedProviderName,
+    o: Pick<
+      repo.NewOrder,
+      "userId" | "nftId" | "edition" | "chainId" | "priceWei" | "payoutAddress" | "buyerAddress" | "resale"
+    > & { usdCents: bigint },
+  ) {
+    const provider = hostedProvider(name);
+    const now = clock.date();
+    const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(o.usdCents) : null;
+    return repo.insertOrder(queryOf(tx), {
+      ...o,
+      provider: name,
+      state: name === "sandbox" ? "awaiting_payment" : "created",
+      usdCents: Number(o.usdCents),
+      quoteId: null,
+      platformFeeBps: null,
+      voucherExpiry: null,
+      reservedUntil: new Date(
+        now.getTime() + CHECKOUT_OPEN_MS[name] + (name === "sandbox" ? 0 : HOLD_MARGIN_MS),
+      ),
+      now,
+      providerSession: name === "sandbox" ? newSessionId() : null,
+      payCurrency: provider.currency,
+      payAmountMinor: inr?.paise ?? o.usdCents,
+      inrMicrosPerUsd: inr?.inrMicrosPerUsd ?? null,
+    });
+  }
+
+  /** Opens the provider's checkout of a committed NFT order (the sandbox's is ours, open already); the order as its buyer sees it. */
+  async function openCheckout(row: repo.OrderRow, customer: Awaited<ReturnType<typeof customerOf>>) {
+    const provider = hostedProvider(row.provider);
+    if (provider.name === "sandbox" || row.nft_id === null) return deps.lifecycle.fullView(row);
+    const nft = await deps.catalogue.purchaseTerms(row.nft_id);
+    const back = `${publicUrl}/paymentstatus/${row.nft_id}/${row.id}`;
     await openAtProvider(provider, row, {
       title: `${nft.title} · edition #${row.edition}`,
-      tags: { nftId: body.nftId },
+      tags: { nftId: row.nft_id },
       customer,
       // Cashfree comes back to one URL whatever happened: `/returned` asks (decision 143).
       returnUrl: provider.name === "stripe" ? `${back}/return` : `${back}/returned`,
@@ -484,6 +517,10 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
 
   return {
     createOrder,
+    /** The pieces a resale order (resale.ts, decision 165) shares with a primary one. */
+    checkoutFor,
+    insertHostedOrder,
+    openCheckout,
     /** `POST /api/v1/lotteries/:id/orders`: a ticket order through the same hosted checkouts. */
     createTicketOrder: tickets.create,
     /** The lottery's `onRefundAll`: every paid ticket order of a lottery refunded once, in the caller's transaction. */

@@ -172,6 +172,8 @@ const REFUND_WHY: Record<string, string> = {
   admin: "Diginoor refunded this order",
   lottery_not_activated: "the lottery did not sell enough tickets to take place",
   lottery_seed_not_revealed: "the lottery's draw could not be made in time",
+  listing_changed:
+    "the seller's listing was sold, removed or changed before we could buy it for you, so nothing was sold to you",
 };
 
 /** Tells the buyer their order was refunded: a notification in the bell (once: its source is the order) and a mail (once per job). */

@@ -149,6 +149,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Order {
     return {
       orderId: o.id,
+      kind: o.kind,
       nftId: o.nft_id,
       nftTitle: item.title,
       imageUrl: item.imageUrl,
@@ -249,7 +250,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
    */
   async function moveIn(
     tx: Tx,
-    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id"> & Partial<Pick<repo.OrderRow, "kind">>,
     from: OrderState[],
     to: OrderState,
     cause: string,
@@ -257,8 +258,12 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
   ): Promise<boolean> {
     const previous = await repo.transition(queryOf(tx), o.id, from, to, cause, clock.date(), set);
     if (previous === undefined) return false;
-    // A ticket order holds no edition, and its tickets are its confirmation (no NFT mail).
-    if ((to === "expired" || to === "failed" || to === "cancelled") && o.nft_id !== null)
+    // A ticket order holds no edition, nor does a resale (it buys a listed token); tickets are their own confirmation.
+    if (
+      (to === "expired" || to === "failed" || to === "cancelled") &&
+      o.nft_id !== null &&
+      o.kind !== "resale"
+    )
       await deps.catalogue.returnEdition(tx, o.nft_id);
     if (to === "fulfilled" && deps.jobs && o.nft_id !== null)
       await deps.jobs.enqueue(orderMail, { orderId: o.id }, { tx });
@@ -269,7 +274,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
 
   /** Moves an order (in its own transaction) and tells its owner's open pages. */
   function move(
-    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id">,
+    o: Pick<repo.OrderRow, "id" | "nft_id" | "user_id"> & Partial<Pick<repo.OrderRow, "kind">>,
     from: OrderState[],
     to: OrderState,
     cause: string,
@@ -291,9 +296,10 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     ];
     const counts = { fulfilled: 0, expired: 0 };
     if (open.length === 0) return counts;
-    const mints = await deps.tokens.mints(open.map(orderTokenId));
+    // A resale order's token was minted long ago to someone else: it is fulfilled by its own job.
+    const mints = await deps.tokens.mints(open.filter((o) => o.kind !== "resale").map(orderTokenId));
     for (const o of open) {
-      const mint = mints.get(orderTokenId(o));
+      const mint = o.kind === "resale" ? undefined : mints.get(orderTokenId(o));
       if (mint && getAddress(mint.to) !== getAddress(o.buyer_address ?? mint.to)) {
         // Someone else's mint took this order's token id: never fulfilled, the buyer needs a refund.
         if (
@@ -331,6 +337,38 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     return counts;
   }
 
+  /**
+   * 409 when the holder's account or receiving wallet already holds as many unpaid orders as it may
+   * (counted under per-account and per-address locks taken first, always in that order, so concurrent
+   * orders of one fan cannot both pass).
+   */
+  async function checkHolds(tx: Tx, holder: { userId: string; address: string }, nftId: string) {
+    const tq = queryOf(tx);
+    await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
+    await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
+      holder.address.toLowerCase(),
+    ]);
+    // The fan's own open order of this NFT first: "resume it" helps more than "too many orders".
+    const open = await repo.unpaidOrderOf(tq, holder.userId, nftId);
+    if (open)
+      throw AppError.conflict(m.openOrder, {
+        reason: "open_order",
+        orderId: open.id,
+        provider: open.provider,
+      });
+    const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
+    if (held.account >= unpaidHolds.perAccount)
+      throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
+        reason: "unpaid_holds_limit",
+        limit: unpaidHolds.perAccount,
+      });
+    if (held.address >= unpaidHolds.perWallet)
+      throw AppError.conflict(m.walletHoldsLimit(unpaidHolds.perWallet), {
+        reason: "unpaid_holds_limit",
+        limit: unpaidHolds.perWallet,
+      });
+  }
+
   async function ownOrder(userId: string, orderId: string): Promise<repo.OrderRow> {
     const o = await repo.findOrder(q, orderId);
     if (!o || o.user_id !== userId) throw notFound();
@@ -343,6 +381,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     reconcileOrders: (rows?: repo.OrderRow[]) => reconcileOrders(rows),
     ownOrder,
     fullView,
+    checkHolds,
 
     /**
      * Takes the lowest free edition of a fixed-price NFT (its row locked by `purchaseTerms`) for
@@ -352,30 +391,7 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
      * is the unique index `orders_one_unpaid_per_nft_idx`: the insert that follows fails, see `openOrderOr`.
      */
     async reserveEdition(tx: Tx, nftId: string, holder: { userId: string; address: string }) {
-      const tq = queryOf(tx);
-      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:user:' || $1))", [holder.userId]);
-      await tq("SELECT pg_advisory_xact_lock(hashtext('orders:holds:address:' || $1))", [
-        holder.address.toLowerCase(),
-      ]);
-      // The fan's own open order of this NFT first: "resume it" helps more than "too many orders".
-      const open = await repo.unpaidOrderOf(tq, holder.userId, nftId);
-      if (open)
-        throw AppError.conflict(m.openOrder, {
-          reason: "open_order",
-          orderId: open.id,
-          provider: open.provider,
-        });
-      const held = await repo.unpaidHolds(tq, holder.userId, holder.address);
-      if (held.account >= unpaidHolds.perAccount)
-        throw AppError.conflict(m.accountHoldsLimit(unpaidHolds.perAccount), {
-          reason: "unpaid_holds_limit",
-          limit: unpaidHolds.perAccount,
-        });
-      if (held.address >= unpaidHolds.perWallet)
-        throw AppError.conflict(m.walletHoldsLimit(unpaidHolds.perWallet), {
-          reason: "unpaid_holds_limit",
-          limit: unpaidHolds.perWallet,
-        });
+      await checkHolds(tx, holder, nftId);
       const nft = await deps.catalogue.purchaseTerms(nftId, tx);
       if (nft.saleType !== "fixed") throw AppError.conflict(m.auctionOnly);
       if (!nft.payoutAddress) throw new AppError("unavailable", m.noPayout);

@@ -32,6 +32,8 @@ export const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
   // A lottery that does not activate refunds its paid ticket orders.
   lottery_not_activated: ["paid", "fulfilled"],
   lottery_seed_not_revealed: ["paid", "fulfilled"],
+  // A resale whose listing changed before our buyer key bought it (resale.ts, decision 165).
+  listing_changed: ["paid", "minting"],
 };
 
 /** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */

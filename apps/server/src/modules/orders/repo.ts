@@ -39,6 +39,11 @@ export interface OrderRow {
   provider_payment_ref: string | null;
   /** A wallet order's voucher signature, made once at creation. */
   voucher_signature: string | null;
+  /** `resale`: buys a live listing of an existing token with our buyer key (mints nothing, holds no edition). */
+  kind: "primary" | "resale";
+  /** Resale orders: the listed token and its seller when quoted (its price is `price_wei`). */
+  resale_token_id: string | null;
+  listing_seller: string | null;
   reserved_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -55,7 +60,7 @@ const COLUMNS = `id, number::text AS number, user_id, nft_id, provider, state, e
   quote_id, chain_id, price_wei::text AS price_wei, platform_fee_bps, payout_address, voucher_expiry::text AS voucher_expiry, buyer_address, tx_hash,
   provider_session, reserved_until, created_at, updated_at, pay_currency, pay_amount_minor::text AS pay_amount_minor,
   inr_micros_per_usd::text AS inr_micros_per_usd, checkout_url, provider_payment_session, voucher_signature, provider_payment_ref,
-  lottery_id, ticket_count`;
+  lottery_id, ticket_count, kind, resale_token_id::text AS resale_token_id, listing_seller`;
 
 /** States in which an order still holds its edition. */
 export const LIVE_STATES: OrderState[] = ["created", "awaiting_payment", "paid", "minting", "fulfilled"];
@@ -68,7 +73,7 @@ export const OPEN_STATES: OrderState[] = ["created", "awaiting_payment", "paid",
 export async function freeEdition(q: Query, nftId: string, editionSize: number): Promise<number | undefined> {
   const rows = await q<{ edition: number }>(
     `SELECT g AS edition FROM generate_series(1, $2::int) g
-      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g
+      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.nft_id = $1 AND o.edition = g AND o.kind = 'primary'
         AND (o.state = ANY($3::text[]) OR (o.state = ANY($4::text[]) AND o.tx_hash IS NOT NULL)))
         AND NOT EXISTS (SELECT 1 FROM prize_mints p WHERE p.nft_id = $1 AND p.edition = g)
       ORDER BY g LIMIT 1`,
@@ -137,6 +142,8 @@ export interface NewOrder {
   payCurrency?: "usd" | "inr" | null;
   payAmountMinor?: bigint | null;
   inrMicrosPerUsd?: bigint | null;
+  /** A resale order: the listed token and its seller when quoted (the price is `priceWei`). */
+  resale?: { tokenId: string; seller: string };
 }
 
 export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
@@ -144,8 +151,8 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
     `INSERT INTO orders (user_id, nft_id, provider, state, edition, usd_cents, quote_id, chain_id, price_wei,
                          platform_fee_bps, payout_address, buyer_address, reserved_until, created_at, updated_at,
                          voucher_expiry, provider_session, pay_currency, pay_amount_minor, inr_micros_per_usd,
-                         lottery_id, ticket_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18, $19, $20, $21)
+                         lottery_id, ticket_count, kind, resale_token_id, listing_seller)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
      RETURNING ${COLUMNS}`,
     [
       o.userId,
@@ -169,6 +176,9 @@ export async function insertOrder(q: Query, o: NewOrder): Promise<OrderRow> {
       o.inrMicrosPerUsd?.toString() ?? null,
       o.lotteryId ?? null,
       o.ticketCount ?? null,
+      o.resale ? "resale" : "primary",
+      o.resale?.tokenId ?? null,
+      o.resale?.seller ?? null,
     ],
   );
   if (!row) throw new Error("insertOrder: nothing returned");
@@ -430,7 +440,7 @@ export async function findByPaymentRef(q: Query, provider: OrderProvider, ref: s
   return rows[0]?.id;
 }
 
-export type RefundReason = "late_payment" | "admin" | "lottery_not_activated" | "lottery_seed_not_revealed";
+export type RefundReason = import("./providers/types.ts").RefundReasonCode;
 
 export interface RefundRow {
   id: string;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { lotteryEndpoints } from "@diginoor/api/lottery";
-import { orderEndpoints as api } from "@diginoor/api/orders";
+import { orderEndpoints as api, orderMessages } from "@diginoor/api/orders";
 import type { FastifyInstance } from "fastify";
+import { AppError } from "../../http/errors.ts";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
@@ -29,24 +30,29 @@ const TICKET_ORDERS_PER_USER: RateLimitRule = {
 
 /** What the orders routes call. */
 export interface OrdersRoutesDeps {
-  orders: Pick<OrdersUnits, "lifecycle" | "walletCheckout" | "hostedCheckout" | "auctions">;
+  orders: Pick<OrdersUnits, "lifecycle" | "walletCheckout" | "hostedCheckout" | "resale" | "auctions">;
   quotes: Pick<QuotesService, "inrMicrosPerUsd">;
   onrampUrl: string | undefined;
 }
 
 /** Orders (every provider), and the live primary auction of auction NFTs. */
 export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDeps): Promise<void> {
-  const { lifecycle, walletCheckout, hostedCheckout, auctions } = deps.orders;
+  const { lifecycle, walletCheckout, hostedCheckout, resale, auctions } = deps.orders;
   const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
   route(app, api.createOrder, {
     permission: "signed-in",
     rateLimits: [{ rule: ORDERS_PER_USER, by: "user" }],
     handler: async ({ user, body, reply }) => {
+      const { listing } = body;
+      if (listing && body.provider === "wallet") throw AppError.badRequest(orderMessages.resaleByWallet);
+      const order = listing
+        ? await resale.createOrder(userId(user), { ...body, listing })
+        : body.provider === "wallet"
+          ? await walletCheckout.createOrder(userId(user), body)
+          : await hostedCheckout.createOrder(userId(user), body);
       reply.code(201);
-      return body.provider === "wallet"
-        ? walletCheckout.createOrder(userId(user), body)
-        : hostedCheckout.createOrder(userId(user), body);
+      return order;
     },
   });
   route(app, lotteryEndpoints.createTicketOrder, {

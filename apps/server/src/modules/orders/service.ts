@@ -6,11 +6,13 @@
 //   ticket-orders.ts    lottery ticket orders through those checkouts (numbered when paid)
 //   refunds.ts          refunds of every cause, once per order and reason (decision 144)
 //   fulfilment.ts       minting paid card orders with the minter key (chain module's nonce-ordered sends)
+//   resale.ts           card and rupee purchases of resale listings: the buyer key buys and delivers
 //   auctions.ts         primary auctions of auction NFTs
 import type { PrimaryAuctions } from "./auctions.ts";
 import type { CardFulfilment } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import type { OrderLifecycle } from "./lifecycle.ts";
+import type { ResaleCheckout } from "./resale.ts";
 import type { WalletCheckout } from "./wallet-checkout.ts";
 
 export { createPrimaryAuctions, type PrimaryAuctions } from "./auctions.ts";
@@ -24,6 +26,7 @@ export {
   orderMail,
 } from "./lifecycle.ts";
 export { createWalletCheckout, type WalletCheckout } from "./wallet-checkout.ts";
+export { createResaleCheckout, type ResaleCheckout } from "./resale.ts";
 export { sandboxSecret } from "./sandbox.ts";
 
 /** The orders module's units, as bootstrap.ts built them. */
@@ -31,6 +34,7 @@ export interface OrdersUnits {
   lifecycle: OrderLifecycle;
   walletCheckout: WalletCheckout;
   hostedCheckout: HostedCheckout;
+  resale: ResaleCheckout;
   fulfilment: CardFulfilment;
   auctions: PrimaryAuctions;
 }

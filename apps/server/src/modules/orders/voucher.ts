@@ -17,9 +17,11 @@ export function onChainOrderId(o: Pick<OrderRow, "number" | "provider">): Hex {
   return o.provider === "wallet" ? voucherOrderId(BigInt(o.number)) : toOrderId(BigInt(o.number));
 }
 
-/** The token id an order mints (decimal). */
-export function orderTokenId(o: Pick<OrderRow, "number" | "provider">): string {
-  return BigInt(onChainOrderId(o)).toString();
+/** The token id an order mints (decimal), or a resale order's listed token. */
+export function orderTokenId(
+  o: Pick<OrderRow, "number" | "provider"> & Partial<Pick<OrderRow, "resale_token_id">>,
+): string {
+  return o.resale_token_id ?? BigInt(onChainOrderId(o)).toString();
 }
 
 /** The purchase voucher of a wallet order, from its row (the terms it was created with). */

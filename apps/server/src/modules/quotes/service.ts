@@ -77,6 +77,15 @@ export function createQuotesService(deps: QuotesServiceDeps) {
       return { symbol, wei: usdCentsToWei(BigInt(usdCents), usdMicrosPerToken) };
     },
 
+    /** `wei` of the configured chain's native token in US cents at the current rate, rounded up (a resale's card price). */
+    async nativeToUsdCents(wei: bigint): Promise<bigint> {
+      if (deps.chainId === undefined)
+        throw new AppError("unavailable", "This server runs without a blockchain");
+      const { usdMicrosPerToken } = await ratesFor(nativeSymbolOf(deps.chainId));
+      const d = 10n ** 22n; // 10^18 wei per token × 10^4 micro-dollars per cent
+      return (wei * usdMicrosPerToken + d - 1n) / d;
+    },
+
     /** A quote for one edition of a fixed-price NFT in the chain's native token, stored for ttlSeconds. */
     async quote(userId: string, nftId: string): Promise<QuoteResponse> {
       if (deps.chainId === undefined) {

@@ -25,8 +25,14 @@ function cardStepsOf(o: Order, priceText: string): { label: string; detail?: str
   const paid = o.state === "paid" || o.state === "minting" || o.state === "fulfilled";
   const minting = o.state === "minting";
   const done = o.state === "fulfilled";
+  // A resale (decision 165): Diginoor buys the fan's listing on chain and sends the token on.
+  const resale = o.kind === "resale";
   return [
-    { label: "Order placed", detail: `Edition ${o.edition} reserved for you`, state: "done" },
+    {
+      label: "Order placed",
+      detail: resale ? `Edition ${o.edition}, a fan's listing` : `Edition ${o.edition} reserved for you`,
+      state: "done",
+    },
     {
       label: "Payment received",
       detail: paid
@@ -35,8 +41,12 @@ function cardStepsOf(o: Order, priceText: string): { label: string; detail?: str
       state: paid ? "done" : "current",
     },
     {
-      label: "Minting",
-      detail: minting ? "Minting your NFT on the blockchain" : undefined,
+      label: resale ? "Buying the listing" : "Minting",
+      detail: minting
+        ? resale
+          ? "Buying the listing on the blockchain and sending the NFT to your wallet"
+          : "Minting your NFT on the blockchain"
+        : undefined,
       state: done ? "done" : paid ? "current" : "todo",
     },
     {

@@ -15,6 +15,7 @@ import { useNft } from "../../lib/catalogue/nft.ts";
 import { shortAddress, tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
+import { ResaleCheckout, useCardFirst } from "../../features/nft/checkout/HostedCheckout.tsx";
 import { AuctionBox } from "../../lib/wallet/AuctionBox.tsx";
 import { parseNative } from "../../lib/wallet/amounts.ts";
 import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
@@ -162,6 +163,8 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
   const queryClient = useQueryClient();
   const toast = useToast();
   const actions = useMarketActions(chain);
+  // A fan whose way to pay is the card (no wallet app, or a passkey wallet): the card comes forward.
+  const cardFirst = useCardFirst();
   const [progress, setProgress] = useState<string | null>(null);
   // Listed or put up for auction on the chain, not yet seen by the indexer: "Listing…", no second offer.
   const [pending, setPending] = useState<"listing" | "auction" | null>(null);
@@ -282,6 +285,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
           <Button
             size="lg"
             block
+            variant={cardFirst ? "secondary" : "primary"}
             loading={!!progress}
             onClick={() =>
               user
@@ -296,6 +300,13 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
           </Button>
         )}
         <WalletProgress text={progress} note={false} />
+        {!mine && token.nftId ? (
+          <ResaleCheckout
+            nftId={token.nftId}
+            listing={{ tokenId: token.tokenId, priceWei: token.listing.priceWei }}
+            symbol={symbol}
+          />
+        ) : null}
       </div>
     );
   }

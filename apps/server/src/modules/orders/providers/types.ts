@@ -61,7 +61,9 @@ export type RefundReasonCode =
   | "late_payment"
   | "admin"
   | "lottery_not_activated"
-  | "lottery_seed_not_revealed";
+  | "lottery_seed_not_revealed"
+  /** A paid resale whose listing was cancelled, sold, repriced or changed hands before we could buy it. */
+  | "listing_changed";
 
 /** What a refund names at its provider. */
 export interface RefundTarget {

@@ -18,6 +18,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { checkoutApi, goToCheckout, useCheckoutOptions } from "./api.ts";
 import { usdCentsToPaise } from "../../../lib/format.ts";
+// The checkout's styles, also where it is shown outside the NFT page (a resale listing on the token page).
+import "../routes/nft.css";
 
 type Reason =
   | "wallet_required"
@@ -25,6 +27,9 @@ type Reason =
   | "phone_invalid"
   | "open_order"
   | "unpaid_holds_limit"
+  | "listing_gone"
+  | "listing_changed"
+  | "own_listing"
   | undefined;
 
 /**
@@ -44,7 +49,7 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
       <p className="checkout-or">or pay with money</p>
       {o.card ? (
         <HostedButton
-          nft={nft}
+          nftId={nft.id}
           provider={o.card}
           primary={cardFirst}
           label={
@@ -61,7 +66,7 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
       ) : null}
       {o.rupees ? (
         <HostedButton
-          nft={nft}
+          nftId={nft.id}
           provider={o.rupees}
           label={<>Pay in rupees · {price}</>}
           note={`UPI, cards or net banking, with Cashfree. Charged in rupees: ${formatInr(paise)}.`}
@@ -82,14 +87,71 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
   );
 }
 
+/**
+ * Card and rupee checkout of a fan's resale listing (decision 165): the same choices as a primary sale,
+ * priced from the listing at the server's rates (rupees first); once paid, Diginoor buys the listing on
+ * chain for the fan and sends the token to their wallet, or refunds them if the listing changed.
+ */
+export function ResaleCheckout({
+  nftId,
+  listing,
+  symbol,
+}: {
+  nftId: string;
+  listing: { tokenId: string; priceWei: string };
+  symbol: string;
+}) {
+  const options = useCheckoutOptions({ fresh: true });
+  const cardFirst = useCardFirst();
+  const o = options.data;
+  if (!o || (!o.card && !o.rupees)) return null;
+  const price = <Price wei={listing.priceWei} symbol={symbol} />;
+  return (
+    <div className="checkout checkout-card" data-testid="resale-checkout">
+      <p className="checkout-or">or pay with money</p>
+      {o.card ? (
+        <HostedButton
+          nftId={nftId}
+          listing={listing}
+          provider={o.card}
+          primary={cardFirst}
+          label={
+            <>
+              Pay by card{o.card === "sandbox" ? " (sandbox)" : ""} · {price}
+            </>
+          }
+          note={`Charged in ${o.cardCurrency === "usd" ? "US dollars" : "rupees"} at today's rate when you start paying.`}
+        />
+      ) : null}
+      {o.rupees ? (
+        <HostedButton
+          nftId={nftId}
+          listing={listing}
+          provider={o.rupees}
+          label={<>Pay in rupees · {price}</>}
+          note="UPI, cards or net banking, with Cashfree, in rupees at today's rate."
+        />
+      ) : null}
+      <PasskeyWalletNote />
+      <p className="checkout-note">
+        Once you have paid, Diginoor buys this listing for you on the blockchain (the seller is paid as in any
+        sale) and sends the NFT to the wallet that receives your purchases. If the seller removes it or
+        changes its price first, you get your money back.
+      </p>
+    </div>
+  );
+}
+
 function HostedButton({
-  nft,
+  nftId,
+  listing,
   provider,
   label,
   note,
   primary = false,
 }: {
-  nft: NftDetail;
+  nftId: string;
+  listing?: { tokenId: string; priceWei: string };
   provider: NonNullable<CheckoutOptions["card"] | CheckoutOptions["rupees"]>;
   label: ReactNode;
   note?: string;
@@ -111,9 +173,9 @@ function HostedButton({
       // A fan without a wallet gets the passkey wallet here: no extension, no seed phrase (decision 160).
       await ensurePasskeyWallet(setStatus);
       setStatus("Opening the payment page…");
-      const o = await checkoutApi.createHostedOrder(nft.id, provider, askPhone ? phone : undefined);
+      const o = await checkoutApi.createHostedOrder(nftId, provider, askPhone ? phone : undefined, listing);
       if (!o.checkoutUrl) throw new Error("This order is no longer waiting for payment");
-      goToCheckout({ nftId: nft.id, orderId: o.orderId, checkoutUrl: o.checkoutUrl });
+      goToCheckout({ nftId, orderId: o.orderId, checkoutUrl: o.checkoutUrl });
     } catch (err) {
       setBusy(false);
       setStatus(null);
@@ -123,7 +185,7 @@ function HostedButton({
           : undefined;
       // A second tab or a double-click: the fan's open order of this NFT is shown, never a second one.
       if (details?.reason === "open_order" && details.orderId) {
-        navigate(`/confirmation/${nft.id}/${details.orderId}`);
+        navigate(`/confirmation/${nftId}/${details.orderId}`);
         return;
       }
       setError({
@@ -179,7 +241,7 @@ function HostedButton({
           {error.reason === "open_order" && error.orderId ? (
             <>
               {" "}
-              <Link to={`/confirmation/${nft.id}/${error.orderId}`}>See your open order</Link>
+              <Link to={`/confirmation/${nftId}/${error.orderId}`}>See your open order</Link>
             </>
           ) : null}
         </p>
@@ -212,7 +274,7 @@ function useEnsurePasskeyWallet() {
  * Whether the card is this fan's way to pay: their purchases go to their passkey wallet (which pays no
  * crypto), or they have no linked wallet and no wallet app in this browser.
  */
-function useCardFirst(): boolean {
+export function useCardFirst(): boolean {
   const { user } = useCurrentUser();
   const linked = useLinkedWallets(!!user).data?.items;
   if (!linked) return false;

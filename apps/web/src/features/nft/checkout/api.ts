@@ -16,9 +16,15 @@ export const checkoutApi = {
    * A hosted-checkout order (card: sandbox or Stripe; rupees: Cashfree): pay on the provider's page
    * (checkoutUrl). Cashfree needs an Indian mobile number when the account has none.
    */
-  createHostedOrder: (nftId: string, provider: "sandbox" | "stripe" | "cashfree", phone?: string) =>
+  createHostedOrder: (
+    nftId: string,
+    provider: "sandbox" | "stripe" | "cashfree",
+    phone?: string,
+    /** A resale: the listing the fan was shown (decision 165); the server refuses it if it changed. */
+    listing?: { tokenId: string; priceWei: string },
+  ) =>
     callApi<typeof orders.createOrder>("POST /api/v1/orders", {
-      body: { nftId, provider, ...(phone ? { phone } : {}) },
+      body: { nftId, provider, ...(phone ? { phone } : {}), ...(listing ? { listing } : {}) },
     }),
   /** The buyer cancels an unpaid card or rupee order: the edition is released at once (decision 143). */
   cancelOrder: (orderId: string) =>
