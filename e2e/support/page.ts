@@ -101,7 +101,9 @@ export async function settle(page: Page) {
     () =>
       Array.from(document.images).every((img) => img.complete && (img.naturalWidth > 0 || !img.currentSrc)),
     undefined,
-    { timeout: 15_000 },
+    // The first visit of a page makes its pictures' renditions (two at a time per server): with the
+    // whole browser suite asking at once that took over 15 s once (a film page at 390 px).
+    { timeout: 30_000 },
   );
   await page.evaluate(() => document.fonts.ready);
 }
