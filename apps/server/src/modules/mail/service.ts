@@ -17,6 +17,7 @@ export {
   passwordChangedMail,
   passwordResetMail,
   verificationMail,
+  walletRecoveryMail,
 } from "./templates.ts";
 
 /**
