@@ -319,4 +319,46 @@ describe("Delete my account", () => {
       401,
     );
   });
+
+  it("the erased handle is held back: a new account that would get it gets another", async () => {
+    // Same name and same first six hex digits of the id: the trigger would give exactly the old handle.
+    const id = `${a.id.slice(0, 24)}${randomBytes(6).toString("hex")}`;
+    const [row] = await q<{ handle: string }>(
+      "INSERT INTO users (id, name, email) VALUES ($1, $2, $3) RETURNING handle",
+      [id, a.name, uniqueEmail("lookalike")],
+    );
+    expect(row!.handle).not.toBe(a.handle);
+    expect(row!.handle.startsWith(a.handle.slice(0, a.handle.lastIndexOf("-") + 1))).toBe(true);
+  });
+
+  it("a Google-only account confirms by a mailed link, which works once", async () => {
+    const g = await newSignedInUser(t.ctx, {
+      password: null,
+      googleSub: `g-${randomBytes(4).toString("hex")}`,
+    });
+    const asked = await call("POST", "/api/v1/me/delete", g.cookie, {});
+    expect(asked.status).toBe(200);
+    expect(asked.json()).toMatchObject({ deleted: false });
+    // Nothing is erased before the link is used.
+    expect((await call("GET", "/api/v1/me", g.cookie)).status).toBe(200);
+    const mail = await until("the confirmation mail", async () => {
+      const [m] = await q<{ text_body: string }>("SELECT text_body FROM dev_mail WHERE to_address = $1", [
+        g.user.email,
+      ]);
+      return m;
+    });
+    const token = /delete-account\?token=([A-Za-z0-9_-]{43})/.exec(mail.text_body)?.[1];
+    expect(token).toBeDefined();
+    const confirmed = await call("POST", "/api/v1/me/delete/confirm", undefined, { token });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json()).toMatchObject({ deleted: true });
+    expect((await call("GET", "/api/v1/me", g.cookie)).status).toBe(401);
+    const [row] = await q<{ email: string; google_sub: string | null; deleted: boolean }>(
+      "SELECT email, google_sub, deleted_at IS NOT NULL AS deleted FROM users WHERE id = $1",
+      [g.user.id],
+    );
+    expect(row).toMatchObject({ google_sub: null, deleted: true });
+    expect(row!.email).not.toBe(g.user.email);
+    expect((await call("POST", "/api/v1/me/delete/confirm", undefined, { token })).status).toBe(400);
+  });
 });
