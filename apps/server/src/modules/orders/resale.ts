@@ -72,6 +72,19 @@ export function createResaleCheckout(deps: ResaleCheckoutDeps) {
     );
   }
 
+  /** Whether our buyer key ever sent token `tokenId` to `to` (a Transfer event since our deployment). */
+  async function sentByBuyer(tokenId: bigint, to: Address): Promise<boolean> {
+    const chain = chainOf();
+    const logs = await chain.publicClient.getContractEvents({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      eventName: "Transfer",
+      args: { from: deps.buyer!.account.address, to, tokenId },
+      fromBlock: BigInt(chain.deployment.blockNumber),
+    });
+    return logs.length > 0;
+  }
+
   /** Sends one call from the buyer key, records its hash on the order, and waits for its receipt. */
   async function send(
     o: repo.OrderRow,
@@ -182,8 +195,12 @@ export function createResaleCheckout(deps: ResaleCheckoutDeps) {
       }
       if (o.state !== "minting") return o.state;
       let owner = await ownerOf(tokenId);
-      // The fan's wallet holding it counts only once we sent something (else they got it elsewhere).
-      if ((owner !== fan || !o.tx_hash) && owner !== buyer.account.address) {
+      // The fan's wallet holding it counts only if our buyer key sent it there (else they got it
+      // elsewhere). Read from the chain, not from the order's recorded hash: a second run of the job (a
+      // retry beside a slow first run) may look after the first run's transfer was mined and before its
+      // hash was recorded, and would have refunded a fan who had the token (found under load).
+      const delivered = owner === fan && (!!o.tx_hash || (await sentByBuyer(tokenId, fan)));
+      if (!delivered && owner !== buyer.account.address) {
         const l = await listingOf(tokenId);
         if (l.price !== price || getAddress(l.seller) !== seller) {
           const why =
