@@ -13,7 +13,6 @@ import {
   ADMIN_DELAY,
   advance,
   approveMarketplace,
-  balance,
   col,
   ETH,
   eventOf,

@@ -235,7 +235,11 @@ describe("primary purchase with a voucher", () => {
     const studio = f.wallets[2] as Wallet;
     const ph0 = await balance(f, f.productionHouse);
     const w = await mp(f, studio, "withdraw");
-    expect(eventOf(w, "Withdrawal")).toEqual({ account: f.productionHouse, to: f.productionHouse, amount: 3n * net });
+    expect(eventOf(w, "Withdrawal")).toEqual({
+      account: f.productionHouse,
+      to: f.productionHouse,
+      amount: 3n * net,
+    });
     expect(await balance(f, f.productionHouse)).toBe(ph0 + 3n * net - gasCost(w));
     expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(0n);
     expect(await heldBalance(f)).toBe(0n);
