@@ -27,6 +27,7 @@ import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
+import { registerPrivacy } from "./modules/privacy/routes.ts";
 import { registerMediaRenditions } from "./modules/media/routes.ts";
 import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
@@ -134,6 +135,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
   await registerAuth(app, ctx);
   await registerUsers(app, ctx);
+  registerPrivacy(app, { privacy: services.privacy, accounts: ctx });
   await registerCatalogue(app, services.catalogue);
   await registerContact(app, services.contact);
   await registerNewsletter(app, services.newsletter);

@@ -45,6 +45,8 @@ import { lotteryWork } from "./modules/lottery/jobs.ts";
 import { createNewsletterService } from "./modules/newsletter/service.ts";
 import { notificationsWork } from "./modules/notifications/jobs.ts";
 import { ordersWork } from "./modules/orders/jobs.ts";
+import { privacyWork } from "./modules/privacy/jobs.ts";
+import { createPrivacyService } from "./modules/privacy/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -225,6 +227,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
     ordersWork(orders, {
@@ -247,6 +250,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
+    privacyWork(privacy, { database, clock }, mailer, (counts) =>
+      workLog("info", { counts }, "pruned data requests"),
+    ),
   ];
   let running: { stop(): Promise<void> } | undefined;
   return {
@@ -291,6 +297,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       blog,
       contact,
       newsletter,
+      privacy,
     },
     work,
     appliedMigrations,

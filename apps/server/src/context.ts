@@ -19,6 +19,7 @@ import type { AdminService } from "./modules/admin/service.ts";
 import type { BlogService } from "./modules/blog/service.ts";
 import type { ContactService } from "./modules/contact/service.ts";
 import type { NewsletterService } from "./modules/newsletter/service.ts";
+import type { PrivacyService } from "./modules/privacy/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
@@ -40,6 +41,8 @@ export interface Services {
   blog: BlogService;
   contact: ContactService;
   newsletter: NewsletterService;
+  /** Data rights (decision 170): the archive of a person's data and the erasure of their account. */
+  privacy: PrivacyService;
 }
 
 /**

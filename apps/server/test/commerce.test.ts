@@ -200,6 +200,29 @@ describe("commerce on the chain, over HTTP", () => {
     expect(done.transitions.map((x) => x.to)).toEqual(["awaiting_payment", "minting", "fulfilled"]);
     aliceToken = BigInt(done.tokenId);
     expect(await ownerOnChain(aliceToken)).toBe(alice.account.address);
+    // The indexed primary sale: PrimaryPurchase carries only price and fee; the payee (seller) and the buyer
+    // come from the mint's CollectibleMinted and Transfer in the same transaction.
+    const price = BigInt(o.payment?.voucher.priceWei ?? "0");
+    const sales = await until(
+      "primary sale indexed",
+      () =>
+        t.ctx.database.query<Record<string, string>>(
+          `SELECT kind, seller, buyer, price_wei::text AS price, fee_wei::text AS fee, royalty_wei::text AS royalty
+             FROM indexer_sales WHERE token_id = $1`,
+          [aliceToken.toString()],
+        ),
+      (rows) => rows.length > 0,
+    );
+    expect(sales).toEqual([
+      {
+        kind: "primary",
+        seller: PAYOUT,
+        buyer: alice.account.address,
+        price: price.toString(),
+        fee: ((price * BigInt(o.payment?.voucher.platformFeeBps ?? 0)) / 10_000n).toString(),
+        royalty: "0",
+      },
+    ]);
     expect((await tokenApi(aliceToken)).body).toMatchObject({
       nftId: "bossEntry",
       edition: 1,

@@ -15,6 +15,7 @@ import {
 } from "./card-orders.ts";
 import { httpApi, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { parseMetrics, type Samples, sample, sum } from "./metrics.ts";
 
 /**
  * Issue 11's must-shows for card orders at scale, over HTTP and a real anvil, on both engines:
@@ -25,6 +26,7 @@ import { createTestApp, type TestApp } from "./harness.ts";
  *   the others refused; editions a declined payment gives back go to the next buyers, never twice.
  */
 const PUBLIC_URL = "http://localhost:3000";
+const METRICS_TOKEN = "storm-metrics-token-0123456789abcdef";
 const SEED = Number(process.env.STORM_SEED ?? Date.now() % 1_000_000);
 
 let t: TestApp;
@@ -39,7 +41,7 @@ const count = async (sql: string, params: unknown[] = []) =>
 
 beforeAll(async () => {
   clock = createTestClock(Date.now());
-  t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
+  t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100", METRICS_TOKEN }, { clock, chain: true });
   secret = sandboxSecret(t.ctx.config);
   await seedStudioFilmAndStar(t.ctx.database, ANVIL_ADDRESSES[9]);
   await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
@@ -64,6 +66,17 @@ const send = (d: Pick<Delivery, "body" | "signature">) =>
     payload: d.body,
     headers: { "content-type": "application/json", "x-sandbox-signature": d.signature },
   });
+
+/** What an operator's `curl -H "Authorization: Bearer …" /metrics` shows (issue 26), parsed. */
+async function scrape(): Promise<Samples> {
+  const res = await t.app.inject({
+    method: "GET",
+    url: "/metrics",
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(res.statusCode).toBe(200);
+  return parseMetrics(res.body);
+}
 
 async function ordersOf(ids: string[]) {
   return q<{ id: string; state: string; number: string; buyer_address: string }>(
@@ -108,6 +121,7 @@ describe("card orders at scale", () => {
     const forgedCount = storm.filter((d) => d.forged).length;
     expect(forgedCount).toBeGreaterThan(storm.length * 0.1);
 
+    const before = await scrape();
     const started = performance.now();
     const answers = await pool(storm, 16, async (d) => (await send(d)).statusCode);
     const ms = performance.now() - started;
@@ -122,6 +136,23 @@ describe("card orders at scale", () => {
         placed.map((p) => p.o.orderId),
       ]),
     ).toBe(180);
+
+    // The operator's view of the storm, scraped while the orders are still being minted: every
+    // delivery counted by its result (forged ones rejected), the 180 paid orders counted by state.
+    const during = await scrape();
+    const moved = (name: string, labels: Record<string, string>, from = before, to = during) =>
+      sample(to, name, labels) - sample(from, name, labels);
+    expect(moved("diginoor_webhooks_total", { provider: "sandbox", result: "rejected" })).toBe(forgedCount);
+    expect(moved("diginoor_webhooks_total", { provider: "sandbox", result: "accepted" })).toBe(
+      storm.length - forgedCount,
+    );
+    expect(sum(during, "diginoor_orders") - sum(before, "diginoor_orders")).toBe(0);
+    const paidSide = ["paid", "minting", "fulfilled"].reduce(
+      (n, state) => n + moved("diginoor_orders", { state }),
+      0,
+    );
+    expect(paidSide).toBe(180);
+    expect(moved("diginoor_orders", { state: "awaiting_payment" })).toBe(-180);
 
     const done = await until(
       "fulfilment of the 180 paid orders",
@@ -140,6 +171,18 @@ describe("card orders at scale", () => {
       expect(o.buyer_address).toBe(byId.get(o.id));
     }
     for (const o of unpaid) expect(mints.get(BigInt(o.number))).toBeUndefined();
+    // After fulfilment the gauges and the job counters say the same: 180 more fulfilled orders, none
+    // left paid or minting, and (at least) one completed fulfilment job per order in this process.
+    const after = await scrape();
+    expect(moved("diginoor_orders", { state: "fulfilled" }, before, after)).toBe(180);
+    expect(sample(after, "diginoor_orders", { state: "minting" })).toBe(0);
+    expect(
+      moved("diginoor_jobs_completed_total", { job: "orders.fulfil" }, before, after),
+    ).toBeGreaterThanOrEqual(180);
+    expect(sample(after, "diginoor_jobs_dead", { job: "orders.fulfil" })).toBe(0);
+    console.log(
+      `metrics during the storm: webhooks accepted +${moved("diginoor_webhooks_total", { provider: "sandbox", result: "accepted" })}, rejected +${moved("diginoor_webhooks_total", { provider: "sandbox", result: "rejected" })}; orders paid/minting/fulfilled +${paidSide}; after: fulfilled +${moved("diginoor_orders", { state: "fulfilled" }, before, after)}, orders.fulfil jobs completed +${moved("diginoor_jobs_completed_total", { job: "orders.fulfil" }, before, after)}`,
+    );
     // Every paid order went the one way, once; one fulfilment job each.
     const paths = await q<{ order_id: string; path: string }>(
       `SELECT order_id, string_agg(to_state, '>' ORDER BY at, id) AS path FROM order_transitions

@@ -111,6 +111,9 @@ const FIRST: Record<string, string> = {
   "ends-at-during-pause-stored": "audit3",
   "minimum-bid-today": "audit3",
   "fees-accrue-to-one-sale": "audit3",
+  // issue 22, primary purchase gas: the indexer takes a primary sale's payee and buyer from the mint's events
+  "primary-event-proceeds-as-fee": "primary",
+  "minted-event-buyer-as-receiver": "primary",
 };
 
 const STALE = "if (version != l.tokenVersion || epoch != l.ownerEpoch) revert ListingStale(tokenId);";
@@ -657,6 +660,20 @@ export const MUTANTS: Mutant[] = [
     what: "each accrual overwrites the fees accrued before it",
     find: "if (fee != 0) _config.accruedFees += SafeCast.toUint128(fee);",
     replace: "if (fee != 0) _config.accruedFees = SafeCast.toUint128(fee);",
+  },
+  {
+    id: "primary-event-proceeds-as-fee",
+    file: MARKET,
+    what: "PrimaryPurchase reports the payee's proceeds as the platform fee (the indexer's sale record)",
+    find: "emit PrimaryPurchase(tokenId, msg.value, fee);",
+    replace: "emit PrimaryPurchase(tokenId, msg.value, msg.value - fee);",
+  },
+  {
+    id: "minted-event-buyer-as-receiver",
+    file: COLLECTIBLE,
+    what: "CollectibleMinted names the buyer as royalty receiver (the indexer's payee of a primary sale)",
+    find: "emit CollectibleMinted(tokenId, catalogueNftId, edition, royaltyReceiver, bps);",
+    replace: "emit CollectibleMinted(tokenId, catalogueNftId, edition, to, bps);",
   },
 ];
 

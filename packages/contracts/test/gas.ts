@@ -20,11 +20,12 @@ import {
 const FIXED_EXPIRY = 4_102_444_800n;
 
 /**
- * The goals of docs/gas.md. Buy and settle hold issue 22's lower aims (100,000 each); the primary purchase keeps
- * its goal (the aim of 130,000 is not met: docs/gas.md says what the rest pays for).
+ * The goals of docs/gas.md. Buy and settle hold issue 22's lower aims (100,000 each). The primary purchase's goal
+ * is 135,000 (134,447 measured after the leaner events); its aim of 130,000 is not met: docs/gas.md says why and
+ * what the rest pays for.
  */
 export const GAS_GOALS: Record<string, number> = {
-  primaryPurchase: 150_000,
+  primaryPurchase: 135_000,
   list: 75_000,
   buyListing: 100_000,
   firstBid: 90_000,

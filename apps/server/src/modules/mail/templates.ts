@@ -181,3 +181,33 @@ export function notificationMail(
     html,
   };
 }
+
+/** The one-time download link of a personal-data archive (decision 170). */
+export function dataExportMail(name: string | null, url: string, hours: number): RenderedMail {
+  const subject = "Your Diginoor data is ready to download";
+  const lines = [
+    greeting(name),
+    "You asked for a copy of everything Diginoor holds about you. It is ready: one JSON file with your account, wallets, orders, tickets, bids, likes, follows, notifications, mail and consents.",
+    `The link works once and expires in ${hours} hours. If you did not ask for this, change your password.`,
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nDownload: ${url}\n`,
+    html: layout(subject, lines, { label: "Download my data", url }),
+  };
+}
+
+/** The confirmation link of a Google-only account's deletion (decision 170). */
+export function confirmDeletionMail(name: string | null, url: string, hours: number): RenderedMail {
+  const subject = "Confirm the deletion of your Diginoor account";
+  const lines = [
+    greeting(name),
+    "You asked to delete your Diginoor account. Deleting it signs you out everywhere, unlinks your wallets and erases your name, email, phone, pictures and handle. Orders and on-chain records are kept, no longer linked to you.",
+    `The link works once and expires in ${hours} hour${hours === 1 ? "" : "s"}. If you did not ask for this, ignore this email: nothing changes.`,
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nDelete my account: ${url}\n`,
+    html: layout(subject, lines, { label: "Delete my account", url }),
+  };
+}

@@ -332,3 +332,6 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export type WalletsService = ReturnType<typeof createWalletsService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseWallets, exportWallets, linkedAddresses } from "./personal-data.ts";

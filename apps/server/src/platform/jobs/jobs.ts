@@ -404,3 +404,24 @@ export function createJobs(opts: JobsOptions): Jobs {
     },
   };
 }
+
+/**
+ * Deletes every job, queued or done (the archive's too), whose payload or output mentions one of
+ * `needles` (lower-case), except running ones: an erased person's address, name or handle must not
+ * survive in the queue's history (decision 170). Returns how many.
+ */
+export async function forgetJobsMentioning(
+  q: <T>(text: string, params?: unknown[]) => Promise<T[]>,
+  needles: string[],
+): Promise<number> {
+  let n = 0;
+  for (const table of ["pgboss.job", "pgboss.archive"]) {
+    const rows = await q(
+      `DELETE FROM ${table} WHERE state <> 'active' AND EXISTS (SELECT 1 FROM unnest($1::text[]) AS x
+         WHERE strpos(lower(coalesce(data::text, '') || ' ' || coalesce(output::text, '')), x) > 0) RETURNING 1`,
+      [needles],
+    );
+    n += rows.length;
+  }
+  return n;
+}

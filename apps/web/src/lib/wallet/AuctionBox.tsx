@@ -115,8 +115,13 @@ export function AuctionBox({
         </div>
         <div>
           <dt>Reserve price</dt>
-          <dd>
-            <Price wei={auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} stacked />
+          <dd data-testid="auction-reserve">
+            <Price
+              wei={roundUpWei(BigInt(auction.reserveWei))}
+              symbol={symbol}
+              digits={AMOUNT_DECIMALS}
+              stacked
+            />
           </dd>
         </div>
       </dl>
@@ -245,7 +250,11 @@ function BidDialog({
       <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
         <p>
           {auction.highestBidWei ? "Latest bid" : "Reserve price"}:{" "}
-          <Price wei={auction.highestBidWei ?? auction.reserveWei} symbol={symbol} digits={AMOUNT_DECIMALS} />
+          <Price
+            wei={auction.highestBidWei ?? roundUpWei(BigInt(auction.reserveWei))}
+            symbol={symbol}
+            digits={AMOUNT_DECIMALS}
+          />
         </p>
         <p>
           Minimum bid: <Price wei={minimum} symbol={symbol} digits={AMOUNT_DECIMALS} />
