@@ -141,9 +141,17 @@ async function run(engine: string) {
     clock.advance(HOUR);
     await settle();
     const lottery = t.ctx.services.lottery;
+    // CPU time of this process (user + system) beside the wall time: on a loaded machine the wall time
+    // is mostly waiting for a core; with PGlite the database's work is this process's too.
+    const cpuMs = (from: NodeJS.CpuUsage) => {
+      const d = process.cpuUsage(from);
+      return (d.user + d.system) / 1000;
+    };
+    let cpu0 = process.cpuUsage();
     let t0 = performance.now();
     if ((await lottery.close(id)) !== "closed") throw new Error("the lottery did not close");
     const closeMs = performance.now() - t0;
+    const closeCpuMs = cpuMs(cpu0);
     const rpc = (method: string) =>
       fetch(t.ctx.chain!.rpcUrl, {
         method: "POST",
@@ -151,9 +159,11 @@ async function run(engine: string) {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
       });
     for (let i = 0; i < 3; i++) await rpc("evm_mine");
+    cpu0 = process.cpuUsage();
     t0 = performance.now();
     if ((await lottery.draw(id)) !== "drawn") throw new Error("the lottery was not drawn");
     const drawMs = performance.now() - t0;
+    const drawCpuMs = cpuMs(cpu0);
 
     await settle();
     // In this process: the two public reads and every check (no tsx start-up, no chain call). The
@@ -181,6 +191,16 @@ async function run(engine: string) {
       return performance.now() - a;
     };
     const verifyMs = await timed(process.execPath, [VERIFIER, ...verifyArgs]);
+    // The verifier's own CPU time (user + system, as /usr/bin/time reports it).
+    const timedRun = await exec(
+      "/usr/bin/time",
+      ["-f", "cpu %U %S", process.execPath, VERIFIER, ...verifyArgs],
+      {
+        cwd: repoRoot,
+      },
+    );
+    const cpuLine = /cpu ([\d.]+) ([\d.]+)/.exec(timedRun.stderr);
+    const verifyCpuMs = cpuLine ? (Number(cpuLine[1]) + Number(cpuLine[2])) * 1000 : Number.NaN;
     const npmVerifyMs = await timed("npm", ["run", "--silent", "lottery:verify", "--", ...verifyArgs]);
     // The same command's fixed cost: node starting and printing its usage.
     t0 = performance.now();
@@ -196,6 +216,9 @@ async function run(engine: string) {
       setupMs,
       closeMs,
       drawMs,
+      closeCpuMs,
+      drawCpuMs,
+      verifyCpuMs,
       verifyMs,
       npmVerifyMs,
       startupMs,
@@ -251,6 +274,8 @@ Ticket orders accepted per second while the lottery is open (\`POST /api/v1/lott
 | Engine | Ticket orders accepted/s | p50 (ms) | p99 (ms) | Non-2xx / errors | Orders recorded (warm-up included) | Baseline GET /healthz/s | % of baseline |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${results.map((r) => `| ${r.engine} | ${Math.round(r.ordersRps)} | ${r.ordersP50} | ${r.ordersP99} | ${r.ordersErrors} | ${n(r.ordersMade)} | ${Math.round(r.healthzRps)} | ${((r.ordersRps / r.healthzRps) * 100).toFixed(1)} |`).join("\n")}
+
+CPU time beside the wall times above (the machine's load makes the wall time mostly a wait for a core): closing + draw used ${results.map((r) => `${s(r.closeCpuMs + r.drawCpuMs)} of the benchmark process's CPU on ${r.engine.split(" (")[0]}${r.engine.startsWith("PGlite") ? " (the database included)" : " (the server's part; PostgreSQL's own work is in its processes)"}`).join(", ")}; the verifier process used ${results.map((r) => `${s(r.verifyCpuMs)} (${r.engine.split(" (")[0]})`).join(" and ")} of CPU.
 
 In this run: ${results.map((r) => `${r.engine.split(" (")[0]}: closing + draw ${r.closeMs + r.drawMs < 2000 ? "under" : "over"} 2 s, lottery:verify ${r.verifyMs < 2000 ? "under" : "over"} 2 s`).join("; ")}. A load average above the ${os.cpus().length} cores means the database, the server, anvil and the verifier waited for a core most of the time: compare runs at a similar load.
 `;
