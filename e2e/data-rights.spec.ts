@@ -29,6 +29,14 @@ test("Download my data mails a one-time link; Delete my account erases the accou
   const card = page.getByRole("region", { name: "Your data" });
   await expect(card).toBeVisible();
 
+  // The newsletter consent: given and withdrawn with one switch.
+  const newsletter = page.getByRole("switch", { name: /Diginoor newsletter/ });
+  await newsletter.click();
+  await expect(newsletter).toBeChecked();
+  await expect(page.getByText(/subscribed since/)).toBeVisible();
+  await newsletter.click();
+  await expect(newsletter).not.toBeChecked();
+
   await card.getByRole("button", { name: "DOWNLOAD MY DATA" }).click();
   await expect(card.getByRole("status")).toContainText("A download link will arrive by email");
   let link: string | undefined;

@@ -86,7 +86,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
-  installErrorHandler(app);
+  installErrorHandler(app, { undeclaredErrorCodes: config.NODE_ENV === "test" ? "fail" : "allow" });
   installMetrics(app, {
     token: config.METRICS_TOKEN,
     database: ctx.database,
@@ -143,7 +143,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerAdmin(app, services.admin);
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
-  registerWalletRoutes(app, services.wallets);
+  registerWalletRoutes(app, services.wallets, services.walletRecovery);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
     orders: services.orders,

@@ -16,6 +16,8 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createWalletRecovery } from "./modules/wallets/recovery.ts";
+import { walletsWork } from "./modules/wallets/jobs.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
@@ -208,6 +210,18 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
   const { pubsub, jobs } = platform;
+  const walletsLog = pino({ level: config.LOG_LEVEL, name: "wallets" });
+  const walletRecovery = createWalletRecovery({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
+    guardian: createKeySender(chain, chain?.guardian),
+    wallets,
+    mailer,
+    notifications,
+    log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
+  });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
   const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
@@ -250,6 +264,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
+    walletsWork(walletRecovery, (counts) => workLog("info", { counts }, "wallet recoveries")),
     privacyWork(privacy, { database, clock }, mailer, (counts) =>
       workLog("info", { counts }, "pruned data requests"),
     ),
@@ -268,6 +283,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     services: {
       catalogue,
       wallets,
+      walletRecovery,
       quotes,
       tokens,
       notifications,

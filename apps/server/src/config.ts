@@ -147,6 +147,12 @@ export const envSchema = z
     BUNDLER_URL: urlWithProtocol(["http", "https"]).optional(),
     /** Recovery guardian named in new passkey accounts (decision 160); on the local chain anvil's 7th dev account. */
     RECOVERY_GUARDIAN_ADDRESS: evmAddress.optional(),
+    /**
+     * The recovery guardian's key (decision 160): proposes a fan's new passkey after the fan confirmed a
+     * mailed link, and completes it 7 days later. It can do nothing else to an account. On the local
+     * chain anvil's 7th dev account; without it, wallets cannot be recovered by the server.
+     */
+    RECOVERY_GUARDIAN_PRIVATE_KEY: hexKey,
     /** Required when NODE_ENV=production: mail carries sign-in links, so it must really be sent. */
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
     /**

@@ -10,6 +10,7 @@ import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
+import type { WalletRecoveryService } from "./modules/wallets/recovery.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -25,6 +26,8 @@ import type { PrivacyService } from "./modules/privacy/service.ts";
 export interface Services {
   catalogue: CatalogueService;
   wallets: WalletsService;
+  /** Recovery of passkey wallets whose every passkey is lost (decision 160). */
+  walletRecovery: WalletRecoveryService;
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;

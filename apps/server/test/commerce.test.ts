@@ -179,10 +179,19 @@ describe("commerce on the chain, over HTTP", () => {
       chain.signer = signer;
     }
 
-    // Bob cannot redeem Alice's voucher: it names her wallet.
+    // Bob cannot redeem Alice's voucher: it was signed for her wallet, and the contract hashes the caller as
+    // the buyer, so from Bob's wallet it recovers a signer that is not one.
     const stolen = { ...o, payment: { ...o.payment! } };
-    expect(await revertName(pay(bob.wallet, stolen))).toBe("NotVoucherBuyer");
+    expect(await revertName(pay(bob.wallet, stolen))).toBe("InvalidSignature");
 
+    const owed = () =>
+      pc().readContract({
+        address: o.payment?.marketplace as Address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "pendingWithdrawals",
+        args: [PAYOUT],
+      });
+    const owedBefore = await owed();
     const hash = await pay(alice.wallet, o);
     const reported = await api<Order>("POST", `/api/v1/orders/${o.orderId}/transaction`, alice.cookie, {
       txHash: hash,
@@ -229,7 +238,25 @@ describe("commerce on the chain, over HTTP", () => {
       owner: alice.account.address,
     });
 
-    // The production house was paid the price net of the platform's share.
+    // The production house was credited the price net of the platform's share (decision 106: pull payment),
+    // which its payout wallet withdraws with the marketplace's withdraw() (docs/operations.md).
+    const net = price - (price * BigInt(o.payment?.voucher.platformFeeBps ?? 0)) / 10_000n;
+    expect((await owed()) - owedBefore).toBe(net);
+    const studio = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[9] as Hex));
+    const studioBefore = await pc().getBalance({ address: PAYOUT });
+    const withdrawal = await pc().waitForTransactionReceipt({
+      hash: await studio.writeContract({
+        chain: null,
+        address: o.payment?.marketplace as Address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "withdraw",
+      }),
+    });
+    expect(withdrawal.status).toBe("success");
+    expect(await owed()).toBe(0n);
+    expect((await pc().getBalance({ address: PAYOUT })) - studioBefore).toBe(
+      owedBefore + net - withdrawal.gasUsed * withdrawal.effectiveGasPrice,
+    );
     const list = await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie);
     expect(list.body.items.map((i) => i.orderId)).toEqual([o.orderId]);
 

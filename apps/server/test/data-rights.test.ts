@@ -180,6 +180,29 @@ afterAll(async () => {
   await t?.close();
 });
 
+describe("the newsletter consent", () => {
+  it("is recorded with its time and can be withdrawn and given again", async () => {
+    const c = await newSignedInUser(t.ctx);
+    expect((await call("GET", "/api/v1/me/newsletter", c.cookie)).json()).toEqual({
+      subscribed: false,
+      since: null,
+    });
+    const given = await call("PUT", "/api/v1/me/newsletter", c.cookie, { subscribed: true });
+    expect(given.json()).toMatchObject({ subscribed: true, since: expect.any(String) });
+    // Giving it again keeps the first time.
+    const again = await call("PUT", "/api/v1/me/newsletter", c.cookie, { subscribed: true });
+    expect(again.json()).toEqual(given.json());
+    expect((await call("PUT", "/api/v1/me/newsletter", c.cookie, { subscribed: false })).json()).toEqual({
+      subscribed: false,
+      since: null,
+    });
+    expect(
+      await q("SELECT count(*)::int AS n FROM newsletter_subscribers WHERE email = $1", [c.user.email]),
+    ).toEqual([{ n: 0 }]);
+    expect((await call("GET", "/api/v1/me/newsletter")).status).toBe(401);
+  });
+});
+
 describe("Download my data", () => {
   let archiveText = "";
   let archive: { userId: string; parts: Record<string, Record<string, unknown[]>> };

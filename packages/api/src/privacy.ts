@@ -45,7 +45,33 @@ export const dataExportSchema = z.object({
 });
 export type DataExport = z.infer<typeof dataExportSchema>;
 
+/** The newsletter consent of the signed-in user's address: given or not, and since when. */
+export const newsletterConsentSchema = z.object({
+  subscribed: z.boolean(),
+  /** ISO 8601 time the consent was given; null when not subscribed. */
+  since: z.string().nullable(),
+});
+export type NewsletterConsent = z.infer<typeof newsletterConsentSchema>;
+export const setNewsletterConsentRequestSchema = z.object({ subscribed: z.boolean() });
+
 export const privacyEndpoints = {
+  getNewsletterConsent: endpoint({
+    operationId: "getNewsletterConsent",
+    method: "GET",
+    path: "/api/v1/me/newsletter",
+    summary: "Whether your address receives the newsletter, and since when (a recorded mail consent)",
+    tags: ["profile"],
+    success: { status: 200, schema: newsletterConsentSchema },
+  }),
+  setNewsletterConsent: endpoint({
+    operationId: "setNewsletterConsent",
+    method: "PUT",
+    path: "/api/v1/me/newsletter",
+    summary: "Give or withdraw your newsletter consent",
+    tags: ["profile"],
+    body: setNewsletterConsentRequestSchema,
+    success: { status: 200, schema: newsletterConsentSchema },
+  }),
   requestExport: endpoint({
     operationId: "requestDataExport",
     method: "POST",

@@ -19,6 +19,7 @@ export {
   passwordChangedMail,
   passwordResetMail,
   verificationMail,
+  walletRecoveryMail,
 } from "./templates.ts";
 
 /**

@@ -9,9 +9,10 @@ import type { PrivacyService } from "./service.ts";
 const exportPerUser: RateLimitRule = { name: "data-export:user", limit: 3, windowSeconds: 86_400 };
 const downloadPerIp: RateLimitRule = { name: "data-download:ip", limit: 30, windowSeconds: 600 };
 const deletePerUser: RateLimitRule = { name: "delete-account:user", limit: 10, windowSeconds: 3600 };
+const consentPerUser: RateLimitRule = { name: "newsletter-consent:user", limit: 30, windowSeconds: 600 };
 const confirmPerIp: RateLimitRule = { name: "delete-confirm:ip", limit: 30, windowSeconds: 600 };
 
-/** Data rights (decision 170): Download my data, Delete my account. */
+/** Data rights (decision 170): Download my data, Delete my account, the newsletter consent. */
 export function registerPrivacy(
   app: FastifyInstance,
   d: { privacy: PrivacyService; accounts: AccountsDeps },
@@ -45,6 +46,21 @@ export function registerPrivacy(
       if (result.deleted) clearSessionCookie(accounts.config, reply);
       return result;
     },
+  });
+
+  route(app, api.getNewsletterConsent, {
+    permission: "signed-in",
+    handler: async ({ req, reply }) => {
+      reply.header("cache-control", "no-store");
+      return privacy.newsletterConsent(await requireUser(accounts, req));
+    },
+  });
+
+  route(app, api.setNewsletterConsent, {
+    permission: "signed-in",
+    rateLimits: [{ rule: consentPerUser, by: "user" }],
+    handler: async ({ req, body }) =>
+      privacy.setNewsletterConsent(await requireUser(accounts, req), body.subscribed),
   });
 
   route(app, api.confirmDelete, {

@@ -233,6 +233,16 @@ export function createPrivacyService(deps: PrivacyDeps) {
       return { deleted: true, message: privacyMessages.deleted };
     },
 
+    /** The newsletter consent of the account's address (a recorded mail consent). */
+    newsletterConsent(user: { email: string }) {
+      return newsletter.newsletterConsent(q, user.email);
+    },
+
+    /** Gives or withdraws the newsletter consent of the account's address. */
+    setNewsletterConsent(user: { email: string }, subscribed: boolean) {
+      return newsletter.setNewsletterConsent(q, user.email, subscribed);
+    },
+
     /** Drops expired links (and their archives) and releases handles past their grace period. */
     async prune(): Promise<{ links: number; handles: number }> {
       const now = clock.date().toISOString();

@@ -1,5 +1,5 @@
 // The wallets module's part of the data rights (decision 170): linked wallets and passkeys are
-// exported; at erasure every wallet is unlinked (the addresses' on-chain history stays on chain).
+// exported, with their recoveries; at erasure every wallet is unlinked (the addresses' on-chain history stays on chain).
 import type { Query } from "../../db/query.ts";
 import type { PersonalSubject } from "../../lib/personal-data.ts";
 
@@ -23,11 +23,18 @@ export async function exportWallets(q: Query, s: PersonalSubject) {
          FROM passkey_credentials WHERE user_id = $1 ORDER BY created_at`,
       [s.userId],
     ),
+    recoveries: await q(
+      `SELECT address, state, requested_at AS "requestedAt", new_credential_id AS "newCredentialId",
+              executable_at AS "executableAt", finished_at AS "finishedAt"
+         FROM wallet_recoveries WHERE user_id = $1 ORDER BY requested_at`,
+      [s.userId],
+    ),
   };
 }
 
 export async function eraseWallets(q: Query, s: PersonalSubject) {
   await q("DELETE FROM wallet_nonces WHERE user_id = $1", [s.userId]);
+  await q("DELETE FROM wallet_recoveries WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM passkey_credentials WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallets WHERE user_id = $1", [s.userId]);
 }
