@@ -86,7 +86,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
-  installErrorHandler(app);
+  installErrorHandler(app, { undeclaredErrorCodes: config.NODE_ENV === "test" ? "fail" : "allow" });
   installMetrics(app, {
     token: config.METRICS_TOKEN,
     database: ctx.database,

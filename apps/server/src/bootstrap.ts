@@ -250,6 +250,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       publicUrl: config.PUBLIC_URL,
       notifications,
       chain: !!chain,
+      providerTimeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
       log: (o, msg) => workLog("info", o, msg),
     }),
     notificationsWork(notifications, { database, mailer, chain: !!chain }),
@@ -380,7 +381,10 @@ function buildOrders(
     lottery: d.lottery,
     jobs,
     publicUrl: config.PUBLIC_URL,
-    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    sandbox:
+      config.NODE_ENV === "production"
+        ? undefined
+        : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
     providers: paymentProvidersFromConfig(config),
     cashfreeMode: config.CASHFREE_ENV,
     log,

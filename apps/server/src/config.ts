@@ -268,6 +268,11 @@ export const envSchema = z
       .enum(["on", "off", "1", "0", "true", "false"])
       .default("on")
       .transform((v) => v === "on" || v === "1" || v === "true"),
+    /**
+     * Seconds between job-queue maintenance runs (a worker's): a job left running by a process that
+     * died (SIGKILL, power) is retried once its expiry passed and the next run notices.
+     */
+    JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     /** Run the chain indexer in this process when it is a worker (WORKERS=on); one runs per chain at a time. */
     INDEXER: z
       .enum(["on", "off", "1", "0", "true", "false"])

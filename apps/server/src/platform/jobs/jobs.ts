@@ -143,6 +143,11 @@ export interface JobsOptions {
   pollingIntervalSeconds?: number;
   /** How often the time keeper checks the schedules (pg-boss default 30 s). */
   cronMonitorIntervalSeconds?: number;
+  /**
+   * How often queue maintenance runs (pg-boss default 120 s): it retries jobs left `active` past
+   * their expiry by a process that died mid-job, so this bounds how late they run again.
+   */
+  maintenanceIntervalSeconds?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -223,6 +228,7 @@ export function createJobs(opts: JobsOptions): Jobs {
     supervise: opts.workers,
     schedule: opts.workers,
     cronMonitorIntervalSeconds: opts.cronMonitorIntervalSeconds ?? 30,
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 120,
     // Completed jobs stay queryable for a day, failed ones for a week before they are archived.
     archiveCompletedAfterSeconds: 24 * 3600,
     archiveFailedAfterSeconds: 7 * 24 * 3600,
