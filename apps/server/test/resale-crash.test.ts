@@ -218,7 +218,7 @@ describe.skipIf(!enabled)("card-bought resale under crashes", () => {
       );
       for (const r of waiting) {
         let event: { body: string; signature: string } | undefined;
-        await sandboxWith((d) => {
+        await sandboxWith(async (d) => {
           event = { body: d.body, signature: d.sign() };
         }).refund(
           {
