@@ -155,6 +155,36 @@ export async function measure(opts: Record<string, unknown>, duration: number): 
   };
 }
 
+/** CPU seconds (user + system) the processes `pids` have used so far (those gone count 0; Linux /proc). */
+export function cpuSeconds(pids: Iterable<number>): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/** The PostgreSQL backends connected to the database of `url` (their process ids). */
+export async function backendPids(url: string): Promise<number[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return r.rows.map((x) => x.pid);
+  } finally {
+    await c.end();
+  }
+}
+
 // ─── docs ───────────────────────────────────────────────────────────────────
 
 /** Replaces the `heading` section of docs/benchmarks.md with `section` (appends it when absent). */
