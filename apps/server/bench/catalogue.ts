@@ -24,6 +24,7 @@ import {
   listen,
   backendPids,
   cpuSeconds,
+  cpuSince,
   type Measured,
   measure,
   repoRoot,
@@ -348,8 +349,8 @@ async function main() {
             ...r,
             load: os.loadavg()[0] ?? 0,
             cores: {
-              api: (cpuSeconds(servers) - before.api) / wall,
-              pg: (cpuSeconds(pg1) - before.pg) / wall,
+              api: cpuSince(before.api, servers) / wall,
+              pg: cpuSince(before.pg, pg1) / wall,
               gen: (gen.user + gen.system) / 1e6 / wall,
             },
           };

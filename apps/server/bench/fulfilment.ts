@@ -22,7 +22,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { openShop, payOrder, placeOrder, shopEnv } from "../test/card-shop.ts";
 import { startChainFixture } from "../test/chain-fixture.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "../test/server-process.ts";
-import { backendPids, cpuSeconds, freshPostgres, writeDocs } from "./support.ts";
+import { backendPids, cpuSeconds, cpuSince, freshPostgres, writeDocs } from "./support.ts";
 
 const ORDERS = 200;
 const IN_FLIGHT = 16;
@@ -35,8 +35,9 @@ const pct = (xs: number[], p: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function placeOrders(t: TestApp, nftId: string, n: number): Promise<Order[]> {
+  // One open order per fan and NFT (orders service): a fan per order.
   const fans = await Promise.all(
-    Array.from({ length: Math.ceil(n / 20) }, async () => {
+    Array.from({ length: n }, async () => {
       const { cookie, user } = await newSignedInUser(t.ctx);
       await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
       return cookie;
@@ -250,9 +251,9 @@ async function acrossProcesses(url: string): Promise<ProcessesRow[]> {
         p50: pct(ms, 50),
         p95: pct(ms, 95),
         cores: {
-          api: (cpuSeconds(pids.api) - before.api) / wall,
-          worker: (cpuSeconds(pids.worker) - before.worker) / wall,
-          pg: (cpuSeconds(allPg) - before.pg) / wall,
+          api: cpuSince(before.api, pids.api) / wall,
+          worker: cpuSince(before.worker, pids.worker) / wall,
+          pg: cpuSince(before.pg, allPg) / wall,
           gen: (gen.user + gen.system) / 1e6 / wall,
         },
         load: os.loadavg()[0] ?? 0,

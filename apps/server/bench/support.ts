@@ -155,20 +155,30 @@ export async function measure(opts: Record<string, unknown>, duration: number): 
   };
 }
 
-/** CPU seconds (user + system) the processes `pids` have used so far (those gone count 0; Linux /proc). */
-export function cpuSeconds(pids: Iterable<number>): number {
-  let ticks = 0;
+/** CPU seconds (user + system) each of the processes `pids` has used so far (Linux /proc; gone: absent). */
+export function cpuSeconds(pids: Iterable<number>): Map<number, number> {
+  const out = new Map<number, number>();
   for (const pid of pids) {
     try {
       // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ
     } catch {
       // gone, or not Linux
     }
   }
-  return ticks / 100; // USER_HZ
+  return out;
+}
+
+/**
+ * CPU seconds the processes used between the snapshot `before` and now; a process started since counts
+ * from 0, one gone since counts nothing (its last seconds are lost: a slight undercount).
+ */
+export function cpuSince(before: Map<number, number>, pids: Iterable<number>): number {
+  let total = 0;
+  for (const [pid, now] of cpuSeconds(pids)) total += now - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** The PostgreSQL backends connected to the database of `url` (their process ids). */
