@@ -240,6 +240,12 @@ async function acrossProcesses(url: string): Promise<ProcessesRow[]> {
       const wall = (performance.now() - t0) / 1000;
       const gen = process.cpuUsage(before.gen);
       const allPg = [...new Set([...pgPids, ...(await backendPids(url))])];
+      const cores = {
+        api: cpuSince(before.api, pids.api) / wall,
+        worker: cpuSince(before.worker, pids.worker) / wall,
+        pg: cpuSince(before.pg, allPg) / wall,
+        gen: (gen.user + gen.system) / 1e6 / wall,
+      };
       const ms = await waitFulfilled(
         database,
         orders.map((o) => o.orderId),
@@ -250,12 +256,7 @@ async function acrossProcesses(url: string): Promise<ProcessesRow[]> {
         webhooks,
         p50: pct(ms, 50),
         p95: pct(ms, 95),
-        cores: {
-          api: cpuSince(before.api, pids.api) / wall,
-          worker: cpuSince(before.worker, pids.worker) / wall,
-          pg: cpuSince(before.pg, allPg) / wall,
-          gen: (gen.user + gen.system) / 1e6 / wall,
-        },
+        cores,
         load: os.loadavg()[0] ?? 0,
       };
       console.log(JSON.stringify(row));
