@@ -27,6 +27,7 @@ import { randomBytes } from "node:crypto";
 import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
+import { registerPrivacy } from "./modules/privacy/routes.ts";
 import { registerMediaRenditions } from "./modules/media/routes.ts";
 import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
@@ -85,7 +86,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
-  installErrorHandler(app);
+  installErrorHandler(app, { undeclaredErrorCodes: config.NODE_ENV === "test" ? "fail" : "allow" });
   installMetrics(app, {
     token: config.METRICS_TOKEN,
     database: ctx.database,
@@ -134,6 +135,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
   await registerAuth(app, ctx);
   await registerUsers(app, ctx);
+  registerPrivacy(app, { privacy: services.privacy, accounts: ctx });
   await registerCatalogue(app, services.catalogue);
   await registerContact(app, services.contact);
   await registerNewsletter(app, services.newsletter);
@@ -141,7 +143,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerAdmin(app, services.admin);
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
-  registerWalletRoutes(app, services.wallets);
+  registerWalletRoutes(app, services.wallets, services.walletRecovery);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
     orders: services.orders,

@@ -16,6 +16,8 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createWalletRecovery } from "./modules/wallets/recovery.ts";
+import { walletsWork } from "./modules/wallets/jobs.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
 import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts";
 import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
@@ -45,6 +47,8 @@ import { lotteryWork } from "./modules/lottery/jobs.ts";
 import { createNewsletterService } from "./modules/newsletter/service.ts";
 import { notificationsWork } from "./modules/notifications/jobs.ts";
 import { ordersWork } from "./modules/orders/jobs.ts";
+import { privacyWork } from "./modules/privacy/jobs.ts";
+import { createPrivacyService } from "./modules/privacy/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -206,6 +210,18 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
   const { pubsub, jobs } = platform;
+  const walletsLog = pino({ level: config.LOG_LEVEL, name: "wallets" });
+  const walletRecovery = createWalletRecovery({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
+    guardian: createKeySender(chain, chain?.guardian),
+    wallets,
+    mailer,
+    notifications,
+    log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
+  });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
   const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
@@ -225,6 +241,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
     ordersWork(orders, {
@@ -233,6 +250,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       publicUrl: config.PUBLIC_URL,
       notifications,
       chain: !!chain,
+      providerTimeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
       log: (o, msg) => workLog("info", o, msg),
     }),
     notificationsWork(notifications, { database, mailer, chain: !!chain }),
@@ -246,6 +264,10 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
+    walletsWork(walletRecovery, (counts) => workLog("info", { counts }, "wallet recoveries")),
+    privacyWork(privacy, { database, clock }, mailer, (counts) =>
+      workLog("info", { counts }, "pruned data requests"),
+    ),
   ];
   let running: { stop(): Promise<void> } | undefined;
   return {
@@ -261,6 +283,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     services: {
       catalogue,
       wallets,
+      walletRecovery,
       quotes,
       tokens,
       notifications,
@@ -290,6 +313,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       blog,
       contact,
       newsletter,
+      privacy,
     },
     work,
     appliedMigrations,
@@ -357,7 +381,10 @@ function buildOrders(
     lottery: d.lottery,
     jobs,
     publicUrl: config.PUBLIC_URL,
-    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    sandbox:
+      config.NODE_ENV === "production"
+        ? undefined
+        : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
     providers: paymentProvidersFromConfig(config),
     cashfreeMode: config.CASHFREE_ENV,
     log,

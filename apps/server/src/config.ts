@@ -147,6 +147,12 @@ export const envSchema = z
     BUNDLER_URL: urlWithProtocol(["http", "https"]).optional(),
     /** Recovery guardian named in new passkey accounts (decision 160); on the local chain anvil's 7th dev account. */
     RECOVERY_GUARDIAN_ADDRESS: evmAddress.optional(),
+    /**
+     * The recovery guardian's key (decision 160): proposes a fan's new passkey after the fan confirmed a
+     * mailed link, and completes it 7 days later. It can do nothing else to an account. On the local
+     * chain anvil's 7th dev account; without it, wallets cannot be recovered by the server.
+     */
+    RECOVERY_GUARDIAN_PRIVATE_KEY: hexKey,
     /** Required when NODE_ENV=production: mail carries sign-in links, so it must really be sent. */
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
     /**
@@ -262,6 +268,11 @@ export const envSchema = z
       .enum(["on", "off", "1", "0", "true", "false"])
       .default("on")
       .transform((v) => v === "on" || v === "1" || v === "true"),
+    /**
+     * Seconds between job-queue maintenance runs (a worker's): a job left running by a process that
+     * died (SIGKILL, power) is retried once its expiry passed and the next run notices.
+     */
+    JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     /** Run the chain indexer in this process when it is a worker (WORKERS=on); one runs per chain at a time. */
     INDEXER: z
       .enum(["on", "off", "1", "0", "true", "false"])

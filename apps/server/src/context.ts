@@ -10,6 +10,7 @@ import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
+import type { WalletRecoveryService } from "./modules/wallets/recovery.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -19,11 +20,14 @@ import type { AdminService } from "./modules/admin/service.ts";
 import type { BlogService } from "./modules/blog/service.ts";
 import type { ContactService } from "./modules/contact/service.ts";
 import type { NewsletterService } from "./modules/newsletter/service.ts";
+import type { PrivacyService } from "./modules/privacy/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
   catalogue: CatalogueService;
   wallets: WalletsService;
+  /** Recovery of passkey wallets whose every passkey is lost (decision 160). */
+  walletRecovery: WalletRecoveryService;
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;
@@ -40,6 +44,8 @@ export interface Services {
   blog: BlogService;
   contact: ContactService;
   newsletter: NewsletterService;
+  /** Data rights (decision 170): the archive of a person's data and the erasure of their account. */
+  privacy: PrivacyService;
 }
 
 /**

@@ -179,10 +179,19 @@ describe("commerce on the chain, over HTTP", () => {
       chain.signer = signer;
     }
 
-    // Bob cannot redeem Alice's voucher: it names her wallet.
+    // Bob cannot redeem Alice's voucher: it was signed for her wallet, and the contract hashes the caller as
+    // the buyer, so from Bob's wallet it recovers a signer that is not one.
     const stolen = { ...o, payment: { ...o.payment! } };
-    expect(await revertName(pay(bob.wallet, stolen))).toBe("NotVoucherBuyer");
+    expect(await revertName(pay(bob.wallet, stolen))).toBe("InvalidSignature");
 
+    const owed = () =>
+      pc().readContract({
+        address: o.payment?.marketplace as Address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "pendingWithdrawals",
+        args: [PAYOUT],
+      });
+    const owedBefore = await owed();
     const hash = await pay(alice.wallet, o);
     const reported = await api<Order>("POST", `/api/v1/orders/${o.orderId}/transaction`, alice.cookie, {
       txHash: hash,
@@ -200,13 +209,54 @@ describe("commerce on the chain, over HTTP", () => {
     expect(done.transitions.map((x) => x.to)).toEqual(["awaiting_payment", "minting", "fulfilled"]);
     aliceToken = BigInt(done.tokenId);
     expect(await ownerOnChain(aliceToken)).toBe(alice.account.address);
+    // The indexed primary sale: PrimaryPurchase carries only price and fee; the payee (seller) and the buyer
+    // come from the mint's CollectibleMinted and Transfer in the same transaction.
+    const price = BigInt(o.payment?.voucher.priceWei ?? "0");
+    const sales = await until(
+      "primary sale indexed",
+      () =>
+        t.ctx.database.query<Record<string, string>>(
+          `SELECT kind, seller, buyer, price_wei::text AS price, fee_wei::text AS fee, royalty_wei::text AS royalty
+             FROM indexer_sales WHERE token_id = $1`,
+          [aliceToken.toString()],
+        ),
+      (rows) => rows.length > 0,
+    );
+    expect(sales).toEqual([
+      {
+        kind: "primary",
+        seller: PAYOUT,
+        buyer: alice.account.address,
+        price: price.toString(),
+        fee: ((price * BigInt(o.payment?.voucher.platformFeeBps ?? 0)) / 10_000n).toString(),
+        royalty: "0",
+      },
+    ]);
     expect((await tokenApi(aliceToken)).body).toMatchObject({
       nftId: "bossEntry",
       edition: 1,
       owner: alice.account.address,
     });
 
-    // The production house was paid the price net of the platform's share.
+    // The production house was credited the price net of the platform's share (decision 106: pull payment),
+    // which its payout wallet withdraws with the marketplace's withdraw() (docs/operations.md).
+    const net = price - (price * BigInt(o.payment?.voucher.platformFeeBps ?? 0)) / 10_000n;
+    expect((await owed()) - owedBefore).toBe(net);
+    const studio = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[9] as Hex));
+    const studioBefore = await pc().getBalance({ address: PAYOUT });
+    const withdrawal = await pc().waitForTransactionReceipt({
+      hash: await studio.writeContract({
+        chain: null,
+        address: o.payment?.marketplace as Address,
+        abi: diginoorMarketplaceAbi,
+        functionName: "withdraw",
+      }),
+    });
+    expect(withdrawal.status).toBe("success");
+    expect(await owed()).toBe(0n);
+    expect((await pc().getBalance({ address: PAYOUT })) - studioBefore).toBe(
+      owedBefore + net - withdrawal.gasUsed * withdrawal.effectiveGasPrice,
+    );
     const list = await api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie);
     expect(list.body.items.map((i) => i.orderId)).toEqual([o.orderId]);
 

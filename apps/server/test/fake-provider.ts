@@ -13,15 +13,16 @@ export type FakeAnswer = { status: number; json: unknown } | "hang";
 
 /**
  * A local HTTP server (port 0) standing in for a payment provider's API: every request is recorded,
- * `answer` says what to send back in the provider's wire format, or "hang" to never answer (a timeout).
+ * `answer` says (at once, or after a while) what to send back in the provider's wire format, or
+ * "hang" to never answer (a timeout).
  */
-export async function startFakeProvider(answer: (r: FakeRequest) => FakeAnswer) {
+export async function startFakeProvider(answer: (r: FakeRequest) => FakeAnswer | Promise<FakeAnswer>) {
   const requests: FakeRequest[] = [];
   const hanging = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const r: FakeRequest = {
         method: req.method ?? "",
         path: req.url ?? "",
@@ -29,7 +30,7 @@ export async function startFakeProvider(answer: (r: FakeRequest) => FakeAnswer) 
         body: Buffer.concat(chunks).toString("utf8"),
       };
       requests.push(r);
-      const a = answer(r);
+      const a = await answer(r);
       if (a === "hang") {
         hanging.add(() => res.destroy());
         return;

@@ -5,9 +5,10 @@
 import { walletMessages as m } from "@diginoor/api/wallets";
 import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
 import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
-import { type Hex, stringToHex } from "viem";
+import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
+import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 const ORIGIN = "http://localhost:3000";
@@ -32,17 +33,7 @@ describe("passkey wallets", () => {
   }
 
   /** The body the web app sends: the passkey's public key and its assertion over the nonce. */
-  async function body(passkey: SoftwarePasskey, nonce: string, challenge = nonce) {
-    const { signature, webauthn } = await passkey.account.sign({ hash: stringToHex(challenge) });
-    return {
-      nonce,
-      credentialId: passkey.id,
-      publicKey: passkey.publicKey,
-      authenticatorData: webauthn.authenticatorData,
-      clientDataJSON: webauthn.clientDataJSON,
-      signature,
-    };
-  }
+  const body = passkeyAssertionBody;
 
   const link = (cookie: string, payload: object) =>
     t.app.inject({ method: "POST", url: "/api/v1/wallets/passkey", headers: { cookie }, payload });

@@ -9,6 +9,7 @@ import { httpApi, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
 import { newSignedInUser } from "./factories.ts";
 import { mailbox } from "./fixtures/accounts.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { ticketTraffic } from "./lottery-helpers.ts";
 
 /**
  * Refunds with the sandbox provider (issue 24 point 1; decision 144), over HTTP on a real anvil, on
@@ -283,5 +284,80 @@ describe("refunds (sandbox)", () => {
     expect(await q("SELECT state FROM order_refunds WHERE order_id = $1", [o.orderId])).toEqual([
       { state: "succeeded" },
     ]);
+  });
+});
+
+describe("a refund whose provider is no longer configured", () => {
+  it("does not stall a lottery's closing: each refund fails visibly, saying why, and the console's retry refunds it once the provider is back", async () => {
+    const HOUR = 3600_000;
+    const traffic = ticketTraffic(() => t, clock);
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const created = await api<{ id: string }>("POST", "/api/v1/admin/lotteries", admin.cookie, {
+      name: "Unconfigured refunds",
+      ticketPriceCents: 250,
+      minTickets: 100,
+      opensAt: new Date(clock.now() + 60_000).toISOString(),
+      closesAt: new Date(clock.now() + HOUR).toISOString(),
+      prize: { kind: "pool", amountCents: 10_000 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const lotteryId = created.body.id;
+    clock.advance(2 * 60_000);
+    const fan = await newSignedInUser(t.ctx);
+    const paid = await traffic.paidTickets(lotteryId, 2, fan);
+    expect(paid.state).toBe("fulfilled");
+    // It was paid with a provider whose keys have since been removed from this server's configuration.
+    await q("UPDATE orders SET provider = 'stripe' WHERE id = $1", [paid.orderId]);
+
+    clock.advance(HOUR);
+    expect((await t.ctx.services.lottery.tick()).notActivated).toBe(1);
+    expect((await api<{ state: string }>("GET", `/api/v1/lotteries/${lotteryId}`)).body.state).toBe(
+      "not_activated",
+    );
+    const failed = await until(
+      "the refund failed visibly",
+      async () => (await getOrder(fan.cookie, paid.orderId)).body,
+      (b) => b.state === "refund_failed",
+      20_000,
+    );
+    expect(failed.transitions.at(-1)?.cause).toMatch(/payment provider stripe is not configured/);
+    const refunds = () =>
+      q<{ state: string; attempt: number; detail: string | null }>(
+        "SELECT state, attempt, detail FROM order_refunds WHERE order_id = $1",
+        [paid.orderId],
+      );
+    expect(await refunds()).toEqual([
+      { state: "failed", attempt: 1, detail: expect.stringMatching(/stripe is not configured/) },
+    ]);
+
+    // The console retries while it is still missing: it fails again, the same way.
+    const url = `/api/v1/admin/orders/${paid.orderId}/refund`;
+    expect((await api("POST", url, admin.cookie)).status).toBe(200);
+    await until(
+      "the retried refund failed",
+      async () => (await refunds())[0],
+      (r) => r?.state === "failed" && r.attempt === 2,
+      20_000,
+    );
+    expect((await getOrder(fan.cookie, paid.orderId)).body.state).toBe("refund_failed");
+
+    // The provider is back (here: the order's own, the sandbox); the console's retry refunds it, once.
+    await q("UPDATE orders SET provider = 'sandbox' WHERE id = $1", [paid.orderId]);
+    expect((await api("POST", url, admin.cookie)).status).toBe(200);
+    const done = await until(
+      "the refund made",
+      async () => (await getOrder(fan.cookie, paid.orderId)).body,
+      (b) => b.state === "refunded",
+      20_000,
+    );
+    expect(done.transitions.map((x) => x.to).slice(-6)).toEqual([
+      "refund_pending",
+      "refund_failed",
+      "refund_pending",
+      "refund_failed",
+      "refund_pending",
+      "refunded",
+    ]);
+    expect(await refunds()).toMatchObject([{ state: "succeeded", attempt: 3 }]);
   });
 });

@@ -50,6 +50,9 @@ const start = (dataDir: string, env: Record<string, string>) =>
       SEED_ON_START: "0",
       LOG_LEVEL: "warn",
       WORKERS: "off",
+      // Media need no chain; two servers starting their own local chain at once on one port raced to
+      // deploy with the same key ("nonce too low") on a loaded machine.
+      CHAIN_DISABLED: "1",
       ...env,
     },
     { waitReady: true },

@@ -334,7 +334,7 @@ export const lotteryEndpoints = {
       tags: ["admin"],
       body: lotteryInputSchema,
       success: { status: 201, schema: lotterySchema },
-      errors: ["bad_request", "not_found"],
+      errors: ["bad_request", "not_found", "conflict"],
     }),
     update: endpoint({
       operationId: "adminUpdateLottery",

@@ -12,6 +12,7 @@ export const notificationKindSchema = z.enum([
   "order_refunded",
   "lottery_won",
   "lottery_result",
+  "wallet_recovery",
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 

@@ -48,6 +48,17 @@ export const walletMessages = {
   passkeyReceivesPurchases:
     "Your purchases go to your passkey wallet, which holds no crypto: pay by card, or on the Wallet page choose your wallet app to receive purchases",
   /** Paying or bidding in the chain's coin with only a passkey wallet (its gas is sponsored, its payments are not). */
+  recoveryUnavailable:
+    "Recovering a passkey wallet is unavailable here: this server has no recovery guardian key, or this wallet names another guardian",
+  recoveryNotPasskey: "Only a passkey wallet linked to your account can be recovered",
+  recoveryMailed: (email: string) =>
+    `We sent a link to ${email}. Open it on the device that will hold your new passkey (it is valid 30 minutes).`,
+  recoveryBadLink:
+    "This recovery link is not valid, was used already or has expired: start again from the Wallet page",
+  recoveryPending: "A recovery of this wallet is already under way",
+  /** Spec-like copy of the wallet page: what a proposed recovery means. */
+  recoveryStarted: (when: string) =>
+    `Recovery started: your new passkey takes over on ${when}, unless a passkey of this wallet cancels it before.`,
   cryptoNeedsWalletApp:
     "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
@@ -120,6 +131,41 @@ export const walletListResponseSchema = z.object({ items: z.array(walletSchema) 
 export type WalletListResponse = z.infer<typeof walletListResponseSchema>;
 
 export const walletParamsSchema = z.object({ address: addressSchema });
+
+/** How long a mailed recovery link may be used, and the contract's delay before a recovery takes effect. */
+export const RECOVERY_LINK_TTL_SECONDS = 1800;
+export const RECOVERY_DELAY_SECONDS = 7 * 86_400;
+
+/** Body of POST /api/v1/wallets/recovery: mail a recovery link for this passkey wallet of the signed-in fan. */
+export const startWalletRecoveryRequestSchema = z.object({ address: addressSchema }).strict();
+
+/**
+ * Body of POST /api/v1/wallets/recovery/confirm, sent from the device of the new passkey: the mailed
+ * link's token, and the new passkey's public key with its assertion over a wallet nonce (as when linking).
+ */
+export const confirmWalletRecoveryRequestSchema = linkPasskeyRequestSchema
+  .extend({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "must be a recovery link's token") })
+  .strict();
+export type ConfirmWalletRecoveryRequest = z.infer<typeof confirmWalletRecoveryRequestSchema>;
+
+/**
+ * A recovery of a passkey wallet (decision 160): `requested` (link mailed), `proposing` (the guardian's
+ * proposal is being sent), `proposed` (on chain, takes effect at `executableAt` unless cancelled),
+ * `completed`, `cancelled` (by a passkey of the wallet), `expired` (the link was not used).
+ */
+export const walletRecoverySchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  state: z.enum(["requested", "proposing", "proposed", "completed", "cancelled", "expired"]),
+  /** ISO time from which the new passkey may take over (chain time), once proposed. */
+  executableAt: z.string().nullable(),
+  /** The new passkey's credential id and public key, once confirmed. */
+  newPasskey: z.object({ credentialId: z.string(), publicKey: z.string() }).nullable(),
+  requestedAt: z.string(),
+});
+export type WalletRecovery = z.infer<typeof walletRecoverySchema>;
+export const walletRecoveryListSchema = z.object({ items: z.array(walletRecoverySchema) });
+export const startWalletRecoveryResponseSchema = z.object({ id: z.string(), sentTo: z.string() });
 
 /** Body of PATCH /api/v1/wallets/:address: make this wallet the one that receives purchases. */
 export const updateWalletRequestSchema = z
@@ -246,6 +292,36 @@ export const walletEndpoints = {
     body: linkPasskeyRequestSchema,
     success: { status: 201, schema: walletSchema },
     errors: ["conflict", "unavailable"],
+  }),
+  startWalletRecovery: endpoint({
+    operationId: "startWalletRecovery",
+    method: "POST",
+    path: "/api/v1/wallets/recovery",
+    summary:
+      "Lost every passkey: mail a link (valid 30 minutes) to the account's address to recover this passkey wallet with a new passkey",
+    tags: ["wallets"],
+    body: startWalletRecoveryRequestSchema,
+    success: { status: 202, schema: startWalletRecoveryResponseSchema },
+    errors: ["not_found", "conflict", "unavailable"],
+  }),
+  confirmWalletRecovery: endpoint({
+    operationId: "confirmWalletRecovery",
+    method: "POST",
+    path: "/api/v1/wallets/recovery/confirm",
+    summary:
+      "From the mailed link, with a new passkey: our guardian proposes it on chain; it takes over 7 days later unless a passkey of the wallet cancels",
+    tags: ["wallets"],
+    body: confirmWalletRecoveryRequestSchema,
+    success: { status: 200, schema: walletRecoverySchema },
+    errors: ["conflict", "unavailable"],
+  }),
+  listWalletRecoveries: endpoint({
+    operationId: "listWalletRecoveries",
+    method: "GET",
+    path: "/api/v1/wallets/recovery",
+    summary: "The signed-in user's recoveries of passkey wallets, newest first",
+    tags: ["wallets"],
+    success: { status: 200, schema: walletRecoveryListSchema },
   }),
   listWallets: endpoint({
     operationId: "listWallets",

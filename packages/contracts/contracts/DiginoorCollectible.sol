@@ -93,15 +93,11 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     error NoPrimaryTerms(uint64 catalogueNftId);
     error PriceBelowFloor(uint256 floorWei, uint256 priceWei);
 
-    /// @notice A token was minted for an order (primary voucher sale or card/INR order).
+    /// @notice A token was minted for an order (primary voucher sale or card/INR order). Its order id is
+    /// `bytes32(tokenId)` (decision 103) and its first owner is the `to` of the `Transfer` from 0 that follows,
+    /// so neither is repeated here (each word of an event costs 256 gas, an indexed field 375).
     event CollectibleMinted(
-        uint256 indexed tokenId,
-        address indexed to,
-        uint64 indexed catalogueNftId,
-        uint16 edition,
-        address royaltyReceiver,
-        uint16 royaltyBps,
-        bytes32 orderId
+        uint256 indexed tokenId, uint64 indexed catalogueNftId, uint16 edition, address royaltyReceiver, uint16 royaltyBps
     );
     /// @notice A catalogue item's primary-sale payee and floor price were set (payee 0: no longer sold by voucher).
     event PrimaryTermsSet(uint64 indexed catalogueNftId, address indexed payee, uint256 floorWei);
@@ -198,7 +194,7 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
         uint16 bps = defaultRoyaltyBps;
         _tokenData[tokenId] = TokenData(royaltyReceiver, bps, uint32(catalogueNftId), edition, 0);
-        emit CollectibleMinted(tokenId, to, catalogueNftId, edition, royaltyReceiver, bps, orderId);
+        emit CollectibleMinted(tokenId, catalogueNftId, edition, royaltyReceiver, bps);
         // Interaction last: _safeMint calls onERC721Received on contract receivers.
         _safeMint(to, tokenId);
     }

@@ -15,8 +15,9 @@ import {DiginoorCollectible} from "./DiginoorCollectible.sol";
  * listings (approval based, no custody) and English auctions (token escrowed while the auction runs).
  *
  * Safety: every state-changing external function is `nonReentrant` (transient-storage guard) and follows
- * checks-effects-interactions. All ETH payouts are pushed with a gas cap (PAYOUT_GAS) and fall back to a
- * withdrawable balance, so no payee (seller, royalty receiver, treasury, outbid bidder) can block others.
+ * checks-effects-interactions. Resale and auction payouts and outbid refunds are pushed with a gas cap (PAYOUT_GAS)
+ * and fall back to a withdrawable balance, so no payee (seller, royalty receiver, outbid bidder) can block others;
+ * a primary sale's payee (the studio) is always credited and withdraws ({withdraw}), decision 106.
  * Platform fees accrue in the marketplace and go to the treasury through {withdrawFees} (anyone may call).
  * Invariant: address(this).balance == sum(escrowed highest bids) + sum(pendingWithdrawals) + accruedFees().
  * Pause stops purchases, listings, price updates, sales, auctions, bids and the settlement of auctions
@@ -148,6 +149,18 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         uint64 expiry;
     }
 
+    /// @notice A voucher as its buyer redeems it with {purchase}: the signed PurchaseVoucher without `buyer`, which is
+    /// the caller (hashed from msg.sender: one calldata word less, docs/gas.md). A voucher signed for another buyer
+    /// recovers another signer and is refused (InvalidSignature).
+    struct Redemption {
+        uint64 catalogueNftId;
+        uint16 edition;
+        uint256 priceWei;
+        uint16 platformFeeBps;
+        bytes32 orderId;
+        uint64 expiry;
+    }
+
     /// @notice The collectible this marketplace trades and mints.
     DiginoorCollectible public immutable collectible;
 
@@ -157,7 +170,8 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     PendingFees private _pendingFees;
     mapping(uint256 tokenId => Listing) private _listings;
     mapping(uint256 tokenId => Auction) private _auctions;
-    /// @notice ETH owed to an account whose pushed payout failed (or that was outbid and rejected the refund).
+    /// @notice ETH an account can withdraw: a primary sale payee's proceeds, and payouts (or outbid refunds) whose
+    /// push failed.
     mapping(address account => uint256) public pendingWithdrawals;
     /// @notice Vouchers cancelled before they expired (by EIP-712 digest, see {voucherDigest}).
     mapping(bytes32 digest => bool) public voucherCancelled;
@@ -177,7 +191,6 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
 
     error VoucherFeeTooHigh(uint256 bps, uint256 maxBps);
     error InvalidSignature(address recovered);
-    error NotVoucherBuyer(address buyer, address caller);
     error WrongPayment(uint256 expected, uint256 sent);
     error InvalidPrice();
     error NotTokenOwner(uint256 tokenId, address caller);
@@ -226,17 +239,11 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     /// @notice The admin returned a token that was sent to the marketplace outside an auction.
     event TokenRescued(uint256 indexed tokenId, address indexed to);
 
-    /// @notice A voucher was redeemed: the token `tokenId` (== uint256(orderId)) was minted to `buyer`.
-    event PrimaryPurchase(
-        uint256 indexed tokenId,
-        address indexed buyer,
-        address indexed productionHouse,
-        uint64 catalogueNftId,
-        uint16 edition,
-        bytes32 orderId,
-        uint256 price,
-        uint256 platformFee
-    );
+    /// @notice A voucher was redeemed for `price`, of which `platformFee` accrued to the treasury and the rest was
+    /// credited to the item's payee's {pendingWithdrawals}. The collectible's `CollectibleMinted` and `Transfer` (from 0) just before it in the same
+    /// transaction name the item, edition, payee (its royalty receiver) and buyer (the `to`), so this event does not
+    /// repeat them (each word of an event costs 256 gas, an indexed field 375; docs/gas.md).
+    event PrimaryPurchase(uint256 indexed tokenId, uint256 price, uint256 platformFee);
     /// @notice A token was listed at `price` on the terms `feeBps` (platform) and `royaltyBps`.
     event Listed(uint256 indexed tokenId, address indexed seller, uint256 price, uint16 feeBps, uint16 royaltyBps);
     event ListingPriceUpdated(uint256 indexed tokenId, address indexed seller, uint256 previousPrice, uint256 newPrice);
@@ -314,9 +321,9 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
     /**
      * @notice Redeem a server-signed voucher: pay exactly `priceWei` (at least the item's floor), mint token
      * `uint256(orderId)` to the buyer (the caller), credit the signed platform share to the treasury's fees and
-     * pay the rest to the item's payee.
+     * the rest to the item's payee's withdrawable balance ({pendingWithdrawals}, taken with {withdraw}).
      */
-    function purchase(PurchaseVoucher calldata voucher, bytes calldata signature)
+    function purchase(Redemption calldata voucher, bytes calldata signature)
         external
         payable
         nonReentrant
@@ -325,13 +332,23 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
         Config memory cfg = _config;
         if (_isPaused(cfg)) revert EnforcedPause();
         if (block.timestamp > voucher.expiry) revert VoucherExpired(voucher.expiry);
-        if (msg.sender != voucher.buyer) revert NotVoucherBuyer(voucher.buyer, msg.sender);
         if (msg.value != voucher.priceWei) revert WrongPayment(voucher.priceWei, msg.value);
         // The signed share is at most today's rate, or the rate before the last decrease for a voucher that
         // expires within MAX_VOUCHER_LIFETIME of that decrease (it was signed before it, or just after by a
         // signer that had not yet seen it): a voucher valid when signed stays valid until it expires.
         if (voucher.platformFeeBps > cfg.primaryFeeBps) _checkGraceFee(voucher.platformFeeBps, voucher.expiry, cfg);
-        bytes32 digest = _hashTypedDataV4(_hashVoucher(voucher));
+        // The buyer is the caller: a voucher signed for another buyer hashes differently and recovers another signer.
+        bytes32 digest = _hashTypedDataV4(
+            _hashVoucher(
+                voucher.catalogueNftId,
+                voucher.edition,
+                voucher.priceWei,
+                msg.sender,
+                voucher.platformFeeBps,
+                voucher.orderId,
+                voucher.expiry
+            )
+        );
         if (voucherCancelled[digest]) revert VoucherIsCancelled(digest);
         address signer = ECDSA.recoverCalldata(digest, signature);
         if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSignature(signer);
@@ -344,32 +361,40 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
             msg.sender, voucher.catalogueNftId, voucher.edition, voucher.orderId, msg.value
         );
         uint256 fee = (msg.value * voucher.platformFeeBps) / BPS;
-        emit PrimaryPurchase(
-            tokenId, msg.sender, payee, voucher.catalogueNftId, voucher.edition, voucher.orderId, msg.value, fee
-        );
+        emit PrimaryPurchase(tokenId, msg.value, fee);
         _accrueFee(fee);
-        _pay(payee, msg.value - fee);
+        // Pull payment (decision 106): the payee's proceeds are credited, never pushed, so a payee that cannot
+        // receive ETH cannot block a primary sale, and a credit to a non-zero balance costs 5,000 gas against a
+        // push's ~9,300. The payee takes it with {withdraw} or {withdrawTo}. No event: PrimaryPurchase's
+        // `price - platformFee` is the credit, and the payee is the token's royalty receiver (CollectibleMinted).
+        pendingWithdrawals[payee] += msg.value - fee;
     }
 
     /// @dev EIP-712 struct hash of a voucher (without the domain).
-    function _hashVoucher(PurchaseVoucher calldata v) private pure returns (bytes32) {
+    function _hashVoucher(
+        uint64 catalogueNftId,
+        uint16 edition,
+        uint256 priceWei,
+        address buyer,
+        uint16 platformFeeBps,
+        bytes32 orderId,
+        uint64 expiry
+    ) private pure returns (bytes32) {
         return keccak256(
-            abi.encode(
-                PURCHASE_VOUCHER_TYPEHASH,
-                v.catalogueNftId,
-                v.edition,
-                v.priceWei,
-                v.buyer,
-                v.platformFeeBps,
-                v.orderId,
-                v.expiry
-            )
+            abi.encode(PURCHASE_VOUCHER_TYPEHASH, catalogueNftId, edition, priceWei, buyer, platformFeeBps, orderId, expiry)
+        );
+    }
+
+    /// @dev EIP-712 digest of a full voucher (with its buyer).
+    function _voucherDigest(PurchaseVoucher calldata v) private view returns (bytes32) {
+        return _hashTypedDataV4(
+            _hashVoucher(v.catalogueNftId, v.edition, v.priceWei, v.buyer, v.platformFeeBps, v.orderId, v.expiry)
         );
     }
 
     /// @notice EIP-712 digest that the signer signs for `v` on this chain and contract.
     function voucherDigest(PurchaseVoucher calldata v) external view returns (bytes32) {
-        return _hashTypedDataV4(_hashVoucher(v));
+        return _voucherDigest(v);
     }
 
     /**
@@ -381,7 +406,7 @@ contract DiginoorMarketplace is AccessControlDefaultAdminRules, EIP712, Reentran
             revert AccessControlUnauthorizedAccount(msg.sender, SIGNER_ROLE);
         }
         if (collectible.isOrderMinted(v.orderId)) revert VoucherAlreadyRedeemed(v.orderId);
-        bytes32 digest = _hashTypedDataV4(_hashVoucher(v));
+        bytes32 digest = _voucherDigest(v);
         voucherCancelled[digest] = true;
         emit VoucherCancelled(v.orderId, digest, msg.sender);
     }

@@ -59,6 +59,7 @@ const client = f.publicClient as PublicClient<Transport, Chain>;
 
 type Row = { action: string; opGas: bigint; paidWei: bigint; payer: string; txGas: bigint; eoaGas?: bigint };
 const rows: Row[] = [];
+const resale: { to: string; buy: bigint; send: bigint }[] = [];
 
 const col = (functionName: string, args: readonly unknown[]) => ({
   to: f.collectible,
@@ -167,6 +168,31 @@ try {
     eBuy,
   );
 
+  // A card-bought resale's fulfilment (decision 165): the resale buyer key (a plain key holding no
+  // token) buys the listing, then sends the token to the fan's passkey wallet: one not deployed yet
+  // (a fan whose first token this is: no code, so no onERC721Received call) and a deployed one.
+  const buyerKey = f.wallets[2]!;
+  for (const [to, label] of [
+    [
+      (await toPasskeyAccount({ client, factory: wallets.factory, owner: createSoftwarePasskey().account }))
+        .address,
+      "a wallet not deployed yet, its first token",
+    ],
+    [buyer.address, "a deployed wallet that holds tokens"],
+  ] as const) {
+    const listed = (await minterMint(f, eoa.account.address)).tokenId;
+    await mp(f, eoa, "list", [listed, parseEther("0.01")]);
+    const buy = (await mp(f, buyerKey, "buy", [listed, parseEther("0.01")], parseEther("0.01"))).gasUsed;
+    const sendHash = await buyerKey.writeContract({
+      address: f.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "safeTransferFrom",
+      args: [buyerKey.account.address, to, listed],
+    });
+    const send = (await f.publicClient.waitForTransactionReceipt({ hash: sendHash })).gasUsed;
+    resale.push({ to: label, buy, send });
+  }
+
   // settle: a bid, the auction's end, then the fan's settle as a user operation sent to handleOps.
   await mp(f, f.wallets[5]!, "bid", [t4], parseEther("0.02"));
   await advance(f, 2 * 86_400);
@@ -220,7 +246,9 @@ try {
   });
 
   if (process.argv.includes("--json")) {
-    process.stdout.write(`${JSON.stringify(rows, (_, v) => (typeof v === "bigint" ? v.toString() : v))}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ rows, resale }, (_, v) => (typeof v === "bigint" ? v.toString() : v))}\n`,
+    );
   } else {
     const gwei = (w: bigint) => (Number(w) / 1e9).toLocaleString("en-US", { maximumFractionDigits: 0 });
     console.log(
@@ -232,6 +260,12 @@ try {
         `| ${r.action} | ${r.opGas.toLocaleString("en-US")} | ${r.txGas.toLocaleString("en-US")} | ${r.payer} | ${gwei(r.paidWei)} | ${r.eoaGas ? r.eoaGas.toLocaleString("en-US") : "—"} |`,
       );
     }
+    const n = (g: bigint) => g.toLocaleString("en-US");
+    console.log(
+      "\n| card-bought resale: the buyer key sends the token to | buy (tx gas) | send (tx gas) | total |",
+    );
+    console.log("|---|---:|---:|---:|");
+    for (const r of resale) console.log(`| ${r.to} | ${n(r.buy)} | ${n(r.send)} | ${n(r.buy + r.send)} |`);
   }
 } finally {
   await bundler.stop();

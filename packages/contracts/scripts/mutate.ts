@@ -68,7 +68,7 @@ const FIRST: Record<string, string> = {
   "voucher-fee-uncapped": "audit",
   "voucher-not-cancellable": "audit",
   "voucher-expiry-off-by-one": "primary",
-  "voucher-any-buyer": "primary",
+  "voucher-buyer-tx-origin": "primary",
   "voucher-any-signer": "primary",
   "fee-increase-immediate": "admin",
   "fee-increase-early": "audit",
@@ -111,6 +111,13 @@ const FIRST: Record<string, string> = {
   "ends-at-during-pause-stored": "audit3",
   "minimum-bid-today": "audit3",
   "fees-accrue-to-one-sale": "audit3",
+  // issue 22, primary purchase gas: the indexer takes a primary sale's payee and buyer from the mint's events
+  "primary-event-proceeds-as-fee": "primary",
+  "primary-credit-to-buyer": "primary",
+  "primary-credit-overwrites": "primary",
+  "primary-credit-includes-fee": "primary",
+  "primary-pushed-again": "primary",
+  "minted-event-buyer-as-receiver": "primary",
 };
 
 const STALE = "if (version != l.tokenVersion || epoch != l.ownerEpoch) revert ListingStale(tokenId);";
@@ -359,11 +366,11 @@ export const MUTANTS: Mutant[] = [
     replace: "if (block.timestamp >= voucher.expiry) revert VoucherExpired(voucher.expiry);",
   },
   {
-    id: "voucher-any-buyer",
+    id: "voucher-buyer-tx-origin",
     file: MARKET,
-    what: "anyone may redeem someone else's voucher",
-    find: "if (msg.sender != voucher.buyer) revert NotVoucherBuyer(voucher.buyer, msg.sender);",
-    replace: "",
+    what: "the voucher's buyer is hashed as tx.origin, not the caller: a contract the buyer calls can redeem the buyer's voucher for itself",
+    find: "                voucher.priceWei,\n                msg.sender,",
+    replace: "                voucher.priceWei,\n                tx.origin,",
   },
   {
     id: "voucher-any-signer",
@@ -657,6 +664,49 @@ export const MUTANTS: Mutant[] = [
     what: "each accrual overwrites the fees accrued before it",
     find: "if (fee != 0) _config.accruedFees += SafeCast.toUint128(fee);",
     replace: "if (fee != 0) _config.accruedFees = SafeCast.toUint128(fee);",
+  },
+  {
+    id: "primary-event-proceeds-as-fee",
+    file: MARKET,
+    what: "PrimaryPurchase reports the payee's proceeds as the platform fee (the indexer's sale record)",
+    find: "emit PrimaryPurchase(tokenId, msg.value, fee);",
+    replace: "emit PrimaryPurchase(tokenId, msg.value, msg.value - fee);",
+  },
+  {
+    id: "minted-event-buyer-as-receiver",
+    file: COLLECTIBLE,
+    what: "CollectibleMinted names the buyer as royalty receiver (the indexer's payee of a primary sale)",
+    find: "emit CollectibleMinted(tokenId, catalogueNftId, edition, royaltyReceiver, bps);",
+    replace: "emit CollectibleMinted(tokenId, catalogueNftId, edition, to, bps);",
+  },
+  // ---- issue 22, fourth pass: the studio's primary proceeds are credited (decision 106)
+  {
+    id: "primary-credit-to-buyer",
+    file: MARKET,
+    what: "a primary sale credits the studio's share to the buyer",
+    find: "pendingWithdrawals[payee] += msg.value - fee;",
+    replace: "pendingWithdrawals[msg.sender] += msg.value - fee;",
+  },
+  {
+    id: "primary-credit-overwrites",
+    file: MARKET,
+    what: "a primary sale's credit replaces the studio's unwithdrawn balance instead of adding to it",
+    find: "pendingWithdrawals[payee] += msg.value - fee;",
+    replace: "pendingWithdrawals[payee] = msg.value - fee;",
+  },
+  {
+    id: "primary-credit-includes-fee",
+    file: MARKET,
+    what: "the studio is credited the whole price, the platform fee too (totals not conserved)",
+    find: "pendingWithdrawals[payee] += msg.value - fee;",
+    replace: "pendingWithdrawals[payee] += msg.value;",
+  },
+  {
+    id: "primary-pushed-again",
+    file: MARKET,
+    what: "the studio's share is pushed to it again (a payee that rejects ETH is called during the sale)",
+    find: "pendingWithdrawals[payee] += msg.value - fee;",
+    replace: "_pay(payee, msg.value - fee);",
   },
 ];
 

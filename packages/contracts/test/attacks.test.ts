@@ -22,6 +22,7 @@ import {
   mp,
   readCol,
   readMp,
+  setPrimaryTerms,
   useFixture,
   type Wallet,
   zeroAddress,
@@ -172,6 +173,27 @@ describe("re-entrant and ETH-rejecting bidders", () => {
     expect(reentries(r)).toEqual([{ success: false, error: "ReentrancyGuardReentrantCall" }]);
     expect(await balance(f, w)).toBe(ETH);
     expect(await heldBalance(f)).toBe(2n * ETH);
+  });
+});
+
+describe("a studio (primary-sale payee) contract", () => {
+  it("is credited, not called, by a sale; re-entering withdraw() from its receive pays it exactly once", async () => {
+    const w = await deployAttacker(f, eve);
+    await setPrimaryTerms(f, 78n, w, 0n);
+    // A payee that would re-enter purchase() if it were paid during the sale: it is not called at all.
+    const v = await makeVoucher(f, bob.account.address, { priceWei: ETH, catalogueNftId: 78n });
+    await attack(f, eve, w, "configure", [false, false, f.marketplace, 0n, mpData("withdraw")]);
+    const r = await mp(f, bob, "purchase", [v.voucher, v.signature], ETH);
+    expect(reentries(r)).toEqual([]);
+    const net = ETH - (ETH * 250n) / 10_000n;
+    expect(await readMp(f, "pendingWithdrawals", [w])).toBe(net);
+    expect(await balance(f, w)).toBe(0n);
+    // Its withdrawal re-enters withdraw() from receive(): refused, and it is paid once.
+    const wd = await attack(f, eve, w, "execute", [f.marketplace, 0n, mpData("withdraw")]);
+    expect(reentries(wd)).toEqual([{ success: false, error: "ReentrancyGuardReentrantCall" }]);
+    expect(await balance(f, w)).toBe(net);
+    expect(await readMp(f, "pendingWithdrawals", [w])).toBe(0n);
+    expect(await heldBalance(f)).toBe(0n);
   });
 });
 

@@ -13,7 +13,6 @@ import {
   ADMIN_DELAY,
   advance,
   approveMarketplace,
-  balance,
   col,
   ETH,
   eventOf,
@@ -218,10 +217,10 @@ describe("finding 4: fee and royalty are those agreed, and fee increases wait", 
     await advance(f, 60);
     await mp(f, bob, "applyFeeIncreases");
     expect(await readMp(f, "primaryFeeBps")).toBe(5000);
-    const ph0 = await balance(f, f.productionHouse);
+    const ph0 = await readMp<bigint>(f, "pendingWithdrawals", [f.productionHouse]);
     const r = await mp(f, alice, "purchase", [v.voucher, v.signature], 10_000n);
     expect(eventOf(r, "PrimaryPurchase").platformFee).toBe(250n);
-    expect((await balance(f, f.productionHouse)) - ph0).toBe(9750n);
+    expect((await readMp<bigint>(f, "pendingWithdrawals", [f.productionHouse])) - ph0).toBe(9750n);
   });
 
   it("a voucher cannot carry a share above the marketplace's current primary fee", async () => {

@@ -65,9 +65,14 @@ describe("finding 1: the signer key alone cannot mint below the catalogue's pric
   });
 
   it("the payee and royalty receiver are the item's, whatever the signer would like", async () => {
+    const before = await readMp<bigint>(f, "pendingWithdrawals", [f.productionHouse]);
     const r = await buyVoucher(alice, await makeVoucher(f, alice.account.address, { priceWei: ETH }));
-    expect(eventOf(r, "PrimaryPurchase").productionHouse).toBe(f.productionHouse);
+    // The payee (PrimaryPurchase's proceeds) is the item's royalty receiver, named by CollectibleMinted.
     expect(eventOf(r, "CollectibleMinted").royaltyReceiver).toBe(f.productionHouse);
+    // Its proceeds are credited to the item's payee (withdrawable by it alone), never to the signer's choice.
+    const net = ETH - (ETH * 250n) / 10_000n;
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(before + net);
+    expect(await readMp(f, "pendingWithdrawals", [SIGNER_ADDRESS])).toBe(0n);
     // An item without terms cannot be sold by voucher at all.
     const unknown = await makeVoucher(f, alice.account.address, { catalogueNftId: 999n });
     await expectRevert(buyVoucher(alice, unknown), "NoPrimaryTerms");

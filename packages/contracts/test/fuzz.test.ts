@@ -2,7 +2,8 @@
  * Property-based fuzzing (fast-check): random sequences of list, update, cancel, buy, create auction, bid,
  * settle, cancel auction, withdraw, direct ERC-721 transfers (stale/zombie listings), time travel, pause and
  * unpause (with bids in the window after an unpause), primary purchases with vouchers signed before a primary
- * fee decrease, fee withdrawals, by several EOAs and by a contract that rejects ETH. A reference model predicts
+ * fee decrease (whose proceeds are credited to the studio, which withdraws them), fee withdrawals, by several
+ * EOAs and by a contract that rejects ETH. A reference model predicts
  * whether every transaction succeeds and what it pays to whom; after every step the test checks against the
  * chain:
  *  - the marketplace's ETH balance equals the escrowed highest bids plus all withdrawable balances plus the
@@ -54,6 +55,8 @@ const WINDOW = 15n * 60n;
 /** Fixed minimum successes of rarer paths with the default seed (the others need RUNS / 5). */
 const MINIMUM_OK: Record<string, number> = {
   withdraw: 2,
+  /** The studio withdrawing its primary-sale credits (6 with the default seed). */
+  "withdraw:studio": 3,
   pauseNearEnd: 3,
   withdrawFees: 3,
   postPauseBid: 1,
@@ -120,6 +123,8 @@ afterAll(async () => {
 
 // ------------------------------------------------------------------ actions
 const ACTORS = 7; // 0..3 EOAs, 4 = ETH-rejecting contract, 5 = gas burner, 6 = re-entrant contract
+/** Not drawn as an actor: the studio (the production house, payee of every primary sale) when it withdraws. */
+const STUDIO = 7;
 type Action =
   | { t: "list"; a: number; k: number; price: bigint; self: boolean }
   | { t: "update"; a: number; k: number; price: bigint; self: boolean }
@@ -300,7 +305,11 @@ async function runSequence(actions: Action[]): Promise<void> {
   const mp = f.marketplace;
   const contracts = [rejecter, burner, reentrant];
   const addrOf = (a: number): Address =>
-    a >= 4 ? (contracts[a - 4] as Address) : (eoas[a] as Wallet).account.address;
+    a === STUDIO
+      ? f.productionHouse
+      : a >= 4
+        ? (contracts[a - 4] as Address)
+        : (eoas[a] as Wallet).account.address;
   const parties: Address[] = [
     ...eoas.map((w) => w.account.address),
     rejecter,
@@ -342,6 +351,8 @@ async function runSequence(actions: Action[]): Promise<void> {
       ),
       time: latest.timestamp,
     };
+    /** A primary sale's proceeds: always credited to the payee (decision 106), withdrawn by it. */
+    const owe = (to: Address, amount: bigint) => m.pending.set(to, (m.pending.get(to) ?? 0n) + amount);
     /** Pushed payouts to the rejecting and the gas-burning contracts always fail and are credited. */
     const credit = (to: Address, amount: bigint) => {
       if (amount === 0n) return;
@@ -397,13 +408,15 @@ async function runSequence(actions: Action[]): Promise<void> {
           ? f.admin
           : a === "minter"
             ? f.minter
-            : a === 4
-              ? eve
-              : a >= 5
-                ? operator
-                : (eoas[a] as Wallet);
+            : a === STUDIO
+              ? (f.wallets[2] as Wallet)
+              : a === 4
+                ? eve
+                : a >= 5
+                  ? operator
+                  : (eoas[a] as Wallet);
       const hash =
-        typeof a === "number" && a >= 4
+        typeof a === "number" && a >= 4 && a !== STUDIO
           ? await wallet.writeContract({
               address: addrOf(a),
               abi: attackerWalletAbi,
@@ -424,7 +437,7 @@ async function runSequence(actions: Action[]): Promise<void> {
       if (ok) st.ok++;
       else st.reverted++;
       stats.set(act.t, st);
-      if (ok && "a" in act && act.a >= 4) {
+      if (ok && "a" in act && act.a >= 4 && act.a !== STUDIO) {
         const c = stats.get(`${act.t}:contract`) ?? { ok: 0, reverted: 0 };
         c.ok++;
         stats.set(`${act.t}:contract`, c);
@@ -472,7 +485,8 @@ async function runSequence(actions: Action[]): Promise<void> {
           act.a = indexOf(m.owner[act.k], act.a);
         else if (act.t === "cancelAuction") act.a = indexOf(m.auction[act.k]?.seller, act.a);
         else if (act.t === "withdraw") {
-          const owed = [4, 5].filter((a) => (m.pending.get(addrOf(a)) ?? 0n) > 0n);
+          // The contracts whose payouts were credited, and the studio once a primary sale credited it.
+          const owed = [4, 5, STUDIO].filter((a) => (m.pending.get(addrOf(a)) ?? 0n) > 0n);
           act.a = owed.length ? (owed[act.a % owed.length] as number) : act.a;
         } else if (act.t === "bid" || act.t === "settle" || act.t === "buy") {
           // "self" here means: aim at a token that is actually on auction / listed, if any.
@@ -685,6 +699,11 @@ async function runSequence(actions: Action[]): Promise<void> {
               ? await call(act.a, "withdrawTo", [(act.a === 4 ? eve : operator).account.address])
               : await call(act.a, "withdraw", []);
           expectOutcome(act, predicted, ok);
+          if (ok && act.a === STUDIO) {
+            const st = stats.get("withdraw:studio") ?? { ok: 0, reverted: 0 };
+            st.ok++;
+            stats.set("withdraw:studio", st);
+          }
           if (ok && me !== reentrant) {
             m.pending.set(me, 0n);
             credit(act.a === 4 ? eve.account.address : act.a === 5 ? operator.account.address : me, owed);
@@ -705,7 +724,7 @@ async function runSequence(actions: Action[]): Promise<void> {
           if (ok) {
             addToken(2n ** 64n + orderNumber, me, f.productionHouse);
             const fee = percentOf(act.price, m.primaryFeeBps);
-            credit(f.productionHouse, act.price - fee);
+            owe(f.productionHouse, act.price - fee);
             m.accrued += fee;
           }
           break;
@@ -744,7 +763,7 @@ async function runSequence(actions: Action[]): Promise<void> {
           if (ok) {
             addToken(2n ** 64n + orderNumber, me, f.productionHouse);
             const fee = percentOf(act.price, signedFee);
-            credit(f.productionHouse, act.price - fee);
+            owe(f.productionHouse, act.price - fee);
             m.accrued += fee;
           }
           break;
@@ -958,6 +977,7 @@ describe("marketplace fuzzing", () => {
           "bid",
           "settle",
           "withdraw",
+          "withdraw:studio",
           "transfer",
           "purchase",
           "mint",

@@ -2,7 +2,7 @@
  * Gas measurement shared by scripts/gas.ts and test/gas.test.ts: starts its own anvil, deploys, performs each
  * operation once and returns the transaction gas of each (receipt.gasUsed, includes the 21,000 base).
  */
-import { encodeFunctionData } from "viem";
+import { type Address, encodeFunctionData } from "viem";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import { attackerWalletAbi } from "../generated/testHelpers.js";
 import {
@@ -20,11 +20,14 @@ import {
 const FIXED_EXPIRY = 4_102_444_800n;
 
 /**
- * The goals of docs/gas.md. Buy and settle hold issue 22's lower aims (100,000 each); the primary purchase keeps
- * its goal (the aim of 130,000 is not met: docs/gas.md says what the rest pays for).
+ * The goals of docs/gas.md. Buy, settle and the primary purchase hold issue 22's lower aims (100,000, 100,000 and
+ * 130,000). The primary purchase is measured when the studio (the item's payee) already holds an unwithdrawn
+ * credit, as it does for every sale but the first after a withdrawal; that first sale writes a zero slot and is held
+ * to the former goal of 150,000 (docs/gas.md, decision 106).
  */
 export const GAS_GOALS: Record<string, number> = {
-  primaryPurchase: 150_000,
+  primaryPurchase: 130_000,
+  primaryPurchaseStudioFirstCredit: 150_000,
   list: 75_000,
   buyListing: 100_000,
   firstBid: 90_000,
@@ -36,7 +39,8 @@ export const LABELS: Record<string, string> = {
   deployCollectible: "deploy DiginoorCollectible",
   deployMarketplace: "deploy DiginoorMarketplace",
   deployAll: "deployAll total (2 deploys, roles from the constructors)",
-  primaryPurchase: "primary purchase (voucher, mint, split)",
+  primaryPurchase: "primary purchase (voucher, mint, studio credited)",
+  primaryPurchaseStudioFirstCredit: "primary purchase, studio's balance was zero",
   primaryPurchaseRepeatBuyer: "primary purchase, buyer already holds a token",
   minterMint: "minter mint (card/INR order)",
   list: "list",
@@ -48,6 +52,7 @@ export const LABELS: Record<string, string> = {
   outbid: "outbid with refund",
   settle: "settle (token + 3-way split)",
   withdraw: "withdraw (via wallet contract)",
+  studioWithdraw: "studio withdraws its primary proceeds",
 };
 
 export async function measureGas(): Promise<Record<string, number>> {
@@ -79,7 +84,24 @@ export async function measureGas(): Promise<Record<string, number>> {
     const buyer = f.wallets[4] as Wallet;
     const bidder1 = f.wallets[5] as Wallet;
     const bidder2 = f.wallets[6] as Wallet;
-    // Primary purchase by a buyer that holds no token yet (worst case: fresh balance slot).
+    // The studio's first credit: its withdrawable balance goes from zero to non-zero (as after each withdrawal).
+    // The buyer (account 7, later only the caller of settle, whose own tokens play no part) holds no token yet.
+    const first = await makeVoucher(f, f.wallets[7]?.account.address as Address, {
+      priceWei: ETH,
+      expiry: FIXED_EXPIRY,
+    });
+    await rec(
+      "primaryPurchaseStudioFirstCredit",
+      send(f, f.wallets[7] as Wallet, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "purchase",
+        args: [first.voucher, first.signature],
+        value: first.voucher.priceWei,
+      }),
+    );
+    // Primary purchase by a buyer that holds no token yet (worst case: fresh balance slot), the studio holding a
+    // credit from the sale above.
     const { voucher, signature } = await makeVoucher(f, buyer.account.address, {
       priceWei: ETH,
       expiry: FIXED_EXPIRY,
@@ -235,6 +257,15 @@ export async function measureGas(): Promise<Record<string, number>> {
         abi: attackerWalletAbi,
         functionName: "execute",
         args: [f.marketplace, 0n, withdrawData],
+      }),
+    );
+    // The studio (production house, an EOA) withdraws the proceeds of the three primary sales above.
+    await rec(
+      "studioWithdraw",
+      send(f, f.wallets[2] as Wallet, {
+        address: f.marketplace,
+        abi: diginoorMarketplaceAbi,
+        functionName: "withdraw",
       }),
     );
     return g;

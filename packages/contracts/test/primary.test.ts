@@ -62,6 +62,7 @@ describe("primary purchase with a voucher", () => {
       treasuryFunds(f),
       balance(f, buyer),
     ]);
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(0n);
     const r = await purchase(v);
     const tokenId = BigInt(v.voucher.orderId);
     expect(await readCol(f, "ownerOf", [tokenId])).toBe(buyer);
@@ -74,21 +75,24 @@ describe("primary purchase with a voucher", () => {
     expect(info.edition).toBe(5);
     expect(info.royaltyReceiver).toBe(f.productionHouse);
     const fee = (ETH * 250n) / 10_000n;
-    expect(await balance(f, f.productionHouse)).toBe(ph0 + ETH - fee);
+    // The production house's share is credited (pull payment, decision 106), not sent: nothing reached it yet.
+    expect(await balance(f, f.productionHouse)).toBe(ph0);
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(ETH - fee);
     expect(await treasuryFunds(f)).toBe(tr0 + fee);
     expect(await balance(f, buyer)).toBe(b0 - ETH - gasCost(r));
-    expect(await heldBalance(f)).toBe(0n);
-    expect(eventOf(r, "PrimaryPurchase")).toEqual({
+    expect(await heldBalance(f)).toBe(ETH - fee);
+    expect(events(r).some((e) => e.eventName === "PaymentDeferred")).toBe(false);
+    expect(eventOf(r, "PrimaryPurchase")).toEqual({ tokenId, price: ETH, platformFee: fee });
+    // The item, edition, payee and buyer are in the collectible's events just before it (not repeated: gas).
+    expect(eventOf(r, "CollectibleMinted")).toEqual({
       tokenId,
-      buyer,
-      productionHouse: f.productionHouse,
       catalogueNftId: 77n,
       edition: 5,
-      orderId: v.voucher.orderId,
-      price: ETH,
-      platformFee: fee,
+      royaltyReceiver: f.productionHouse,
+      royaltyBps: 1000,
     });
-    expect(eventOf(r, "CollectibleMinted").orderId).toBe(v.voucher.orderId);
+    expect(eventOf(r, "Transfer")).toEqual({ from: zeroAddress, to: buyer, tokenId });
+    expect(BigInt(v.voucher.orderId)).toBe(tokenId);
   });
 
   it("the on-chain digest equals the TypeScript EIP-712 digest", async () => {
@@ -129,8 +133,18 @@ describe("primary purchase with a voucher", () => {
   });
 
   it("reverts when redeemed by someone other than the buyer", async () => {
+    // The buyer is not in the calldata: it is hashed from the caller, so another caller's digest differs and
+    // recovers an address without SIGNER_ROLE.
     const v = await makeVoucher(f, buyer);
-    await expectRevert(purchase(v, f.wallets[5] as Wallet), "NotVoucherBuyer");
+    await expectRevert(purchase(v, f.wallets[5] as Wallet), "InvalidSignature");
+    const calldata = encodeFunctionData({
+      abi: diginoorMarketplaceAbi,
+      functionName: "purchase",
+      args: [v.voucher, v.signature],
+    });
+    expect(calldata.toLowerCase()).not.toContain(buyer.slice(2).toLowerCase());
+    await purchase(v);
+    expect(await readCol(f, "ownerOf", [BigInt(v.voucher.orderId)])).toBe(buyer);
   });
 
   it("reverts when signed by an account without SIGNER_ROLE", async () => {
@@ -206,14 +220,46 @@ describe("primary purchase with a voucher", () => {
     await expectRevert(purchase(await makeVoucher(f, buyer)), "AccessControlUnauthorizedAccount");
   });
 
-  it("a production house that rejects ETH is credited instead of blocking the sale", async () => {
+  it("the production house withdraws its credited proceeds; nobody else can take them", async () => {
+    const net = ETH - (ETH * 250n) / 10_000n;
+    await purchase(await makeVoucher(f, buyer, { priceWei: ETH }));
+    await purchase(await makeVoucher(f, buyer, { priceWei: 2n * ETH }));
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(3n * net);
+    expect(await heldBalance(f)).toBe(3n * net);
+    // Neither the buyer, the signer, the treasury nor the admin can withdraw (or redirect) the studio's credit.
+    for (const w of [buyerWallet(), f.wallets[9] as Wallet, f.admin]) {
+      await expectRevert(mp(f, w, "withdraw"), "NothingToWithdraw");
+      await expectRevert(mp(f, w, "withdrawTo", [w.account.address]), "NothingToWithdraw");
+    }
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(3n * net);
+    const studio = f.wallets[2] as Wallet;
+    const ph0 = await balance(f, f.productionHouse);
+    const w = await mp(f, studio, "withdraw");
+    expect(eventOf(w, "Withdrawal")).toEqual({
+      account: f.productionHouse,
+      to: f.productionHouse,
+      amount: 3n * net,
+    });
+    expect(await balance(f, f.productionHouse)).toBe(ph0 + 3n * net - gasCost(w));
+    expect(await readMp(f, "pendingWithdrawals", [f.productionHouse])).toBe(0n);
+    expect(await heldBalance(f)).toBe(0n);
+    await expectRevert(mp(f, studio, "withdraw"), "NothingToWithdraw");
+  });
+
+  it("a payee contract that reverts on receive no longer blocks a primary sale, and withdraws elsewhere", async () => {
     const rejecting = await deployAttacker(f, f.admin);
     await attack(f, f.admin, rejecting, "configure", [true, false, zeroAddress, 0n, "0x"]);
     await setPrimaryTerms(f, 78n, rejecting, 0n);
     const v = await makeVoucher(f, buyer, { priceWei: ETH, catalogueNftId: 78n });
     const r = await purchase(v);
+    expect(await readCol(f, "ownerOf", [BigInt(v.voucher.orderId)])).toBe(buyer);
     const net = ETH - (ETH * 250n) / 10_000n;
-    expect(eventOf(r, "PaymentDeferred")).toEqual({ payee: rejecting, amount: net });
+    // Credited like every studio: no payment was attempted, so none was deferred.
+    expect(events(r).some((e) => e.eventName === "PaymentDeferred")).toBe(false);
+    expect(await readMp(f, "pendingWithdrawals", [rejecting])).toBe(net);
+    // Its own withdraw() reverts (it rejects ETH); the credit stays.
+    const own = encodeFunctionData({ abi: diginoorMarketplaceAbi, functionName: "withdraw" });
+    await expectRevert(attack(f, f.admin, rejecting, "execute", [f.marketplace, 0n, own]), "WithdrawFailed");
     expect(await readMp(f, "pendingWithdrawals", [rejecting])).toBe(net);
     expect(await heldBalance(f)).toBe(net);
     // It withdraws to another address.

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@diginoor/api/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { type RateLimitRule, hitSlidingLimit, ipSubject } from "../lib/rate-limit.ts";
@@ -35,6 +36,8 @@ declare module "fastify" {
     /** Declared by every API route; enforced by one hook (401 signed out, 403 not an admin). */
     permission?: Permission;
     rateLimits?: readonly RateLimit[];
+    /** The error codes the route's endpoint declares (route.ts `declaredErrorCodes`). */
+    errorCodes?: ReadonlySet<ErrorCode>;
   }
   interface FastifyRequest {
     /** The signed-in user, set for routes that require one. */

@@ -18,7 +18,21 @@ const frameworkMessages: Record<number, { code: ErrorCode; message: string }> = 
   416: { code: "bad_request", message: "Range not satisfiable" },
 };
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** "fail" in tests: an error answer whose code its endpoint did not declare becomes a 500. */
+    undeclaredErrorCodes: "fail" | "allow";
+  }
+}
+
 function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, details?: unknown) {
+  const declared = reply.request.routeOptions.config?.errorCodes;
+  if (declared && !declared.has(code) && reply.server.undeclaredErrorCodes === "fail") {
+    const { method, routeOptions } = reply.request;
+    const problem = `${method} ${routeOptions.url} answered error code "${code}" (${status}), which its endpoint does not declare: add it to the endpoint's errors in packages/api`;
+    reply.request.log.error({ code, status, message }, problem);
+    return reply.code(500).send({ error: { code: "internal", message: problem } });
+  }
   return reply.code(status).send({ error: { code, message, ...(details === undefined ? {} : { details }) } });
 }
 
@@ -100,6 +114,14 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   socket.destroy(err);
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/**
+ * `undeclaredErrorCodes: "fail"` (tests) turns an error answer whose code the route's endpoint does not
+ * declare into a 500 naming the code, so a test meets it; in production the answer goes out as it is.
+ */
+export function installErrorHandler(
+  app: FastifyInstance,
+  { undeclaredErrorCodes }: { undeclaredErrorCodes: "fail" | "allow" },
+): void {
+  app.decorate("undeclaredErrorCodes", undeclaredErrorCodes);
   app.setErrorHandler(handleError);
 }

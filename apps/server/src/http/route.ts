@@ -61,30 +61,43 @@ function errorResponse(status: number) {
   };
 }
 
+/** The codes every operation can answer whatever it declares (a slow request, the database down). */
+const ALWAYS: readonly ErrorCode[] = ["request_timeout", "headers_too_large", "internal", "unavailable"];
+
 /**
- * Every status an operation can answer: its own error codes, plus what its shape implies (inputs
- * → 400, a body → 413 and 415, sign-in → 401, admin or a state change → 403, rate limits → 429).
+ * Every error code an operation can answer: its own (`errors` in packages/api), plus what its shape
+ * implies (inputs → bad_request and validation_failed, a body → payload_too_large and
+ * unsupported_media_type, sign-in → unauthorized, admin or a state change → forbidden, rate limits →
+ * rate_limited) and what any request can meet. In tests an error answer with any other code fails
+ * (error-handler.ts), so the declared list, and the OpenAPI document made from it, stay true.
  */
+export function declaredErrorCodes(
+  e: Pick<Endpoint, "method" | "params" | "query" | "body" | "errors">,
+  o: { permission: Permission; rateLimited: boolean },
+): ReadonlySet<ErrorCode> {
+  const codes = new Set<ErrorCode>([...(e.errors ?? []), ...ALWAYS]);
+  if (e.params || e.query || e.body) {
+    codes.add("bad_request");
+    codes.add("validation_failed");
+  }
+  if (e.params) codes.add("uri_too_long");
+  if (e.body) {
+    codes.add("payload_too_large");
+    codes.add("unsupported_media_type");
+  }
+  if (o.permission !== "public") codes.add("unauthorized");
+  if (o.permission === "admin" || o.permission === "studio" || STATE_CHANGING.has(e.method))
+    codes.add("forbidden");
+  if (o.rateLimited) codes.add("rate_limited");
+  return codes;
+}
+
+/** Every status an operation can answer: those of its declared error codes. */
 export function errorStatusesOf(
   e: Pick<Endpoint, "method" | "params" | "query" | "body" | "errors">,
   o: { permission: Permission; rateLimited: boolean },
 ): number[] {
-  const statuses = new Set<number>((e.errors ?? []).map((c: ErrorCode) => errorStatuses[c]));
-  if (e.params || e.query || e.body) statuses.add(400);
-  if (e.params) statuses.add(414);
-  if (e.body) {
-    statuses.add(413);
-    statuses.add(415);
-  }
-  if (o.permission !== "public") statuses.add(401);
-  if (o.permission === "admin" || o.permission === "studio" || STATE_CHANGING.has(e.method))
-    statuses.add(403);
-  if (o.rateLimited) statuses.add(429);
-  // Any request: too slow to arrive, or headers over the limit (answered before routing).
-  statuses.add(408);
-  statuses.add(431);
-  statuses.add(500);
-  return [...statuses].sort();
+  return [...new Set([...declaredErrorCodes(e, o)].map((c) => errorStatuses[c]))].sort();
 }
 
 /** The Fastify schema of an endpoint: validation, serialisation and its OpenAPI operation. */
@@ -126,7 +139,14 @@ export function route<E extends Endpoint>(app: FastifyInstance, e: E, opts: Rout
     url: e.path.replace(/\{(\w+)\}/g, ":$1"),
     bodyLimit: opts.bodyLimit ?? (e.body && e.bodyType !== "multipart" ? JSON_BODY_LIMIT : undefined),
     schema: routeSchema(e, { permission: opts.permission, rateLimited: !!opts.rateLimits?.length }),
-    config: { permission: opts.permission, rateLimits: opts.rateLimits },
+    config: {
+      permission: opts.permission,
+      rateLimits: opts.rateLimits,
+      errorCodes: declaredErrorCodes(e, {
+        permission: opts.permission,
+        rateLimited: !!opts.rateLimits?.length,
+      }),
+    },
     handler: async (req, reply) => {
       const result = await opts.handler({
         params: req.params as In<E["params"]>,

@@ -122,3 +122,14 @@ export async function pruneRateLimitBuckets(db: Db, now: Date): Promise<number> 
       RETURNING 1) SELECT count(*)::int AS n FROM d`);
   return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
 }
+
+/**
+ * Deletes every bucket counted for `subject` (keys `<rule>:<subject>` or `<rule>:<subject>:<window>`):
+ * an erased account's address must not stay behind as a key (decision 170).
+ */
+export async function forgetRateLimitSubject(
+  q: <T>(text: string, params?: unknown[]) => Promise<T[]>,
+  subject: string,
+): Promise<void> {
+  await q("DELETE FROM rate_limit_buckets WHERE strpos(key || ':', ':' || $1 || ':') > 0", [subject]);
+}

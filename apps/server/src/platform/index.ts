@@ -25,6 +25,7 @@ export function createPlatform(config: Config, database: Database, opts: Platfor
     database,
     workers: config.WORKERS,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
+    maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS,
     onError: opts.onError,
   });
   const pubsub = createPubSub(database, { onError: opts.onError });

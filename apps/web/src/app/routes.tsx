@@ -181,6 +181,7 @@ export const routes: RouteObject[] = [
       { path: "signup", lazy: () => import("./routes/SignupPage.tsx") },
       { path: "resetpass", lazy: () => import("./routes/ResetPasswordPage.tsx") },
       { path: "verify-email", lazy: () => import("./routes/VerifyEmailPage.tsx") },
+      { path: "delete-account", lazy: () => import("./routes/DeleteAccountPage.tsx") },
       // A notification email's unsubscribe link (no sign-in: the token authorises).
       { path: "unsubscribe", lazy: () => import("./routes/UnsubscribePage.tsx") },
       { path: "profile", lazy: () => import("./routes/ProfilePage.tsx") },

@@ -36,6 +36,7 @@ const NOTIFICATION_KEYS: Record<Notification["kind"], QueryKey[]> = {
   order_refunded: [["orders"]],
   lottery_won: [["my-lottery-tickets"], ["lottery"]],
   lottery_result: [["my-lottery-tickets"], ["lottery"]],
+  wallet_recovery: [["wallets"], ["wallet-recoveries"]],
 };
 
 const invalidate = (client: QueryClient, keys: QueryKey[]) => {

@@ -444,6 +444,19 @@ async function checkCurrentPassword(ctx: AccountsDeps, user: UserRow, password: 
 }
 
 /**
+ * Checks the account's password before an irreversible act (deleting the account): counted per user
+ * like every password check; a wrong one is `invalid_credentials`. False for a Google-only account.
+ */
+export async function confirmPassword(ctx: AccountsDeps, user: UserRow, password: string): Promise<boolean> {
+  if (!user.passwordHash) return false;
+  await hitSlidingLimit(ctx.database.db, limits.passwordCheckPerUser, user.id);
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw new AppError("invalid_credentials", authMessages.wrongCurrentPassword);
+  }
+  return true;
+}
+
+/**
  * Asks to move the account to a new address: a verification link goes to it (the address moves
  * when it is used). Returns the mail job and whether its first delivery attempt succeeded.
  */
@@ -753,3 +766,13 @@ function isUniqueViolation(err: unknown): boolean {
   }
   return false;
 }
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { hashSecret, newSecret } from "./tokens.ts";
+export {
+  accountForRights,
+  ERASED_NAME,
+  eraseAccount,
+  exportAccount,
+  releaseHandles,
+} from "./personal-data.ts";

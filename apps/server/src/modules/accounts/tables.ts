@@ -21,6 +21,8 @@ export const users = pgTable(
     /** A studio account's production house (migrations/0090; null for other roles). */
     productionHouseId: integer("production_house_id"),
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    /** When the account was erased (migrations/0170): the row stays, with no personal data left. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     avatarKey: text("avatar_key"),
     avatarUrl: text("avatar_url"),
     coverKey: text("cover_key"),
@@ -66,3 +68,9 @@ export const authTokens = pgTable(
   },
   (t) => [index("auth_tokens_user_kind_idx").on(t.userId, t.kind)],
 );
+
+/** Handles of erased accounts (sha256 only), held back from new accounts until free_after (migrations/0170). */
+export const releasedHandles = pgTable("released_handles", {
+  handleSha256: text("handle_sha256").primaryKey(),
+  freeAfter: timestamp("free_after", { withTimezone: true }).notNull(),
+});

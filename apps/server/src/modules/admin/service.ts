@@ -488,3 +488,6 @@ export function createAdminService(deps: AdminDeps) {
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { exportAuditEntries, pseudonymiseAuditEntries } from "./personal-data.ts";

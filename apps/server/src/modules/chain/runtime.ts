@@ -46,6 +46,8 @@ export interface ChainRuntime {
   minter?: LocalAccount;
   /** Buys resale listings for card and rupee orders (RESALE_BUYER_PRIVATE_KEY; a funded development key on anvil). */
   buyer?: LocalAccount;
+  /** Proposes and completes delayed recoveries of passkey wallets (RECOVERY_GUARDIAN_PRIVATE_KEY; anvil's 7th account locally). */
+  guardian?: LocalAccount;
   /**
    * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
    * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
@@ -58,6 +60,7 @@ export interface ChainRuntime {
 const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
 const LOCAL_GUARDIAN = ANVIL_ADDRESSES[6];
+const LOCAL_GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6];
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
@@ -163,6 +166,11 @@ export async function startChain(
     }
     // Passkey wallet contracts: deployed here on the local chain, or wherever the server deploys with its
     // own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT.
+    const guardian = config.RECOVERY_GUARDIAN_PRIVATE_KEY
+      ? privateKeyToAccount(config.RECOVERY_GUARDIAN_PRIVATE_KEY as Hex)
+      : local
+        ? privateKeyToAccount(LOCAL_GUARDIAN_KEY)
+        : undefined;
     const walletsMissing =
       !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
     if (walletsMissing && (local || config.DEPLOYER_PRIVATE_KEY)) {
@@ -172,7 +180,8 @@ export async function startChain(
         collectible: deployment.collectible,
         marketplace: deployment.marketplace,
         // No guardian unless one is named (then a fan who loses every passkey cannot be recovered).
-        guardian: config.RECOVERY_GUARDIAN_ADDRESS ?? (local ? LOCAL_GUARDIAN : zeroAddress),
+        guardian:
+          config.RECOVERY_GUARDIAN_ADDRESS ?? guardian?.address ?? (local ? LOCAL_GUARDIAN : zeroAddress),
       });
       deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
       await recordDeployment(db, deployment);
@@ -219,6 +228,7 @@ export async function startChain(
       signer,
       minter,
       buyer,
+      guardian,
       wallets,
       stop,
     };

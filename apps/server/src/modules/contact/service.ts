@@ -35,3 +35,6 @@ export function createContactService(db: Db) {
 }
 
 export type ContactService = ReturnType<typeof createContactService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseContactMessages, exportContactMessages } from "./personal-data.ts";

@@ -360,3 +360,6 @@ export async function sendChannelStream(
     .header("x-accel-buffering", "no")
     .send(stream);
 }
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseLiveEvents } from "./personal-data.ts";

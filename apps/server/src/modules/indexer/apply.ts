@@ -244,11 +244,12 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
     if (log.contract === "collectible") {
       switch (log.name) {
         case "CollectibleMinted":
+          // The owner comes from the Transfer (from 0) that follows in the same transaction.
           set("tokens", id, {
             token_id: id,
             nft_number: String(a.catalogueNftId),
             edition: Number(a.edition),
-            owner: a.to as string,
+            owner: zeroAddress,
             version: 0,
             royalty_receiver: a.royaltyReceiver as string,
             royalty_bps: Number(a.royaltyBps),
@@ -297,18 +298,22 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
     }
 
     switch (log.name) {
-      case "PrimaryPurchase":
+      case "PrimaryPurchase": {
+        // The mint just before it in the same transaction (CollectibleMinted, Transfer from 0) named the buyer
+        // (the token's owner) and the item's payee (its royalty receiver); the event does not repeat them (gas).
+        const t = token(id, log);
         result.sales.push({
           ...base,
           kind: "primary",
-          seller: a.productionHouse as string,
-          buyer: a.buyer as string,
+          seller: t.royalty_receiver,
+          buyer: t.owner,
           price_wei: String(a.price),
           royalty_wei: "0",
           fee_wei: String(a.platformFee),
         });
-        notify("purchase_confirmed", a.buyer, a.price);
+        notify("purchase_confirmed", t.owner, a.price);
         break;
+      }
       case "Listed": {
         const t = token(id, log);
         const seller = a.seller as string;

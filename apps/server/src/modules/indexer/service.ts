@@ -552,3 +552,6 @@ export function confirmationDepth(
 ): number | "finalized" {
   return configured ?? (chainId === LOCAL_CHAIN ? 1 : "finalized");
 }
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { exportChainActivity } from "./personal-data.ts";

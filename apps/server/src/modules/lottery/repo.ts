@@ -282,17 +282,18 @@ export async function entriesOfUser(q: Query, userId: string) {
  * and back as rows and a 8 MB parameter (docs/benchmarks.md, "Lottery draw and verification").
  */
 export async function writeTicketList(q: Query, lotteryId: string): Promise<Buffer> {
-  await q(
-    `INSERT INTO lottery_ticket_lists (lottery_id, csv)
-     SELECT $1, convert_to(coalesce(string_agg(
-              first_ticket::text || ',' || last_ticket::text || ',' ||
-              encode(sha256(convert_to(order_id::text, 'UTF8')), 'hex') || chr(10), '' ORDER BY first_ticket), ''), 'UTF8')
-       FROM lottery_entries WHERE lottery_id = $1
-     ON CONFLICT (lottery_id) DO NOTHING`,
-    [lotteryId],
-  );
+  // Each order's line was made when it was numbered (migration 0171): the list is their
+  // concatenation in ticket order, written and hashed in one statement.
   const [row] = await q<{ hash: Uint8Array }>(
-    "SELECT sha256(csv) AS hash FROM lottery_ticket_lists WHERE lottery_id = $1",
+    `WITH written AS (
+       INSERT INTO lottery_ticket_lists (lottery_id, csv)
+       SELECT $1, convert_to(coalesce(string_agg(csv_line, '' ORDER BY first_ticket), ''), 'UTF8')
+         FROM lottery_entries WHERE lottery_id = $1
+       ON CONFLICT (lottery_id) DO NOTHING
+       RETURNING csv)
+     SELECT sha256(csv) AS hash FROM written
+     UNION ALL
+     SELECT sha256(csv) FROM lottery_ticket_lists WHERE lottery_id = $1 AND NOT EXISTS (SELECT 1 FROM written)`,
     [lotteryId],
   );
   if (!row) throw new Error(`lottery ${lotteryId}: no ticket list written`);

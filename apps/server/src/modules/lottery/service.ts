@@ -667,3 +667,6 @@ export function createLotteryService(deps: LotteryServiceDeps) {
 }
 
 export type LotteryService = ReturnType<typeof createLotteryService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { exportLottery } from "./personal-data.ts";

@@ -8,6 +8,8 @@ import type { MailMessage, Mailer } from "./mailer.ts";
 // templates, once-only delivery for mail jobs, and the clean-up of delivery records.
 export type { MailMessage, Mailer } from "./mailer.ts";
 export {
+  confirmDeletionMail,
+  dataExportMail,
   emailChangedMail,
   escapeHtml,
   lotteryWonMail,
@@ -17,6 +19,7 @@ export {
   passwordChangedMail,
   passwordResetMail,
   verificationMail,
+  walletRecoveryMail,
 } from "./templates.ts";
 
 /**
@@ -64,3 +67,6 @@ export async function pruneMailDeliveries(db: Db, now: Date): Promise<number> {
       RETURNING 1) SELECT count(*)::int AS n FROM d`);
   return Number(rowsOf<{ n: number }>(rows)[0]?.n ?? 0);
 }
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseMailLog, exportMailLog } from "./personal-data.ts";

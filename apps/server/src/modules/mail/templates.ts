@@ -97,6 +97,37 @@ export function passwordChangedMail(name: string | null, signInUrl: string): Ren
   };
 }
 
+/**
+ * The recovery of a passkey wallet (decision 160): the link that starts it (`link`), and the security
+ * notices of each step after (`notice`: proposed, a day before it can complete, completed, cancelled).
+ * Never unsubscribable: a fan who did not ask for a recovery must hear of it in time to cancel it.
+ */
+export function walletRecoveryMail(
+  name: string | null,
+  m: { kind: "link"; url: string } | { kind: "notice"; subject: string; lines: string[]; url: string },
+): RenderedMail {
+  if (m.kind === "link") {
+    const subject = "Recover your Diginoor passkey wallet";
+    const lines = [
+      greeting(name),
+      "Someone signed in to your Diginoor account and asked to recover its passkey wallet with a new passkey, because every device with the old one was lost.",
+      "Open this link on the phone or computer that will hold the new passkey. It works once and expires in 30 minutes. The new passkey takes over only 7 days after you confirm, and any passkey of the wallet can cancel it until then.",
+      "If you did not ask for this, ignore this email and change your password.",
+    ];
+    return {
+      subject,
+      text: `${lines.join("\n\n")}\n\nRecover: ${m.url}\n`,
+      html: layout(subject, lines, { label: "Recover my wallet", url: m.url }),
+    };
+  }
+  const lines = [greeting(name), ...m.lines];
+  return {
+    subject: m.subject,
+    text: `${lines.join("\n\n")}\n\nYour wallet: ${m.url}\n`,
+    html: layout(m.subject, lines, { label: "Open my wallet", url: m.url }),
+  };
+}
+
 /** Sent once a purchase is fulfilled: the token is in the buyer's wallet. */
 export function orderConfirmedMail(
   name: string | null,
@@ -179,5 +210,35 @@ export function notificationMail(
     subject: n.subject,
     text: `${lines.join("\n\n")}\n\nOpen: ${n.url}\n\n--\n${footer}\nUnsubscribe from these emails: ${n.unsubscribeUrl}\nNotification settings: ${n.settingsUrl}\n`,
     html,
+  };
+}
+
+/** The one-time download link of a personal-data archive (decision 170). */
+export function dataExportMail(name: string | null, url: string, hours: number): RenderedMail {
+  const subject = "Your Diginoor data is ready to download";
+  const lines = [
+    greeting(name),
+    "You asked for a copy of everything Diginoor holds about you. It is ready: one JSON file with your account, wallets, orders, tickets, bids, likes, follows, notifications, mail and consents.",
+    `The link works once and expires in ${hours} hours. If you did not ask for this, change your password.`,
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nDownload: ${url}\n`,
+    html: layout(subject, lines, { label: "Download my data", url }),
+  };
+}
+
+/** The confirmation link of a Google-only account's deletion (decision 170). */
+export function confirmDeletionMail(name: string | null, url: string, hours: number): RenderedMail {
+  const subject = "Confirm the deletion of your Diginoor account";
+  const lines = [
+    greeting(name),
+    "You asked to delete your Diginoor account. Deleting it signs you out everywhere, unlinks your wallets and erases your name, email, phone, pictures and handle. Orders and on-chain records are kept, no longer linked to you.",
+    `The link works once and expires in ${hours} hour${hours === 1 ? "" : "s"}. If you did not ask for this, ignore this email: nothing changes.`,
+  ];
+  return {
+    subject,
+    text: `${lines.join("\n\n")}\n\nDelete my account: ${url}\n`,
+    html: layout(subject, lines, { label: "Delete my account", url }),
   };
 }

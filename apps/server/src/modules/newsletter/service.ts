@@ -30,3 +30,11 @@ export function createNewsletterService(db: Db) {
 }
 
 export type NewsletterService = ReturnType<typeof createNewsletterService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export {
+  eraseNewsletter,
+  exportNewsletter,
+  newsletterConsent,
+  setNewsletterConsent,
+} from "./personal-data.ts";

@@ -309,3 +309,6 @@ export function createNotificationsService(deps: NotificationsDeps) {
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseNotifications, exportNotifications } from "./personal-data.ts";

@@ -16,11 +16,12 @@ import type { WalletsService } from "../wallets/service.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog, orderPath } from "./lifecycle.ts";
 import { cashfreeCheckoutPage, indianMobile } from "./providers/cashfree.ts";
 import type { PaymentProviders } from "./providers/index.ts";
-import { type SandboxDelivery, sandboxProvider } from "./providers/sandbox.ts";
+import { sandboxProvider } from "./providers/sandbox.ts";
 import type { CheckoutRequest, HostedProviderName, PaymentEvent } from "./providers/types.ts";
 import { createRefunds, isRefundEvent, REFUNDABLE_FROM, type Refunds } from "./refunds.ts";
 import * as repo from "./repo.ts";
 import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
+import { createSandboxOutbox, httpSandboxPost, type SandboxPost } from "./sandbox-outbox.ts";
 import { createTicketOrders } from "./ticket-orders.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
@@ -59,8 +60,11 @@ export interface HostedCheckoutDeps {
   jobs?: Pick<Jobs, "enqueue">;
   /** Absolute links (checkout pages, return pages) start with this. */
   publicUrl?: string;
-  /** The sandbox card provider, when offered (never in production): its webhook secret. */
-  sandbox?: { secret: string };
+  /**
+   * The sandbox card provider, when offered (never in production): its webhook secret, and how long
+   * its outbox waits for our webhook route to answer (a worker posts to PUBLIC_URL).
+   */
+  sandbox?: { secret: string; timeoutMs?: number };
   /** cashfree.js's mode on our Cashfree checkout page (CASHFREE_ENV). */
   cashfreeMode?: "sandbox" | "production";
   /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
@@ -79,8 +83,14 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
   const q = queryOf(database);
   const log = deps.log ?? (() => {});
   const publicUrl = (deps.publicUrl ?? "").replace(/\/$/, "");
-  /** Where the sandbox's own webhooks go (the routes set it: a POST through the whole HTTP stack). */
-  let sandboxOutbox: ((d: SandboxDelivery) => void) | undefined;
+  /**
+   * Where the sandbox's own webhooks go: our public webhook URL over HTTP (a ROLE=worker process has
+   * no routes of its own), or, where the routes are built, a POST through this app's HTTP stack.
+   */
+  let sandboxOutbox = createSandboxOutbox(
+    httpSandboxPost(publicUrl, deps.sandbox?.timeoutMs ?? 10_000),
+    (err) => log("warn", "sandbox: webhook delivery failed", { err: String(err) }),
+  );
   const providers: PaymentProviders = {
     ...deps.providers,
     ...(deps.sandbox
@@ -89,7 +99,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
             secret: deps.sandbox.secret,
             publicUrl,
             nowMs: () => clock.now(),
-            deliver: (d) => sandboxOutbox?.(d),
+            deliver: (d) => sandboxOutbox.deliver(d),
           }),
         }
       : {}),
@@ -531,9 +541,12 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     /** Refunds an order for a reason, once (the lottery's `lottery_not_activated`; decision 144). */
     requestRefund: refunds.requestRefund,
     adminRefund: refunds.adminRefund,
-    /** The routes' outbox for the sandbox's own webhooks (refund confirmations). */
-    useSandboxOutbox(deliver: (d: SandboxDelivery) => void) {
-      sandboxOutbox = deliver;
+    /** The routes' way to our sandbox webhook (through the app's own HTTP stack); the outbox it makes. */
+    useSandboxPost(post: SandboxPost) {
+      sandboxOutbox = createSandboxOutbox(post, (err) =>
+        log("warn", "sandbox: webhook delivery failed", { err: String(err) }),
+      );
+      return sandboxOutbox;
     },
     /** `POST /api/v1/orders/:id/cancel`, and the fan's return from a provider's page by Back or cancel. */
     cancelOrder: (userId: string, orderId: string) =>

@@ -154,12 +154,15 @@ export function orderMailJob(
  * or a run after the worker died mid-way, names the same refund at the provider. After the last
  * attempt the refund stays `pending` (visible), and the reconciler enqueues it again.
  */
-export function refundOrderJob(hostedCheckout: Pick<HostedCheckout, "runRefund">) {
+export function refundOrderJob(hostedCheckout: Pick<HostedCheckout, "runRefund">, providerTimeoutMs: number) {
   return defineJob({
     name: refundOrder.name,
     payload: refundOrder.payload,
     retry: { limit: 8, delaySeconds: 5, backoff: true },
-    expireInSeconds: 120,
+    // A run makes at most two provider calls, each tried twice (Stripe: the session, then the refund;
+    // the sandbox: its webhook), each bounded by the provider timeout: a run still active well past
+    // that belongs to a worker that died, and is retried (same key) as soon as maintenance sees it.
+    expireInSeconds: Math.ceil((4 * providerTimeoutMs) / 1000) + 10,
     concurrency: 4,
     handler: async ({ refundId, attempt }) => {
       await hostedCheckout.runRefund(refundId, attempt);
@@ -246,6 +249,8 @@ export function ordersWork(
     notifications?: Pick<NotificationsService, "notify">;
     /** Whether a chain is configured (without one no chain events arrive and no auction opens). */
     chain: boolean;
+    /** PAYMENT_PROVIDER_TIMEOUT_MS: bounds a refund job's run. */
+    providerTimeoutMs: number;
     log: (o: object, msg: string) => void;
   },
 ): ModuleWork {
@@ -264,7 +269,7 @@ export function ordersWork(
       mintPrizeJobOf(orders.fulfilment),
       orderMailJob(mail, orders.lifecycle),
       reconcile,
-      refundOrderJob(orders.hostedCheckout),
+      refundOrderJob(orders.hostedCheckout, deps.providerTimeoutMs),
       refundMailJob(mail, orders.lifecycle),
       openAuctions,
     ],

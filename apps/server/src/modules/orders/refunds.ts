@@ -36,6 +36,13 @@ export const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
   listing_changed: ["paid", "minting"],
 };
 
+/**
+ * Why a refund cannot be made by a process without its provider (its keys removed from the
+ * configuration): the refund fails visibly, and the console's retry tries again once it is back.
+ */
+export const providerNotConfigured = (provider: string) =>
+  `the payment provider ${provider} is not configured on this server: configure it, then retry the refund from the console`;
+
 /** The provider's idempotency key of a refund: the order, the reason, and the attempt (a console retry after a failure). */
 export const refundKey = (r: Pick<repo.RefundRow, "order_id" | "reason" | "attempt">) =>
   `refund-${r.order_id}-${r.reason}-${r.attempt}`;
@@ -76,8 +83,10 @@ export function createRefunds(deps: RefundsDeps) {
     cause: string,
     requestedBy: string | null,
   ): Promise<repo.RefundRow | undefined> {
-    if (o.provider === "wallet" || !providers[o.provider as HostedProviderName])
-      throw AppError.conflict(m.notRefundable, { reason: "provider" });
+    // A wallet order is paid on chain: no provider can refund it. A provider missing from this
+    // process's configuration is the refund job's to report (refund_failed), not the cause's to refuse:
+    // a lottery's closing must not stall on it.
+    if (o.provider === "wallet") throw AppError.conflict(m.notRefundable, { reason: "provider" });
     const r = await repo.insertRefund(queryOf(tx), {
       orderId: o.id,
       reason,
@@ -176,7 +185,24 @@ export function createRefunds(deps: RefundsDeps) {
     if (!o) return;
     const name = o.provider as HostedProviderName;
     const provider = providers[name];
-    if (!provider) throw new Error(`orders.refund: provider ${o.provider} is not configured`);
+    if (!provider) {
+      // No retry can help until someone configures it: the refund fails now, saying why.
+      const why = providerNotConfigured(o.provider);
+      log("error", "a refund's payment provider is not configured", { orderId: o.id, provider: o.provider });
+      await withTransaction(database, async (tx) => {
+        const tq = queryOf(tx);
+        const locked = await repo.findRefund(tq, refundId, true);
+        if (
+          !locked ||
+          locked.attempt !== attempt ||
+          (locked.state !== "pending" && locked.state !== "requested")
+        )
+          return;
+        await repo.updateRefund(tq, r.id, { state: "failed", detail: why }, clock.date());
+        await deps.lifecycle.moveIn(tx, o, ["refund_pending"], "refund_failed", `refund failed: ${why}`);
+      });
+      return;
+    }
     let res: RefundResult;
     try {
       res = await provider.refund(

@@ -14,8 +14,6 @@ import type { QuotesService } from "../quotes/service.ts";
 /** The CSP hash of the one inline script of our Cashfree checkout page. */
 const CASHFREE_SCRIPT_HASH = `sha256-${createHash("sha256").update(CASHFREE_CHECKOUT_SCRIPT).digest("base64")}`;
 
-/** The sandbox sends each event twice: at once, and a copy this much later (like a provider's retry). */
-const SANDBOX_DUPLICATE_DELAY_MS = 1500;
 /** Webhook bodies are small JSON documents. */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
@@ -112,7 +110,8 @@ export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDep
             params.sessionId,
             params.action,
           );
-          for (const d of deliveries) sandboxDeliver(d);
+          // The payer is sent back at once; the payment's webhook follows (its failure is logged).
+          for (const d of deliveries) void outbox.deliver(d).catch(() => {});
           return reply.redirect(redirect, 302);
         },
       });
@@ -167,35 +166,17 @@ export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDep
     },
   });
 
-  /**
-   * The sandbox provider's outbox: POSTs a signed event to our webhook route through the whole HTTP
-   * stack (raw body, signature check), once at once and once late; a refused delivery is retried a
-   * few times like a provider would.
-   */
-  const pending = new Set<Promise<void>>();
-  function sandboxDeliver(d: { body: string; sign: () => string }) {
-    const send = async (delayMs: number) => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const res = await app.inject({
+  // The sandbox provider's outbox posts through the whole HTTP stack (raw body, signature check).
+  const outbox = hostedCheckout.useSandboxPost(
+    async (body, signature) =>
+      (
+        await app.inject({
           method: "POST",
           url: api.sandboxWebhook.path,
-          payload: d.body,
-          headers: { "content-type": "application/json", [SIGNATURE_HEADER]: d.sign() },
-        });
-        if (res.statusCode < 500) return;
-        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-      }
-    };
-    for (const delay of [0, SANDBOX_DUPLICATE_DELAY_MS]) {
-      const p = send(delay)
-        .catch((err) => app.log.warn({ err }, "sandbox: webhook delivery failed"))
-        .finally(() => pending.delete(p));
-      pending.add(p);
-    }
-  }
-  hostedCheckout.useSandboxOutbox(sandboxDeliver);
-  app.addHook("preClose", async () => {
-    await Promise.all(pending);
-  });
+          payload: body,
+          headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature },
+        })
+      ).statusCode,
+  );
+  app.addHook("preClose", () => outbox.drain());
 }

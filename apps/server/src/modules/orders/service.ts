@@ -38,3 +38,6 @@ export interface OrdersUnits {
   fulfilment: CardFulfilment;
   auctions: PrimaryAuctions;
 }
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { exportOrders } from "./personal-data.ts";

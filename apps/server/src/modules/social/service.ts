@@ -375,3 +375,6 @@ export function createSocialService(deps: SocialDeps) {
 }
 
 export type SocialService = ReturnType<typeof createSocialService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseSocial, exportSocial } from "./personal-data.ts";

@@ -2,15 +2,40 @@ import { walletEndpoints as api } from "@diginoor/api/wallets";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
+import type { WalletRecoveryService } from "./recovery.ts";
 import type { WalletsService } from "./service.ts";
 
 const NONCES_PER_USER: RateLimitRule = { name: "wallet-nonce:user", limit: 30, windowSeconds: 600 };
 const LINKS_PER_USER: RateLimitRule = { name: "wallet-link:user", limit: 30, windowSeconds: 600 };
+/** Recovery links are mail: a few an hour per fan. */
+const RECOVERY_LINKS_PER_USER: RateLimitRule = {
+  name: "wallet-recovery:user",
+  limit: 5,
+  windowSeconds: 3600,
+};
 
 const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
 /** /api/v1/wallets: link (SIWE), list, choose the receiving wallet, unlink. Signed-in users only. */
-export function registerWalletRoutes(app: FastifyInstance, service: WalletsService): void {
+export function registerWalletRoutes(
+  app: FastifyInstance,
+  service: WalletsService,
+  recovery: WalletRecoveryService,
+): void {
+  route(app, api.startWalletRecovery, {
+    permission: "signed-in",
+    rateLimits: [{ rule: RECOVERY_LINKS_PER_USER, by: "user" }],
+    handler: ({ user, body }) => recovery.start(userId(user), body.address),
+  });
+  route(app, api.confirmWalletRecovery, {
+    permission: "signed-in",
+    rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
+    handler: ({ user, body }) => recovery.confirm(userId(user), body),
+  });
+  route(app, api.listWalletRecoveries, {
+    permission: "signed-in",
+    handler: async ({ user }) => ({ items: await recovery.list(userId(user)) }),
+  });
   route(app, api.createWalletNonce, {
     permission: "signed-in",
     rateLimits: [{ rule: NONCES_PER_USER, by: "user" }],

@@ -155,6 +155,27 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     return wallet;
   }
 
+  /**
+   * The fan holds this passkey: its WebAuthn assertion over a nonce we issued them (challenge = the
+   * nonce's UTF-8 bytes, our origin and relying party id, user verified). Returns the public key (lower
+   * case); the caller consumes the nonce in the transaction that uses the passkey.
+   */
+  async function provePasskey(userId: string, body: LinkPasskeyRequest, now: Date): Promise<Hex> {
+    await checkNonce(body.nonce, userId, now);
+    const publicKey = body.publicKey.toLowerCase() as Hex;
+    const check = verifyPasskeyAssertion({
+      publicKey: Buffer.from(publicKey.slice(2), "hex"),
+      authenticatorData: Buffer.from(body.authenticatorData.slice(2), "hex"),
+      clientDataJSON: body.clientDataJSON,
+      signature: Buffer.from(body.signature.slice(2), "hex"),
+      challenge: Buffer.from(body.nonce, "utf8"),
+      origin: publicUrl.origin,
+      rpId: publicUrl.hostname,
+    });
+    if (check !== "ok") throw bad(assertionMessages[check]);
+    return publicKey;
+  }
+
   async function listFor(userId: string): Promise<Wallet[]> {
     const [rows, passkeys] = await Promise.all([
       repo.listWallets(database.db, userId),
@@ -237,18 +258,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       const chain = requireChain();
       const factory = chain.accountFactory;
       if (!factory) throw new AppError("unavailable", m.passkeyUnavailable);
-      await checkNonce(body.nonce, userId, now);
-      const publicKey = body.publicKey.toLowerCase() as Hex;
-      const check = verifyPasskeyAssertion({
-        publicKey: Buffer.from(publicKey.slice(2), "hex"),
-        authenticatorData: Buffer.from(body.authenticatorData.slice(2), "hex"),
-        clientDataJSON: body.clientDataJSON,
-        signature: Buffer.from(body.signature.slice(2), "hex"),
-        challenge: Buffer.from(body.nonce, "utf8"),
-        origin: publicUrl.origin,
-        rpId: publicUrl.hostname,
-      });
-      if (check !== "ok") throw bad(assertionMessages[check]);
+      const publicKey = await provePasskey(userId, body, now);
       const address = getAddress(
         await chain.publicClient.readContract({
           address: factory,
@@ -284,6 +294,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     },
 
     list: listFor,
+    provePasskey,
 
     /** The wallet that receives the user's purchases, or undefined when none is linked. */
     async receivingWallet(userId: string): Promise<Wallet | undefined> {
@@ -332,3 +343,6 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export type WalletsService = ReturnType<typeof createWalletsService>;
+
+// Data rights (decision 170): this module's part of the archive and of the erasure.
+export { eraseWallets, exportWallets, linkedAddresses } from "./personal-data.ts";

@@ -44,3 +44,6 @@ export const passkeyCredentials = pgTable(
 export type PasskeyCredentialRow = typeof passkeyCredentials.$inferSelect;
 
 export type WalletRow = typeof wallets.$inferSelect;
+
+/** Recoveries of passkey wallets (migrations/0165_wallet_recoveries.sql), written in SQL by recovery.ts. */
+export const ownedTables = ["wallet_recoveries"] as const;

@@ -143,6 +143,11 @@ export interface JobsOptions {
   pollingIntervalSeconds?: number;
   /** How often the time keeper checks the schedules (pg-boss default 30 s). */
   cronMonitorIntervalSeconds?: number;
+  /**
+   * How often queue maintenance runs (pg-boss default 120 s): it retries jobs left `active` past
+   * their expiry by a process that died mid-job, so this bounds how late they run again.
+   */
+  maintenanceIntervalSeconds?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -223,6 +228,7 @@ export function createJobs(opts: JobsOptions): Jobs {
     supervise: opts.workers,
     schedule: opts.workers,
     cronMonitorIntervalSeconds: opts.cronMonitorIntervalSeconds ?? 30,
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 120,
     // Completed jobs stay queryable for a day, failed ones for a week before they are archived.
     archiveCompletedAfterSeconds: 24 * 3600,
     archiveFailedAfterSeconds: 7 * 24 * 3600,
@@ -397,4 +403,25 @@ export function createJobs(opts: JobsOptions): Jobs {
       await Promise.race([stopped, new Promise((r) => setTimeout(r, timeoutMs + 1000))]);
     },
   };
+}
+
+/**
+ * Deletes every job, queued or done (the archive's too), whose payload or output mentions one of
+ * `needles` (lower-case), except running ones: an erased person's address, name or handle must not
+ * survive in the queue's history (decision 170). Returns how many.
+ */
+export async function forgetJobsMentioning(
+  q: <T>(text: string, params?: unknown[]) => Promise<T[]>,
+  needles: string[],
+): Promise<number> {
+  let n = 0;
+  for (const table of ["pgboss.job", "pgboss.archive"]) {
+    const rows = await q(
+      `DELETE FROM ${table} WHERE state <> 'active' AND EXISTS (SELECT 1 FROM unnest($1::text[]) AS x
+         WHERE strpos(lower(coalesce(data::text, '') || ' ' || coalesce(output::text, '')), x) > 0) RETURNING 1`,
+      [needles],
+    );
+    n += rows.length;
+  }
+  return n;
 }

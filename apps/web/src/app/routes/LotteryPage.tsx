@@ -21,6 +21,7 @@ import {
   STATE_LABELS,
   VerifyLink,
 } from "../../features/lottery/components.tsx";
+import { LotteryImage } from "../../features/lottery/LotteryArt.tsx";
 import { useOrder } from "../../features/nft/checkout/api.ts";
 import { RequireAccount } from "../../lib/account.tsx";
 import { useDocumentTitle } from "../../lib/hooks.ts";
@@ -154,15 +155,7 @@ function LotteryDetail({ lottery: l }: { lottery: Lottery }) {
   return (
     <div className="container section lottery-detail">
       <article className="lottery-hero">
-        {l.imageUrl || l.prizeNft ? (
-          <img
-            src={l.imageUrl ?? l.prizeNft?.imageUrl}
-            alt=""
-            className="lottery-hero__art"
-            width={480}
-            height={480}
-          />
-        ) : null}
+        <LotteryImage lottery={l} className="lottery-hero__art" size={480} />
         <div className="lottery-hero__body">
           <p className="eyebrow">{STATE_LABELS[l.state]}</p>
           <h1>{l.name}</h1>

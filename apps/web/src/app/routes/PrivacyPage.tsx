@@ -108,6 +108,37 @@ const sections: LegalSection[] = [
           portable format, by writing to privacy@diginoor.com. We may need to verify your identity before
           acting on a request.
         </p>
+        <p>
+          You can also do it yourself in <Link to="/profile/edit_profile">Edit Profile</Link>:{" "}
+          <strong>Download my data</strong> emails you a link to one file with everything we hold about you,
+          and <strong>Delete my account</strong> erases your name, email, phone, pictures and handle at once.
+          Orders, payments and blockchain records that the law or the chain requires us to keep stay, no
+          longer linked to you.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "grievance",
+    title: "Grievances (India)",
+    body: (
+      <>
+        <p>
+          Under India's Digital Personal Data Protection Act, 2023, you may raise a grievance about how we
+          handle your personal data with our Grievance Officer:
+        </p>
+        <address className="legal-contact">
+          Grievance Officer, Diginoor
+          <br />
+          Email: <a href="mailto:grievance@diginoor.com">grievance@diginoor.com</a>
+          <br />
+          Or through our <Link to="/contact">contact form</Link>, starting your message with "Grievance".
+        </address>
+        <p>
+          We acknowledge a grievance within <strong>48 hours</strong> and answer it within{" "}
+          <strong>thirty (30) days</strong>. If you are not satisfied with our answer, you may complain to the
+          Data Protection Board of India.
+        </p>
       </>
     ),
   },

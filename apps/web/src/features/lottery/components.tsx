@@ -4,6 +4,7 @@ import { formatUsd } from "../../lib/format.ts";
 import { useCountdown } from "../../lib/hooks.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
 import { Price } from "../../ui/Price.tsx";
+import { LotteryImage } from "./LotteryArt.tsx";
 
 export const STATE_LABELS: Record<Lottery["state"], string> = {
   scheduled: "Opens soon",
@@ -121,16 +122,7 @@ export function RegionsNotice({ regions }: { regions: LotteryRegions | undefined
 export function LotteryCard({ lottery }: { lottery: Lottery }) {
   return (
     <article className="lottery-card" aria-labelledby={`lottery-${lottery.id}`}>
-      {lottery.imageUrl || lottery.prizeNft ? (
-        <img
-          src={lottery.imageUrl ?? lottery.prizeNft?.imageUrl}
-          alt=""
-          className="lottery-card__art"
-          width={400}
-          height={400}
-          loading="lazy"
-        />
-      ) : null}
+      <LotteryImage lottery={lottery} className="lottery-card__art" size={400} lazy />
       <div className="lottery-card__body">
         <p className="eyebrow">{STATE_LABELS[lottery.state]}</p>
         <h3 id={`lottery-${lottery.id}`}>{lottery.name}</h3>

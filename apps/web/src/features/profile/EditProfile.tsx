@@ -23,6 +23,7 @@ import { TextField, type TextFieldProps } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { EmailField, PasswordFields, PhoneField } from "../../ui/form.tsx";
 import { changePassword, requestEmailChange, updateProfile } from "./api.ts";
+import { DataRights } from "./DataRights.tsx";
 import { NotificationSettings } from "./NotificationSettings.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import type { RequiredAccount, User } from "../../lib/account.tsx";
@@ -30,7 +31,7 @@ import "./profile.css";
 
 const SOMETHING_WRONG = "Something Went Wrong";
 
-/** Everything a signed-in user can change: pictures, name and phone, email, notifications, password. */
+/** Everything a signed-in user can change: pictures, name and phone, email, notifications, password; their data rights. */
 export function EditProfile({ user, account }: { user: User; account: RequiredAccount }) {
   return (
     <>
@@ -48,6 +49,7 @@ export function EditProfile({ user, account }: { user: User; account: RequiredAc
       <EmailForm user={user} />
       <NotificationSettings />
       <SecurityForm onSignedOut={account.markLeaving} />
+      <DataRights onDeleted={account.markLeaving} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import {
   emailKindLabels,
   type notificationEndpoints as api,
 } from "@diginoor/api/notifications";
+import type { privacyEndpoints as privacyApi } from "@diginoor/api/privacy";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { callApi } from "../../lib/api.ts";
@@ -11,6 +12,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 
 const key = ["notification-preferences"] as const;
+const newsletterKey = ["newsletter-consent"] as const;
 
 /** Which notifications are also emailed (decision 152); each switch saves at once. */
 export function NotificationSettings() {
@@ -30,6 +32,21 @@ export function NotificationSettings() {
     onSuccess: (data) => {
       queryClient.setQueryData(key, data);
       toast.success("Notification settings saved");
+    },
+    onError: () => toast.error("Something Went Wrong"),
+  });
+  // The newsletter is a mail consent of its own (decision 170): recorded with its time, withdrawable.
+  const newsletter = useQuery({
+    queryKey: newsletterKey,
+    queryFn: ({ signal }) =>
+      callApi<typeof privacyApi.getNewsletterConsent>("GET /api/v1/me/newsletter", { signal }),
+  });
+  const setNewsletter = useMutation({
+    mutationFn: (subscribed: boolean) =>
+      callApi<typeof privacyApi.setNewsletterConsent>("PUT /api/v1/me/newsletter", { body: { subscribed } }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(newsletterKey, data);
+      toast.success(data.subscribed ? "Subscribed to the newsletter" : "Unsubscribed from the newsletter");
     },
     onError: () => toast.error("Something Went Wrong"),
   });
@@ -76,6 +93,28 @@ export function NotificationSettings() {
                 </label>
               </li>
             ))}
+            {newsletter.data ? (
+              <li className="notify-prefs__item">
+                <label className="notify-prefs__label">
+                  <input
+                    type="checkbox"
+                    className="notify-prefs__switch"
+                    role="switch"
+                    aria-checked={newsletter.data.subscribed}
+                    name="newsletter"
+                    checked={newsletter.data.subscribed}
+                    disabled={setNewsletter.isPending}
+                    onChange={(e) => setNewsletter.mutate(e.target.checked)}
+                  />
+                  <span>
+                    Send me the Diginoor newsletter (news about drops)
+                    {newsletter.data.since
+                      ? `, subscribed since ${new Date(newsletter.data.since).toLocaleDateString("en-IN")}`
+                      : ""}
+                  </span>
+                </label>
+              </li>
+            ) : null}
           </ul>
         )}
       </QueryState>

@@ -1,5 +1,6 @@
 import type { User } from "@diginoor/api/auth";
 import type { profileEndpoints as api } from "@diginoor/api/auth-endpoints";
+import type { privacyEndpoints as privacyApi } from "@diginoor/api/privacy";
 import { ApiError, callApi } from "../../lib/api.ts";
 
 export const updateProfile = (body: { name?: string; phone?: string | null }) =>
@@ -48,3 +49,11 @@ export async function uploadProfileImage(kind: ProfileImageKind, file: File): Pr
   }
   return data.user;
 }
+
+export const requestDataExport = () => callApi<typeof privacyApi.requestExport>("POST /api/v1/me/export", {});
+
+export const deleteAccount = (body: { password?: string }) =>
+  callApi<typeof privacyApi.deleteAccount>("POST /api/v1/me/delete", { body });
+
+export const confirmAccountDeletion = (body: { token: string }) =>
+  callApi<typeof privacyApi.confirmDelete>("POST /api/v1/me/delete/confirm", { body });

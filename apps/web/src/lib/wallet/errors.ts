@@ -32,7 +32,8 @@ const reverts: Record<string, string> = {
   ListingStale: "This NFT is no longer for sale",
   PriceMismatch: "The price changed; look at the new price and try again",
   VoucherExpired: "This price has expired; start the purchase again",
-  NotVoucherBuyer: "Pay from the wallet that receives your purchases",
+  // The contract hashes the caller as the voucher's buyer: from another wallet the signature does not match.
+  InvalidSignature: "Pay from the wallet that receives your purchases, or start the purchase again",
   EnforcedPause: "The marketplace is paused for maintenance; try again later",
   OrderAlreadyMinted: "This order has already been paid",
   AlreadyListed: "This NFT is already on sale",

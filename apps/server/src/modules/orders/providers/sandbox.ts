@@ -5,7 +5,7 @@ import {
   signSandboxPayload,
   verifySandboxWebhook,
 } from "../sandbox.ts";
-import { headerOf, type PaymentProvider } from "./types.ts";
+import { headerOf, type PaymentProvider, ProviderError } from "./types.ts";
 
 /** A signed webhook the sandbox sends (through the whole HTTP stack, see the orders routes). */
 export interface SandboxDelivery {
@@ -19,13 +19,15 @@ export interface SandboxDelivery {
  * of its own, so reconciliation has nothing to ask it: an unpaid sandbox order simply expires.
  * A refund (decision 144) is taken at once and confirmed by a signed `refund.succeeded` webhook the
  * sandbox sends through `deliver` (like its payment webhooks, twice); the same idempotency key names
- * the same refund.
+ * the same refund. The refund call returns once that confirmation was acknowledged (else it throws
+ * `unavailable` and the refund job asks again, same key), and its status is always `succeeded`.
  */
 export function sandboxProvider(o: {
   secret: string;
   publicUrl: string;
   nowMs?: () => number;
-  deliver?: (d: SandboxDelivery) => void;
+  /** Sends a signed event to our webhook; resolves once its first copy is acknowledged. */
+  deliver?: (d: SandboxDelivery) => Promise<void>;
 }): PaymentProvider {
   const base = o.publicUrl.replace(/\/$/, "");
   const nowMs = o.nowMs ?? Date.now;
@@ -68,8 +70,19 @@ export function sandboxProvider(o: {
           refundId,
         },
       });
-      o.deliver?.({ body, sign: () => signSandboxPayload(o.secret, body, Math.floor(nowMs() / 1000)) });
+      try {
+        await o.deliver?.({
+          body,
+          sign: () => signSandboxPayload(o.secret, body, Math.floor(nowMs() / 1000)),
+        });
+      } catch (err) {
+        throw new ProviderError("sandbox", "unavailable", err);
+      }
       return { refundId, status: "pending", detail: "the sandbox confirms by its refund.succeeded webhook" };
+    },
+    async refundStatus(_order, refundId) {
+      // Every refund the sandbox was asked for is taken at once: a lost confirmation is asked about here.
+      return { refundId, status: "succeeded", detail: "the sandbox takes every refund at once" };
     },
   };
 }

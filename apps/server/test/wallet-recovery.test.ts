@@ -1,0 +1,305 @@
+/**
+ * Recovery of a passkey wallet whose every passkey is lost (decision 160), on anvil with the real bundler
+ * (Alto) and our paymaster: the fan asks for a mailed link, confirms it with a new passkey, our guardian
+ * key proposes that passkey on chain (deploying the account first if it was never used), notices go out
+ * at the start and a day before it can complete, and 7 days later the new passkey signs while the old one
+ * is refused. A passkey of the wallet cancels a recovery it did not ask for (a sponsored user operation);
+ * the fan hears of it and the proposed passkey never signs.
+ */
+import { walletMessages as m } from "@diginoor/api/wallets";
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import { type BundlerInstance, startBundler } from "@diginoor/contracts/bundler";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
+import {
+  diginoorPaymasterFields,
+  passkeyCoordinates,
+  sponsorDay,
+  toPasskeyAccount,
+} from "@diginoor/contracts/passkey-account";
+import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+  type Transport,
+} from "viem";
+import { type BundlerClient, createBundlerClient, type SmartAccount } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newSignedInUser } from "./factories.ts";
+import { mailbox } from "./fixtures/accounts.ts";
+import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
+import { createTestApp, type TestApp } from "./harness.ts";
+
+const ORIGIN = "http://localhost:3000";
+const GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6] as Hex;
+
+let t: TestApp;
+let bundler: BundlerInstance;
+let bc: BundlerClient;
+let pc: PublicClient<Transport, Chain>;
+
+beforeAll(async () => {
+  t = await createTestApp(
+    { PUBLIC_URL: ORIGIN, RECOVERY_GUARDIAN_PRIVATE_KEY: GUARDIAN_KEY, DEV_MAILBOX: "true" },
+    { chain: true },
+  );
+  pc = createPublicClient({ chain: foundry, transport: http(t.ctx.chain!.rpcUrl) }) as PublicClient<
+    Transport,
+    Chain
+  >;
+  bundler = await startBundler({
+    rpcUrl: t.ctx.chain!.rpcUrl,
+    executorPrivateKey: ANVIL_PRIVATE_KEYS[7],
+    utilityPrivateKey: ANVIL_PRIVATE_KEYS[8],
+  });
+  bc = createBundlerClient({
+    client: pc,
+    transport: http(bundler.url, { timeout: 60_000 }),
+    pollingInterval: 100,
+  });
+}, 180_000);
+afterAll(async () => {
+  await bundler?.stop();
+  await t?.close();
+});
+
+const inject = (method: "GET" | "POST", url: string, cookie: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+/** The link body of `passkey` (its assertion over a fresh wallet nonce), as the web app sends it. */
+async function proof(cookie: string, passkey: SoftwarePasskey) {
+  const nonce = (await inject("POST", "/api/v1/wallets/nonce", cookie)).json().nonce as string;
+  return passkeyAssertionBody(passkey, nonce);
+}
+
+/** A signed-in fan with a linked passkey wallet of a new passkey. */
+async function fanWithPasskeyWallet() {
+  const { cookie, user } = await newSignedInUser(t.ctx);
+  const passkey = createSoftwarePasskey({ origin: ORIGIN });
+  const res = await inject("POST", "/api/v1/wallets/passkey", cookie, await proof(cookie, passkey));
+  expect(res.statusCode, res.body).toBe(201);
+  return { cookie, email: user.email, passkey, address: res.json().address as Address };
+}
+
+const accountOf = (passkey: SoftwarePasskey, address: Address) =>
+  toPasskeyAccount({
+    client: pc,
+    factory: t.ctx.chain!.wallets!.accountFactory,
+    owner: passkey.account,
+    address,
+  });
+
+/**
+ * One user operation through the bundler with our paymaster paying (the chain's day). Right after the
+ * chain's clock moved, the development bundler (which reads the chain's time every 200 ms) may still refuse
+ * it as not valid yet: it is sent again then, for up to 10 s (as packages/contracts' passkey test does).
+ */
+async function sponsored(account: SmartAccount, calls: { to: Address; data: Hex }[]) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const day = sponsorDay(Number((await pc.getBlock()).timestamp));
+    try {
+      const hash = await bc.sendUserOperation({
+        account,
+        calls,
+        paymaster: diginoorPaymasterFields(t.ctx.chain!.wallets!.paymaster, () => day * 86_400 + 1),
+      });
+      const r = await bc.waitForUserOperationReceipt({ hash, timeout: 60_000 });
+      expect(r.success).toBe(true);
+      return r;
+    } catch (err) {
+      if (
+        Date.now() > deadline ||
+        !/not valid yet/i.test(String((err as { details?: string }).details ?? err))
+      )
+        throw err;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+}
+const approveMarketplace = () => ({
+  to: t.ctx.chain!.deployment.collectible,
+  data: encodeFunctionData({
+    abi: diginoorCollectibleAbi,
+    functionName: "setApprovalForAll",
+    args: [t.ctx.chain!.deployment.marketplace, true],
+  }),
+});
+const self = (address: Address, functionName: "cancelRecovery") => ({
+  to: address,
+  data: encodeFunctionData({ abi: diginoorPasskeyAccountAbi, functionName, args: [] }),
+});
+
+async function refused(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return `${(err as Error).message} ${String((err as { details?: string }).details ?? "")}`;
+  }
+  throw new Error("expected the bundler to refuse the user operation");
+}
+
+const signerOf = (address: Address) =>
+  pc.readContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "signer" }) as Promise<[Hex, Hex]>;
+const mailsTo = async (to: string) => (await mailbox(t.app)).filter((x) => x.to === to);
+const recoveryNotices = async (cookie: string) =>
+  (
+    (await inject("GET", "/api/v1/notifications", cookie)).json().items as { kind: string; text: string }[]
+  ).filter((n) => n.kind === "wallet_recovery");
+async function moveChainTime(seconds: number) {
+  await pc.request({ method: "evm_increaseTime" as never, params: [seconds] as never });
+  await pc.request({ method: "evm_mine" as never, params: [] as never });
+}
+
+/** Starts a recovery of the fan's wallet and confirms the mailed link with `newPasskey`. */
+async function recover(fan: Awaited<ReturnType<typeof fanWithPasskeyWallet>>, newPasskey: SoftwarePasskey) {
+  const started = await inject("POST", "/api/v1/wallets/recovery", fan.cookie, { address: fan.address });
+  expect(started.statusCode, started.body).toBe(202);
+  expect(started.json().sentTo).toBe(fan.email);
+  const link = (await mailsTo(fan.email)).find((x) => x.subject === "Recover your Diginoor passkey wallet");
+  const token = link?.links.find((l) => l.includes("/wallet/recover/"))?.split("/wallet/recover/")[1];
+  expect(token).toBeTruthy();
+  return inject("POST", "/api/v1/wallets/recovery/confirm", fan.cookie, {
+    ...(await proof(fan.cookie, newPasskey)),
+    token,
+  });
+}
+
+describe("recovering a passkey wallet whose every passkey is lost", () => {
+  it("a mailed link and a new passkey: the guardian proposes it, notices at the start and a day before, and 7 days later the new passkey signs and the old one is refused", async () => {
+    const fan = await fanWithPasskeyWallet();
+    // Never used: no code at the wallet's address yet.
+    expect(await pc.getCode({ address: fan.address })).toBeUndefined();
+    const newPasskey = createSoftwarePasskey({ origin: ORIGIN });
+    const chainNow = Number((await pc.getBlock()).timestamp);
+    const confirmed = await recover(fan, newPasskey);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toMatchObject({ address: fan.address, state: "proposed" });
+    const executableAt = Date.parse(confirmed.json().executableAt) / 1000;
+    expect(executableAt - chainNow).toBeGreaterThanOrEqual(7 * 86_400);
+    expect(executableAt - chainNow).toBeLessThan(7 * 86_400 + 120);
+    // On chain: the account deployed by the guardian for the old passkey, the new one pending.
+    const { qx, qy } = passkeyCoordinates(newPasskey.publicKey);
+    const pending = (await pc.readContract({
+      address: fan.address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "pendingRecovery",
+    })) as { qx: Hex; qy: Hex; executableAt: number };
+    expect([pending.qx, pending.qy, Number(pending.executableAt)]).toEqual([qx, qy, executableAt]);
+    expect(await signerOf(fan.address)).toEqual(Object.values(passkeyCoordinates(fan.passkey.publicKey)));
+    // The start notice: by mail and in the bell.
+    expect((await mailsTo(fan.email)).map((x) => x.subject)).toContain(
+      "A recovery of your Diginoor passkey wallet has started",
+    );
+    expect(await recoveryNotices(fan.cookie)).toHaveLength(1);
+    // A second recovery of the same wallet while this one runs: refused.
+    const again = await inject("POST", "/api/v1/wallets/recovery", fan.cookie, { address: fan.address });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(m.recoveryPending);
+
+    // Nothing to do yet; six days later the reminder, once.
+    expect(await t.ctx.services.walletRecovery.followAll()).toEqual({ proposed: 1 });
+    expect(await recoveryNotices(fan.cookie)).toHaveLength(1);
+    await moveChainTime(6 * 86_400 + 3600);
+    await t.ctx.services.walletRecovery.followAll();
+    await t.ctx.services.walletRecovery.followAll();
+    const reminders = (await mailsTo(fan.email)).filter(
+      (x) => x.subject === "Your passkey wallet's recovery completes in a day",
+    );
+    expect(reminders).toHaveLength(1);
+    expect(await recoveryNotices(fan.cookie)).toHaveLength(2);
+    // Still the old passkey's until the delay is over: it signs (deploying nothing, the guardian did).
+    await sponsored(await accountOf(fan.passkey, fan.address), [approveMarketplace()]);
+
+    await moveChainTime(86_400);
+    expect(await t.ctx.services.walletRecovery.followAll()).toEqual({ completed: 1 });
+    expect(await signerOf(fan.address)).toEqual([qx, qy]);
+    const wallets = (await inject("GET", "/api/v1/wallets", fan.cookie)).json().items;
+    expect(wallets).toEqual([
+      expect.objectContaining({
+        address: fan.address,
+        passkey: { credentialId: newPasskey.id, publicKey: newPasskey.publicKey.toLowerCase() },
+      }),
+    ]);
+    expect((await mailsTo(fan.email)).map((x) => x.subject)).toContain("Your passkey wallet was recovered");
+    // The new passkey signs a sponsored operation; the lost one is refused.
+    await sponsored(await accountOf(newPasskey, fan.address), [approveMarketplace()]);
+    expect(
+      await refused(sponsored(await accountOf(fan.passkey, fan.address), [approveMarketplace()])),
+    ).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+    const list = (await inject("GET", "/api/v1/wallets/recovery", fan.cookie)).json().items;
+    expect(list).toEqual([expect.objectContaining({ state: "completed" })]);
+  }, 240_000);
+
+  it("a passkey of the wallet cancels a recovery it did not ask for: the fan is told, the proposed passkey never signs", async () => {
+    const fan = await fanWithPasskeyWallet();
+    await sponsored(await accountOf(fan.passkey, fan.address), [approveMarketplace()]);
+    const intruder = createSoftwarePasskey({ origin: ORIGIN });
+    const confirmed = await recover(fan, intruder);
+    expect(confirmed.json().state).toBe("proposed");
+    // The fan's own passkey vetoes it (sponsored by our paymaster).
+    await sponsored(await accountOf(fan.passkey, fan.address), [self(fan.address, "cancelRecovery")]);
+    expect(await t.ctx.services.walletRecovery.followAll()).toEqual({ cancelled: 1 });
+    expect((await mailsTo(fan.email)).map((x) => x.subject)).toContain(
+      "The recovery of your passkey wallet was cancelled",
+    );
+    expect((await recoveryNotices(fan.cookie)).map((n) => n.text).join(" ")).toMatch(
+      /cancelled its recovery/,
+    );
+    // Past the delay nothing completes: the proposal is gone from the account.
+    await moveChainTime(8 * 86_400);
+    expect(await t.ctx.services.walletRecovery.followAll()).toEqual({});
+    expect(await signerOf(fan.address)).toEqual(Object.values(passkeyCoordinates(fan.passkey.publicKey)));
+    expect(await refused(sponsored(await accountOf(intruder, fan.address), [approveMarketplace()]))).toMatch(
+      /AA24 signature error|Invalid UserOperation signature/i,
+    );
+    // The wallet's passkey record is unchanged.
+    const wallets = (await inject("GET", "/api/v1/wallets", fan.cookie)).json().items;
+    expect(wallets[0].passkey.credentialId).toBe(fan.passkey.id);
+  }, 240_000);
+
+  it("refuses the link confirmed by another fan, a wrong token, another fan's wallet and a wallet that is not a passkey's", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const other = await newSignedInUser(t.ctx);
+    const started = await inject("POST", "/api/v1/wallets/recovery", fan.cookie, { address: fan.address });
+    expect(started.statusCode, started.body).toBe(202);
+    const link = (await mailsTo(fan.email)).find((x) => x.subject === "Recover your Diginoor passkey wallet");
+    const token = link!.links.find((l) => l.includes("/wallet/recover/"))!.split("/wallet/recover/")[1];
+    const passkey = createSoftwarePasskey({ origin: ORIGIN });
+    const byOther = await inject("POST", "/api/v1/wallets/recovery/confirm", other.cookie, {
+      ...(await proof(other.cookie, passkey)),
+      token,
+    });
+    expect(byOther.statusCode).toBe(400);
+    expect(byOther.json().error.message).toBe(m.recoveryBadLink);
+    const wrong = await inject("POST", "/api/v1/wallets/recovery/confirm", fan.cookie, {
+      ...(await proof(fan.cookie, passkey)),
+      token: `${token}x`,
+    });
+    expect(wrong.statusCode).toBe(400);
+    // Another fan's wallet is not found, as any wallet that is not yours.
+    const notTheirs = await inject("POST", "/api/v1/wallets/recovery", other.cookie, {
+      address: fan.address,
+    });
+    expect(notTheirs.statusCode).toBe(404);
+    const eoa = privateKeyToAccount(ANVIL_PRIVATE_KEYS[5] as Hex).address;
+    await t.ctx.database.query(
+      "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, false, now())",
+      [eoa, other.user.id, t.ctx.chain!.chainId],
+    );
+    const notPasskey = await inject("POST", "/api/v1/wallets/recovery", other.cookie, { address: eoa });
+    expect(notPasskey.statusCode).toBe(400);
+    expect(notPasskey.json().error.message).toBe(m.recoveryNotPasskey);
+    const rows = await t.ctx.database.query("SELECT state FROM wallet_recoveries WHERE address = $1", [
+      fan.address,
+    ]);
+    expect(rows).toEqual([{ state: "requested" }]);
+  }, 120_000);
+});
