@@ -22,6 +22,9 @@ import {
   forkServer,
   freshPostgres,
   listen,
+  backendPids,
+  cpuSeconds,
+  cpuSince,
   type Measured,
   measure,
   repoRoot,
@@ -179,6 +182,13 @@ async function measureIndex(database: Database) {
 // ─── measuring ──────────────────────────────────────────────────────────────
 
 type Row = Measured & { name: string };
+type ScalingRow = Measured & {
+  processes: number;
+  name: string;
+  load: number;
+  /** CPU used during the run (warm-up included) per second of it: 1 = one core busy. */
+  cores: { api: number; pg: number; gen: number };
+};
 
 async function getJson(url: string): Promise<{ items: unknown[]; nextCursor: string | null }> {
   const res = await fetch(url);
@@ -207,7 +217,7 @@ async function main() {
       for (const c of children) await stopServer(c);
     };
     /** Starts the real server in its own process; `listCacheMs` 0 turns the list micro-cache off. */
-    const startServer = async (listCacheMs: number): Promise<string> => {
+    const startServer = async (listCacheMs: number, pids?: number[]): Promise<string> => {
       if (!chosen.url) {
         const config = benchConfig({
           DATA_DIR: path.join(os.tmpdir(), "diginoor-bench"),
@@ -221,6 +231,7 @@ async function main() {
         BENCH_LIST_CACHE_MS: String(listCacheMs),
       });
       children.push(child);
+      if (child.pid) pids?.push(child.pid);
       return base;
     };
     const indexCost = await measureIndex(database);
@@ -234,7 +245,8 @@ async function main() {
       vocabulary.prices,
     );
     if (chosen.url) await database.close();
-    const base = await startServer(1000);
+    const apiPids: number[] = [];
+    const base = await startServer(1000, apiPids);
 
     // Deep page: follow the cursor 200 pages into the newest-first list.
     const walkStart = Date.now();
@@ -304,6 +316,63 @@ async function main() {
       pairs.push({ base: b, row: await run(uncachedBase, `${name} (no cache)`, p), judged: false });
     }
 
+    // One and then two API processes (both as deployed) on the same database: /healthz and the mixed
+    // workload, spread over the processes by autocannon itself (connections alternate between the URLs,
+    // as a layer-4 balancer would, with no proxy of its own to pay for), and where the CPU went.
+    const scaling: ScalingRow[] = [];
+    if (chosen.url && process.env.BENCH_PROCESSES !== "0") {
+      const uncached = children.at(-1);
+      if (uncached) await stopServer(uncached);
+      const second = await startServer(1000, apiPids);
+      // Alternated twice: other work on a shared machine comes and goes, and shows as the difference
+      // between the two runs of the same setup.
+      for (const bases of [[base], [base, second], [base], [base, second]]) {
+        const servers = apiPids.slice(0, bases.length);
+        for (const [name, p] of [
+          ["GET /healthz", "/healthz"],
+          [MIXED_NAME, MIXED],
+        ] as const) {
+          const opts =
+            p === MIXED
+              ? { url: bases, requests: [{ setupRequest: mixed.setupRequest }] }
+              : { url: bases.map((b) => b + p) };
+          const pg0 = await backendPids(chosen.url);
+          const before = { api: cpuSeconds(servers), pg: cpuSeconds(pg0), gen: process.cpuUsage() };
+          const t0 = performance.now();
+          const r = await measure({ ...opts, connections: CONNECTIONS }, DURATION);
+          const wall = (performance.now() - t0) / 1000;
+          const pg1 = [...new Set([...pg0, ...(await backendPids(chosen.url))])];
+          const gen = process.cpuUsage(before.gen);
+          const row: ScalingRow = {
+            processes: bases.length,
+            name,
+            ...r,
+            load: os.loadavg()[0] ?? 0,
+            cores: {
+              api: cpuSince(before.api, servers) / wall,
+              pg: cpuSince(before.pg, pg1) / wall,
+              gen: (gen.user + gen.system) / 1e6 / wall,
+            },
+          };
+          console.log(
+            `${bases.length} API process(es), ${name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; cores used: API ${row.cores.api.toFixed(2)}, PostgreSQL ${row.cores.pg.toFixed(2)}, load generator ${row.cores.gen.toFixed(2)}; load average ${row.load.toFixed(2)}`,
+          );
+          scaling.push(row);
+        }
+      }
+    }
+    const scalingTable = scaling.length
+      ? [
+          "| API processes | Route | Requests/s | p50 (ms) | p99 (ms) | Errors | Cores used: API processes | PostgreSQL | Load generator | Load average (1 min) |",
+          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+          ...scaling.map(
+            (r) =>
+              `| ${r.processes} | ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cores.api.toFixed(2)} | ${r.cores.pg.toFixed(2)} | ${r.cores.gen.toFixed(2)} | ${r.load.toFixed(2)} |`,
+          ),
+        ].join("\n")
+      : "";
+    if (scalingTable) console.log(`\n${scalingTable}\n`);
+
     const line = ({ base: b, row: r, judged }: (typeof pairs)[number]) => {
       const pct = (r.rps / b.rps) * 100;
       const isMixed = r.name.startsWith(MIXED_NAME);
@@ -353,7 +422,24 @@ index answers a page in well under a millisecond, and a page is its rows' cards 
 kept per row, so nothing is serialised per request; what remains of a request is mostly HTTP, the
 socket write and garbage collection pauses of a heap holding the index). With \`CATALOGUE_SEARCH_INDEX=off\` lists are the
 SQL plans of decision 022 and the micro-cache of decision 021.
-`;
+${
+  scalingTable
+    ? `
+### One and two API processes
+
+The same run, then one and two API processes (one, two, one, two: the difference between two runs of the same setup is the noise of the shared machine) as deployed (\`CATALOGUE_LIST_CACHE_MS=1000\`, each with
+its own search index) on the same database; autocannon spreads its ${CONNECTIONS} connections over them (it alternates
+between the URLs, as a layer-4 balancer would, with no proxy process to pay for). "Cores used" is the
+CPU time each part used during the run (the 2 s warm-up included) divided by its wall time, read from
+/proc: the API processes, the PostgreSQL backends of the bench database, and the load generator (this
+process). The machine has ${cpus.length} cores and other work on it (load average column).
+
+${scalingTable}
+
+What the second process adds, and would add on more cores: "## API processes: what a second one adds", below.
+`
+    : ""
+}`;
     if (process.env.BENCH_NO_DOCS === "1") {
       console.log("BENCH_NO_DOCS=1: docs/benchmarks.md left as it is");
     } else {

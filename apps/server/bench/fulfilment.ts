@@ -8,14 +8,21 @@
 //     accepted) to `fulfilled` (written when the indexer has applied the mint): median and p95 over
 //     200 orders, (a) paid in one burst, (b) paid at a steady 5 orders per second.
 // Writes the figures to the "## Card fulfilment" section of docs/benchmarks.md.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import type { Order } from "@diginoor/api/orders";
 import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { deliver, linkFreshWallet, pool, sandboxEvent, seedStudioFilmAndStar } from "../test/card-orders.ts";
 import { newSignedInUser } from "../test/factories.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { freshPostgres, writeDocs } from "./support.ts";
+import { openDatabase, type Database } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { openShop, payOrder, placeOrder, shopEnv } from "../test/card-shop.ts";
+import { startChainFixture } from "../test/chain-fixture.ts";
+import { killAllServers, type ServerProcess, startServerProcess } from "../test/server-process.ts";
+import { backendPids, cpuSeconds, cpuSince, freshPostgres, writeDocs } from "./support.ts";
 
 const ORDERS = 200;
 const IN_FLIGHT = 16;
@@ -28,8 +35,9 @@ const pct = (xs: number[], p: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function placeOrders(t: TestApp, nftId: string, n: number): Promise<Order[]> {
+  // One open order per fan and NFT (orders service): a fan per order.
   const fans = await Promise.all(
-    Array.from({ length: Math.ceil(n / 20) }, async () => {
+    Array.from({ length: n }, async () => {
       const { cookie, user } = await newSignedInUser(t.ctx);
       await linkFreshWallet(t.ctx.database, user.id, t.ctx.chain!.chainId);
       return cookie;
@@ -51,10 +59,11 @@ async function placeOrders(t: TestApp, nftId: string, n: number): Promise<Order[
   );
 }
 
-async function waitFulfilled(t: TestApp, ids: string[]): Promise<number[]> {
+async function waitFulfilled(t: TestApp | Database, ids: string[]): Promise<number[]> {
+  const database = "ctx" in t ? t.ctx.database : t;
   const deadline = Date.now() + 600_000;
   for (;;) {
-    const rows = await t.ctx.database.query<{ ms: number | null }>(
+    const rows = await database.query<{ ms: number | null }>(
       `SELECT (EXTRACT(EPOCH FROM f.at - p.at) * 1000)::float8 AS ms
          FROM order_transitions p LEFT JOIN order_transitions f ON f.order_id = p.order_id AND f.to_state = 'fulfilled'
         WHERE p.to_state = 'paid' AND p.order_id = ANY($1::uuid[])`,
@@ -136,17 +145,130 @@ async function run(engine: string) {
   }
 }
 
-const results = [await run("PGlite (in memory)")];
+const results = process.env.BENCH_ONLY === "processes" ? [] : [await run("PGlite (in memory)")];
 const pgServer = await freshPostgres("diginoor_bench_fulfilment");
+let processesRows: ProcessesRow[] = [];
 if (pgServer) {
   // The test harness makes each app's database on the server named by DATABASE_URL.
   process.env.DATABASE_URL = pgServer.url;
   try {
-    results.push(await run(pgServer.engine));
+    if (process.env.BENCH_ONLY !== "processes") results.push(await run(pgServer.engine));
   } finally {
     delete process.env.DATABASE_URL;
     await pgServer.drop();
   }
+  const processesDb = await freshPostgres("diginoor_bench_fulfilment_processes");
+  if (processesDb && process.env.BENCH_PROCESSES !== "0") {
+    try {
+      processesRows = await acrossProcesses(processesDb.url);
+    } finally {
+      await processesDb.drop();
+    }
+  }
+}
+
+// ─── one and two API processes ──────────────────────────────────────────────
+
+interface ProcessesRow {
+  processes: number;
+  baseline: number;
+  webhooks: number;
+  p50: number;
+  p95: number;
+  /** Cores used while the webhooks were delivered: API processes, the worker, PostgreSQL, this process. */
+  cores: { api: number; worker: number; pg: number; gen: number };
+  load: number;
+}
+
+/**
+ * Real server processes on one PostgreSQL database: one worker (jobs, minter, indexer) and one, then two,
+ * API processes (WORKERS=off); ORDERS orders placed, then paid by webhooks spread over the API processes
+ * (round robin, IN_FLIGHT at once), each with a /healthz baseline through the same processes just before.
+ */
+async function acrossProcesses(url: string): Promise<ProcessesRow[]> {
+  const chain = await startChainFixture();
+  const database = await openDatabase({ url, poolSize: 4 });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-bench-processes-"));
+  const rows: ProcessesRow[] = [];
+  try {
+    await migrate(database);
+    // One open order per fan and NFT: a fan per order (each round starts once the last one is fulfilled).
+    const fans = await openShop(database, chain, ORDERS, 3 * ORDERS);
+    const env = (name: string, workers: "on" | "off") =>
+      shopEnv(chain, {
+        DATABASE_URL: url,
+        DATA_DIR: path.join(dataDir, name),
+        WORKERS: workers,
+        LOG_LEVEL: "error",
+      });
+    const [worker, first] = await Promise.all([
+      startServerProcess(env("worker", "on"), { waitReady: true }),
+      startServerProcess(env("api-a", "off"), { waitReady: true }),
+    ]);
+    const apis: ServerProcess[] = [first];
+    for (const processes of [1, 2]) {
+      if (apis.length < processes)
+        apis.push(await startServerProcess(env("api-b", "off"), { waitReady: true }));
+      const on = (i: number) => (apis[i % apis.length] as ServerProcess).base;
+      const orders = await pool(
+        Array.from({ length: ORDERS }, (_, i) => i),
+        8,
+        async (i) => {
+          const res = await placeOrder(on(i), fans[i % fans.length] as (typeof fans)[number]);
+          if (res.status !== 201) throw new Error(`order: ${res.status} ${await res.text()}`);
+          return (await res.json()) as Order;
+        },
+      );
+      const rate = async (fn: (o: Order, i: number) => Promise<Response>) => {
+        const t0 = performance.now();
+        const codes = await pool(orders, IN_FLIGHT, async (o, i) => (await fn(o, i)).status);
+        if (codes.some((c) => c !== 200))
+          throw new Error(`unexpected answers: ${codes.filter((c) => c !== 200)}`);
+        return (orders.length / (performance.now() - t0)) * 1000;
+      };
+      const baseline = await rate((_, i) => fetch(`${on(i)}/healthz`));
+      const pgPids = await backendPids(url);
+      const pids = { api: apis.map((a) => a.pid), worker: [worker.pid] };
+      const before = {
+        api: cpuSeconds(pids.api),
+        worker: cpuSeconds(pids.worker),
+        pg: cpuSeconds(pgPids),
+        gen: process.cpuUsage(),
+      };
+      const t0 = performance.now();
+      const webhooks = await rate((o, i) => payOrder(on(i), o));
+      const wall = (performance.now() - t0) / 1000;
+      const gen = process.cpuUsage(before.gen);
+      const allPg = [...new Set([...pgPids, ...(await backendPids(url))])];
+      const cores = {
+        api: cpuSince(before.api, pids.api) / wall,
+        worker: cpuSince(before.worker, pids.worker) / wall,
+        pg: cpuSince(before.pg, allPg) / wall,
+        gen: (gen.user + gen.system) / 1e6 / wall,
+      };
+      const ms = await waitFulfilled(
+        database,
+        orders.map((o) => o.orderId),
+      );
+      const row: ProcessesRow = {
+        processes,
+        baseline,
+        webhooks,
+        p50: pct(ms, 50),
+        p95: pct(ms, 95),
+        cores,
+        load: os.loadavg()[0] ?? 0,
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
+    }
+  } finally {
+    killAllServers();
+    await database.close();
+    await chain.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -160,6 +282,22 @@ const section = `## Card fulfilment
 ${results.map((r) => `| ${r.engine} | ${n(r.firstDelivery)} | ${n(r.duplicates)} | ${n(r.baseline)} | ${s(r.burst.p50)} | ${s(r.burst.p95)} | ${s(r.steady.p50)} | ${s(r.steady.p95)} |`).join("\n")}
 
 Goal (issue 11): median from webhook to minted and confirmed at most 5 s. Webhooks go through \`app.inject\` (the whole Fastify stack without sockets) with ${IN_FLIGHT} in flight; each accepted one is a transaction that records the event, moves the order and enqueues its fulfilment; a duplicate is one refused insert. The burst is 200 payments in about a second: the minter sends one transaction at a time per process, so the last orders of a burst wait for the ones before them.
-`;
-console.log(`wrote ${writeDocs("## Card fulfilment", section)}`);
+${
+  processesRows.length
+    ? `
+### One and two API processes
+
+Real server processes (\`src/main.ts\`, NODE_ENV=development as the fault tests run them, LOG_LEVEL=error) on one PostgreSQL database: one worker (\`WORKERS=on\`: jobs polled every 2 s, the minter, the indexer polling every 100 ms) and one, then two, API processes (\`WORKERS=off\`). ${ORDERS} orders are placed through the API processes, then paid by webhooks sent over HTTP from this process, ${IN_FLIGHT} in flight, alternating between the API processes; baseline: GET /healthz the same way just before. "Cores used" is the CPU time each part used while the webhooks were delivered, per second of wall time (read from /proc; PostgreSQL: the backends of the bench database).
+
+| API processes | Webhooks accepted /s | Baseline GET /healthz /s | Webhook → fulfilled: median | p95 | Cores used: API processes | Worker | PostgreSQL | Load generator | Load average (1 min) |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${processesRows.map((r) => `| ${r.processes} | ${n(r.webhooks)} | ${n(r.baseline)} | ${s(r.p50)} | ${s(r.p95)} | ${r.cores.api.toFixed(2)} | ${r.cores.worker.toFixed(2)} | ${r.cores.pg.toFixed(2)} | ${r.cores.gen.toFixed(2)} | ${r.load.toFixed(2)} |`).join("\n")}
+
+What the second process adds, and would add on more cores: "## API processes: what a second one adds", below.
+`
+    : ""
+}`;
+if (process.env.BENCH_ONLY)
+  console.log(`BENCH_ONLY=${process.env.BENCH_ONLY}: docs/benchmarks.md left as it is\n${section}`);
+else console.log(`wrote ${writeDocs("## Card fulfilment", section)}`);
 process.exit(0);

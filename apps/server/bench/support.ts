@@ -155,6 +155,46 @@ export async function measure(opts: Record<string, unknown>, duration: number): 
   };
 }
 
+/** CPU seconds (user + system) each of the processes `pids` has used so far (Linux /proc; gone: absent). */
+export function cpuSeconds(pids: Iterable<number>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds the processes used between the snapshot `before` and now; a process started since counts
+ * from 0, one gone since counts nothing (its last seconds are lost: a slight undercount).
+ */
+export function cpuSince(before: Map<number, number>, pids: Iterable<number>): number {
+  let total = 0;
+  for (const [pid, now] of cpuSeconds(pids)) total += now - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** The PostgreSQL backends connected to the database of `url` (their process ids). */
+export async function backendPids(url: string): Promise<number[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return r.rows.map((x) => x.pid);
+  } finally {
+    await c.end();
+  }
+}
+
 // ─── docs ───────────────────────────────────────────────────────────────────
 
 /** Replaces the `heading` section of docs/benchmarks.md with `section` (appends it when absent). */

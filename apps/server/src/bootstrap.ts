@@ -259,6 +259,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       mailer,
       publicUrl: config.PUBLIC_URL,
       notifications,
+      rates: quotes,
       log: (o) => workLog("info", o, "lotteries"),
     }),
     eventsWork({ database, clock }),

@@ -342,6 +342,15 @@ describe("lottery prizes", () => {
     const players = await Promise.all(Array.from({ length: 2 }, () => newUser(t.ctx)));
     await sellAndDraw(l.id, players, [3, 3]);
     expect(await delivery(l.id)).toMatchObject({ state: "owed", paidAt: null });
+    // The winner is told the cash prize rupees first, like every price, at the stored rate.
+    const told = await until(
+      "the winner's notification",
+      async () => (await Promise.all(players.map((p) => notificationsOf(p.id)))).flat(),
+      (n) => n.some((x) => x.kind === "lottery_won"),
+    );
+    expect(told.find((x) => x.kind === "lottery_won")?.text).toMatch(
+      /a prize of ₹[\d,]+(\.\d{2})? · \$250 is yours/,
+    );
     const url = `/api/v1/admin/lotteries/${l.id}/prize-payment`;
     const [house] = await q<{ id: number }>("SELECT production_house_id AS id FROM nfts WHERE id = $1", [
       await nftWithPayout(1),

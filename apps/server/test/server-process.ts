@@ -31,6 +31,8 @@ export function freePort(): Promise<number> {
 
 export interface ServerProcess {
   base: string;
+  /** The process id (benchmarks read its CPU time). */
+  pid: number;
   stderr(): string;
   /** Whether the process has exited (crashed, or been stopped). */
   exited(): boolean;
@@ -72,6 +74,7 @@ export async function startServerProcess(
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const server: ServerProcess = {
     base,
+    pid: child.pid ?? 0,
     stderr: () => stderr,
     exited: () => child.exitCode !== null || child.signalCode !== null,
     kill: async () => {

@@ -1,5 +1,5 @@
 // The lottery's background jobs (kept out of routes.ts: a route file maps HTTP only; main.ts attaches them by role).
-import { formatUsd } from "@diginoor/api/money";
+import { formatPrice } from "@diginoor/api/money";
 import type { Lottery } from "@diginoor/api/lottery";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
@@ -28,10 +28,25 @@ export function lotteryTickJob(lottery: Pick<LotteryService, "tick">, log: (o: o
   });
 }
 
-const prizeText = (l: Lottery) =>
+/** The prize in words; a cash prize rupees first, then dollars, like every price (the day's stored rate). */
+const prizeText = (l: Lottery, inrMicrosPerUsd: bigint | null) =>
   l.prize.kind === "pool"
-    ? `a prize of ${formatUsd(l.prize.amountCents)}`
+    ? `a prize of ${formatPrice(
+        { usdCents: l.prize.amountCents },
+        inrMicrosPerUsd === null
+          ? undefined
+          : { inrMicrosPerUsd: inrMicrosPerUsd.toString(), usdMicrosPerToken: {} },
+      )}`
     : (l.prizeNft?.title ?? "the NFT prize");
+
+/** The stored rupee rate, or null when it cannot be read now (the prize is then told in dollars). */
+async function rupeeRate(rates?: { inrMicrosPerUsd(): Promise<bigint> }): Promise<bigint | null> {
+  try {
+    return (await rates?.inrMicrosPerUsd()) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** What the winner is told happens next with their prize. */
 function nextStep(l: Lottery): { text: string; link: string } {
@@ -60,6 +75,8 @@ export function lotteryResultsJob(
     mailer: Mailer;
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
+    /** The stored USD→INR rate (the quotes service), for a cash prize in rupees. */
+    rates?: { inrMicrosPerUsd(): Promise<bigint> };
   },
   lottery: Pick<LotteryService, "resultFacts">,
 ) {
@@ -74,6 +91,7 @@ export function lotteryResultsJob(
       const l = facts.lottery;
       const ticket = l.draw?.winningTicket ?? 0;
       const next = nextStep(l);
+      const prize = prizeText(l, l.prize.kind === "pool" ? await rupeeRate(deps.rates) : null);
       for (const p of facts.players) {
         const won = p.userId === facts.winnerUserId;
         await deps.notifications?.notify(
@@ -81,7 +99,7 @@ export function lotteryResultsJob(
           won
             ? {
                 kind: "lottery_won",
-                text: `You won ${l.name}! Your ticket ${ticket} was drawn: ${prizeText(l)} is yours. ${next.text}`,
+                text: `You won ${l.name}! Your ticket ${ticket} was drawn: ${prize} is yours. ${next.text}`,
                 link: next.link,
                 source: `lottery-result:${lotteryId}:${p.userId}`,
               }
@@ -104,7 +122,7 @@ export function lotteryResultsJob(
           ...lotteryWonMail(contact.name, {
             lottery: l.name,
             ticket,
-            prize: prizeText(l),
+            prize,
             next: next.text,
             url: `${deps.publicUrl.replace(/\/$/, "")}${next.link}`,
           }),

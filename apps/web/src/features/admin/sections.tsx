@@ -1,11 +1,14 @@
 // The console's sections: catalogue editors (studios, celebrities, films, NFTs, posts), users,
 // hidden tokens, the inbox, the newsletter export and the audit log.
 import { tierLabels, tiers } from "@diginoor/api/catalogue";
+import { formatPrice } from "@diginoor/api/money";
 import type { AdminOrder, OrderState } from "@diginoor/api/orders";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../ui/Button.tsx";
+import { useRates } from "../../lib/rates.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
+import { Price } from "../../ui/Price.tsx";
 import { TextField } from "../../ui/TextField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import {
@@ -514,7 +517,12 @@ const PRIZE_STATES: Record<string, string> = {
 function LotteryPrize({ l, canPay }: { l: ItemOf<"lotteries">; canPay: boolean }) {
   const toast = useToast();
   const pay = useAdminWrite((reference: string) => consoleActions.payLotteryPrize(l.id, reference));
-  const what = l.prize.kind === "pool" ? usd(l.prize.amountCents) : (l.prizeNft?.title ?? l.prize.nftId);
+  const rates = useRates();
+  // A prize pool reads rupees first like every price (the prompt is plain text: the same format).
+  const what =
+    l.prize.kind === "pool"
+      ? formatPrice({ usdCents: l.prize.amountCents }, rates.data)
+      : (l.prizeNft?.title ?? l.prize.nftId);
   const d = l.prizeDelivery;
   const onPay = async () => {
     const reference = window.prompt(
@@ -530,7 +538,7 @@ function LotteryPrize({ l, canPay }: { l: ItemOf<"lotteries">; canPay: boolean }
   };
   return (
     <span className="admin-prize">
-      {what}
+      {l.prize.kind === "pool" ? <Price usdCents={l.prize.amountCents} /> : what}
       {d ? <span className="admin-muted"> · {PRIZE_STATES[d.state]}</span> : null}
       {d?.state === "owed" && canPay ? (
         <>

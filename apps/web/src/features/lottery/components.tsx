@@ -1,6 +1,5 @@
 import type { Lottery, LotteryRegions } from "@diginoor/api/lottery";
 import { Link } from "react-router";
-import { formatUsd } from "../../lib/format.ts";
 import { useCountdown } from "../../lib/hooks.ts";
 import { ButtonLink } from "../../ui/Button.tsx";
 import { Price } from "../../ui/Price.tsx";
@@ -14,15 +13,10 @@ export const STATE_LABELS: Record<Lottery["state"], string> = {
   not_activated: "Not activated · refunded",
 };
 
-/** What the winner gets: the prize NFT's title, or the prize pool. */
-export function prizeText(l: Lottery): string {
-  if (l.prize.kind === "pool") return formatUsd(l.prize.amountCents);
-  return l.prizeNft ? `${l.prizeNft.title} (NFT)` : "An NFT from the catalogue";
-}
-
 /** The prize as the pages show it: a pool as a price (rupees first), an NFT by its title. */
 export function Prize({ lottery: l }: { lottery: Lottery }) {
-  return l.prize.kind === "pool" ? <Price usdCents={l.prize.amountCents} /> : prizeText(l);
+  if (l.prize.kind === "pool") return <Price usdCents={l.prize.amountCents} />;
+  return l.prizeNft ? `${l.prizeNft.title} (NFT)` : "An NFT from the catalogue";
 }
 
 /** Tickets sold against the lottery's activation minimum. */
