@@ -41,6 +41,8 @@ export const webPagePaths = [
   "/signup",
   "/resetpass",
   "/verify-email",
+  // A Google-only account confirms its deletion from the mailed link (data rights, decision 170).
+  "/delete-account",
   "/unsubscribe",
   "/profile",
   "/u/:handle",
