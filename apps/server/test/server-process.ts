@@ -50,6 +50,22 @@ export async function startServerProcess(
   env: Record<string, string>,
   opts: { waitReady?: boolean } = {},
 ): Promise<ServerProcess> {
+  // A free port can be taken by another process (a parallel test file's server or chain) between
+  // freePort() closing it and the server listening: a server that exits with EADDRINUSE before it is
+  // ready is started again on another port (rolling-restart met it once in a full suite).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(env, opts);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error) || !err.message.includes("EADDRINUSE")) throw err;
+    }
+  }
+}
+
+async function startOnFreePort(
+  env: Record<string, string>,
+  opts: { waitReady?: boolean },
+): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the script in a grandchild, so a
@@ -93,7 +109,10 @@ export async function startServerProcess(
     // Generous: a loaded 2-core machine has taken over 100 s to start one.
     const until = Date.now() + 180_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+      if (child.exitCode !== null) {
+        running.delete(child);
+        throw new Error(`server exited: ${stderr}`);
+      }
       const ok = await fetch(`${base}/readyz`).then(
         (r) => r.ok,
         () => false,
