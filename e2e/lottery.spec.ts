@@ -1,7 +1,30 @@
-import { expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
 import { signInAsAdmin, signUpAndSignIn } from "./support/accounts.ts";
 import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
 import { expectRupeesFirst } from "./support/prices.ts";
+
+/**
+ * As an administrator: an open lottery of $2.50 tickets, activated at 3, with a $500 pool, closing
+ * `closesInMs` from now; its name is `title` and a unique suffix.
+ */
+async function createLottery(request: APIRequestContext, title: string, closesInMs: number) {
+  await signInAsAdmin(request);
+  const now = Date.now();
+  const name = `${title} ${now.toString(36)}`;
+  const created = await request.post("/api/v1/admin/lotteries", {
+    data: {
+      name,
+      ticketPriceCents: 250,
+      minTickets: 3,
+      opensAt: new Date(now - 60_000).toISOString(),
+      closesAt: new Date(now + closesInMs).toISOString(),
+      prize: { kind: "pool", amountCents: 50_000 },
+      rules: "One winner; every ticket is refunded if fewer than 3 are sold.",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { name, lottery: (await created.json()) as { id: string } };
+}
 
 /**
  * Lotteries (issue 24): a fan enters a contest from /lottery and opens PURCHASE TICKETS: 'Number of
@@ -12,22 +35,7 @@ test("a fan enters a contest from /lottery and picks 3 tickets; the total is in 
   browser,
   request,
 }) => {
-  await signInAsAdmin(request);
-  const now = Date.now();
-  const name = `Premiere night draw ${now.toString(36)}`;
-  const created = await request.post("/api/v1/admin/lotteries", {
-    data: {
-      name,
-      ticketPriceCents: 250,
-      minTickets: 3,
-      opensAt: new Date(now - 60_000).toISOString(),
-      closesAt: new Date(now + 3600_000).toISOString(),
-      prize: { kind: "pool", amountCents: 50_000 },
-      rules: "One winner; every ticket is refunded if fewer than 3 are sold.",
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const lottery = (await created.json()) as { id: string };
+  const { name, lottery } = await createLottery(request, "Premiere night draw", 3600_000);
 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
@@ -79,23 +87,8 @@ test("a fan buys 3 tickets by sandbox card; another fan's page follows; after th
   request,
 }) => {
   test.setTimeout(420_000);
-  await signInAsAdmin(request);
+  const { lottery } = await createLottery(request, "Box office draw", 100_000);
   const chain = (await (await request.get("/api/v1/chain")).json()) as { rpcUrl: string };
-  const now = Date.now();
-  const name = `Box office draw ${now.toString(36)}`;
-  const created = await request.post("/api/v1/admin/lotteries", {
-    data: {
-      name,
-      ticketPriceCents: 250,
-      minTickets: 3,
-      opensAt: new Date(now - 60_000).toISOString(),
-      closesAt: new Date(now + 100_000).toISOString(),
-      prize: { kind: "pool", amountCents: 50_000 },
-      rules: "One winner; every ticket is refunded if fewer than 3 are sold.",
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const lottery = (await created.json()) as { id: string };
   const fan = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await fan.newPage();
