@@ -49,6 +49,8 @@ import { notificationsWork } from "./modules/notifications/jobs.ts";
 import { ordersWork } from "./modules/orders/jobs.ts";
 import { privacyWork } from "./modules/privacy/jobs.ts";
 import { createPrivacyService } from "./modules/privacy/service.ts";
+import { taxWork } from "./modules/tax/jobs.ts";
+import { createTaxService } from "./modules/tax/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -242,6 +244,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
   const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
+  const tax = createTaxService({
+    database,
+    clock,
+    rules: config.TDS_RULES,
+    quotes,
+    wallets,
+    tokens,
+    orders: orders.lifecycle,
+    catalogue,
+  });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
     ordersWork(orders, {
@@ -269,6 +281,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     privacyWork(privacy, { database, clock }, mailer, (counts) =>
       workLog("info", { counts }, "pruned data requests"),
     ),
+    taxWork(tax, { chain: !!chain, log: (made) => workLog("info", { made }, "tax records") }),
   ];
   let running: { stop(): Promise<void> } | undefined;
   return {
@@ -315,6 +328,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       contact,
       newsletter,
       privacy,
+      tax,
     },
     work,
     appliedMigrations,

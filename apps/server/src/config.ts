@@ -239,6 +239,45 @@ export const envSchema = z
     /** Seconds a price quote in the native token holds (an expired quote is refused, never repriced). */
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     /**
+     * s.194S TDS rules by financial year (decision 176): `FY:rate%:specified:others` entries separated
+     * by commas, each in force from its financial year (April–March) until the next entry's; the
+     * thresholds are whole rupees of a seller's sales in the year (specified persons, everyone else).
+     * Before the first entry there is no TDS. Default: 1%, ₹50,000 / ₹10,000 from 2022-23.
+     */
+    TDS_RULES: z
+      .string()
+      .default("2022-23:1%:50000:10000")
+      .transform((text, ctx) => {
+        const rules: { fromYear: number; rateBps: number; specifiedPaise: bigint; otherPaise: bigint }[] = [];
+        for (const part of text
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const m = /^(20\d\d)-(\d\d):(\d{1,2})(?:\.(\d{1,2}))?%:(\d{1,12}):(\d{1,12})$/.exec(part);
+          if (!m || (Number(m[1]) + 1) % 100 !== Number(m[2])) {
+            ctx.addIssue({ code: "custom", message: `"${part}" is not FY:rate%:specified:others (e.g. 2022-23:1%:50000:10000)` });
+            return z.NEVER;
+          }
+          const rateBps = Number(m[3]) * 100 + Number((m[4] ?? "").padEnd(2, "0"));
+          if (rateBps > 10_000) {
+            ctx.addIssue({ code: "custom", message: `rate in "${part}" is above 100%` });
+            return z.NEVER;
+          }
+          rules.push({
+            fromYear: Number(m[1]),
+            rateBps,
+            specifiedPaise: BigInt(m[5]!) * 100n,
+            otherPaise: BigInt(m[6]!) * 100n,
+          });
+        }
+        rules.sort((a, b) => a.fromYear - b.fromYear);
+        if (new Set(rules.map((r) => r.fromYear)).size !== rules.length) {
+          ctx.addIssue({ code: "custom", message: "two rules for one financial year" });
+          return z.NEVER;
+        }
+        return rules;
+      }),
+    /**
      * HMAC secret of the sandbox payment provider's webhooks (decision 141). Default: derived from
      * SESSION_SECRET, or else random and kept in DATA_DIR/secrets. The sandbox is never offered when
      * NODE_ENV=production.

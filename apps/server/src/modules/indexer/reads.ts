@@ -315,7 +315,29 @@ export function createTokenReads(opts: TokenReadsOptions) {
     }));
   }
 
+  /** Every recorded sale (any chain) in which one of `addresses` sold or bought, oldest first. */
+  async function salesOfAccounts(addresses: string[]) {
+    if (!addresses.length) return [];
+    const rows = await repo.salesOfAccounts(
+      q,
+      addresses.map((a) => a.toLowerCase()),
+    );
+    return rows.map((r) => ({
+      chainId: r.chain_id,
+      source: `chain:${r.chain_id}:${r.block_number}:${r.log_index}`,
+      txHash: r.tx_hash,
+      at: new Date(r.block_time),
+      tokenId: r.token_id,
+      nftNumber: r.nft_number === null ? null : Number(r.nft_number),
+      kind: r.kind,
+      seller: r.seller.toLowerCase(),
+      buyer: r.buyer.toLowerCase(),
+      priceWei: BigInt(r.price_wei),
+    }));
+  }
+
   return {
+    salesOfAccounts,
     getToken,
     accountTokens,
     tokensOfAccounts,

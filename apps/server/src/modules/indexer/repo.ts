@@ -621,3 +621,31 @@ export function activityOfAccounts(
     [chainId, addresses, limit],
   );
 }
+
+export interface SaleOfAccountRow {
+  chain_id: number;
+  block_number: string;
+  log_index: number;
+  tx_hash: string;
+  block_time: Date | string;
+  token_id: string;
+  nft_number: string | null;
+  kind: "primary" | "listing" | "auction";
+  seller: string;
+  buyer: string;
+  price_wei: string;
+}
+
+/** Every sale (on any chain) in which `addresses` (lowercase) sold or bought, oldest first. */
+export function salesOfAccounts(q: Query, addresses: string[]): Promise<SaleOfAccountRow[]> {
+  return q<SaleOfAccountRow>(
+    `SELECT s.chain_id, s.block_number::text AS block_number, s.log_index, s.tx_hash, s.block_time,
+            s.token_id::text AS token_id, t.nft_number::text AS nft_number, s.kind, s.seller, s.buyer,
+            s.price_wei::text AS price_wei
+       FROM indexer_sales s
+       LEFT JOIN indexer_tokens t ON t.chain_id = s.chain_id AND t.token_id = s.token_id
+      WHERE lower(s.seller) = ANY($1::text[]) OR lower(s.buyer) = ANY($1::text[])
+      ORDER BY s.block_time, s.block_number, s.log_index`,
+    [addresses],
+  );
+}

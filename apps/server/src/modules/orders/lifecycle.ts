@@ -483,6 +483,24 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
         tokenKept: o.tx_hash !== null,
       };
     },
+    /** The user's fulfilled card and rupee NFT purchases, oldest first (tax records, decision 176). */
+    async taxableOrdersOf(userId: string) {
+      return (await repo.taxableOrdersOf(q, userId)).map((o) => ({
+        source: `order:${o.id}`,
+        kind: o.kind,
+        nftId: o.nft_id,
+        tokenId: o.token_id,
+        chainId: o.chain_id,
+        usdCents: BigInt(o.usd_cents),
+        paidPaise: o.pay_currency === "inr" && o.pay_amount_minor !== null ? BigInt(o.pay_amount_minor) : null,
+        priceWei: o.price_wei === null ? null : BigInt(o.price_wei),
+        at: new Date(o.fulfilled_at),
+      }));
+    },
+    /** Whether a chain sale was a card or rupee purchase of the listing by our buyer key. */
+    isCardResale(s: { chainId: number; tokenId: string; seller: string; priceWei: bigint }) {
+      return repo.isCardResale(q, { ...s, priceWei: s.priceWei.toString() });
+    },
     async mailFacts(orderId: string) {
       const o = await repo.findOrder(q, orderId);
       if (o?.state !== "fulfilled" || o.nft_id === null || o.edition === null) return undefined;

@@ -612,3 +612,52 @@ export async function movePrizeMint(
 export async function setPrizeTxHash(q: Query, id: string, txHash: string, now: Date): Promise<void> {
   await q("UPDATE prize_mints SET tx_hash = $2, updated_at = $3 WHERE id = $1", [id, txHash, now]);
 }
+
+export interface TaxableOrderRow {
+  id: string;
+  kind: "primary" | "resale";
+  nft_id: string;
+  token_id: string;
+  chain_id: number | null;
+  usd_cents: string;
+  pay_currency: "usd" | "inr" | null;
+  pay_amount_minor: string | null;
+  price_wei: string | null;
+  fulfilled_at: Date | string;
+}
+
+/**
+ * The user's fulfilled card and rupee purchases of NFTs (primary orders and resale listings), oldest
+ * first, with the token each delivered. Wallet orders are left out: the chain's sale records them.
+ */
+export function taxableOrdersOf(q: Query, userId: string): Promise<TaxableOrderRow[]> {
+  return q<TaxableOrderRow>(
+    `SELECT o.id::text AS id, o.kind, o.nft_id,
+            (CASE WHEN o.kind = 'resale' THEN o.resale_token_id ELSE o.number END)::text AS token_id,
+            o.chain_id, o.usd_cents::text AS usd_cents, o.pay_currency, o.pay_amount_minor::text AS pay_amount_minor,
+            o.price_wei::text AS price_wei,
+            COALESCE((SELECT max(t.at) FROM order_transitions t WHERE t.order_id = o.id AND t.to_state = 'fulfilled'),
+                     o.updated_at) AS fulfilled_at
+       FROM orders o
+      WHERE o.user_id = $1 AND o.state = 'fulfilled' AND o.nft_id IS NOT NULL AND o.provider <> 'wallet'
+      ORDER BY fulfilled_at`,
+    [userId],
+  );
+}
+
+/**
+ * Whether a sale of `tokenId` by `seller` at `priceWei` was a card or rupee purchase of the listing
+ * (a fulfilled resale order with those terms: our buyer key paid the seller).
+ */
+export async function isCardResale(
+  q: Query,
+  s: { chainId: number; tokenId: string; seller: string; priceWei: string },
+): Promise<boolean> {
+  const rows = await q(
+    `SELECT 1 FROM orders
+      WHERE kind = 'resale' AND state = 'fulfilled' AND chain_id = $1 AND resale_token_id = $2::numeric
+        AND lower(listing_seller) = lower($3) AND price_wei = $4::numeric LIMIT 1`,
+    [s.chainId, s.tokenId, s.seller, s.priceWei],
+  );
+  return rows.length > 0;
+}

@@ -29,6 +29,7 @@ import * as newsletter from "../newsletter/service.ts";
 import * as notifications from "../notifications/service.ts";
 import * as orders from "../orders/service.ts";
 import * as social from "../social/service.ts";
+import * as tax from "../tax/service.ts";
 import * as wallets from "../wallets/service.ts";
 import { AVATAR_RENDITIONS, COVER_RENDITIONS } from "../media/service.ts";
 
@@ -53,6 +54,7 @@ export const contributors: PersonalDataContributor[] = [
   { module: "account", export: accounts.exportAccount },
   { module: "wallets", export: wallets.exportWallets, erase: wallets.eraseWallets },
   { module: "orders", export: orders.exportOrders },
+  { module: "tax", export: tax.exportTax },
   { module: "lottery", export: lottery.exportLottery },
   { module: "chain", export: indexer.exportChainActivity },
   { module: "social", export: social.exportSocial, erase: social.eraseSocial },

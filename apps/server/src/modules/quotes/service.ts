@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
-import { type RatesProvider, usdCentsToInrPaise, usdCentsToWei } from "./rates.ts";
+import { type Rates, type RatesProvider, usdCentsToInrPaise, usdCentsToWei } from "./rates.ts";
 import * as repo from "./repo.ts";
 import type { QuoteRow } from "./tables.ts";
 
@@ -31,6 +31,11 @@ function toApi(q: QuoteRow): QuoteResponse {
   };
 }
 
+/** The calendar day (YYYY-MM-DD) of a moment in India Standard Time (UTC+5:30). */
+export function istDay(at: Date): string {
+  return new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
+
 const quoteNotFound = () => new AppError("not_found", quoteMessages.notFound);
 
 /** One rates service (USD ↔ native token, USD → INR) and the stored price quotes built on it. */
@@ -46,6 +51,21 @@ export function createQuotesService(deps: QuotesServiceDeps) {
     return { usdMicrosPerToken, inrMicrosPerUsd: rates.inrMicrosPerUsd };
   }
 
+  /** Keeps the provider's current rates as today's (a row stored first by another process wins). */
+  async function keepToday() {
+    const rates = await deps.rates.current();
+    const now = clock.date();
+    return repo.keepDailyRates(database.db, {
+      day: istDay(now),
+      usdMicrosPerToken: Object.fromEntries(
+        Object.entries(rates.usdMicrosPerToken).map(([k, v]) => [k, v.toString()]),
+      ),
+      inrMicrosPerUsd: rates.inrMicrosPerUsd,
+      provider: deps.rates.name,
+      recordedAt: now,
+    });
+  }
+
   return {
     async currentRates(): Promise<RatesResponse> {
       const rates = await deps.rates.current();
@@ -54,6 +74,26 @@ export function createQuotesService(deps: QuotesServiceDeps) {
           Object.entries(rates.usdMicrosPerToken).map(([k, v]) => [k, v.toString()]),
         ),
         inrMicrosPerUsd: rates.inrMicrosPerUsd.toString(),
+      };
+    },
+
+    /**
+     * The day's stored rates (decision 176) for a moment: the rates kept for its day (India Standard
+     * Time); a day without any takes the latest earlier day's, and today without any keeps the
+     * provider's current rates as today's (the first asker fixes them for the day).
+     */
+    async ratesOfDay(at: Date): Promise<{ day: string; rates: Rates }> {
+      const day = istDay(at);
+      const earlier = day < istDay(clock.date()) ? await repo.dailyRatesOnOrBefore(database.db, day) : undefined;
+      const row = earlier ?? (await keepToday());
+      return {
+        day: row.day,
+        rates: {
+          usdMicrosPerToken: Object.fromEntries(
+            Object.entries(row.usdMicrosPerToken).map(([k, v]) => [k, BigInt(v)]),
+          ),
+          inrMicrosPerUsd: row.inrMicrosPerUsd,
+        },
       };
     },
 

@@ -1,6 +1,6 @@
 // Drizzle definition of the quotes table; it mirrors migrations/0071_quotes.sql (the SQL is the source
 // of truth: CHECKs and the foreign keys to users and nfts live there).
-import { bigint, index, integer, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const quotes = pgTable(
   "quotes",
@@ -21,3 +21,14 @@ export const quotes = pgTable(
 );
 
 export type QuoteRow = typeof quotes.$inferSelect;
+
+/** The day's stored rates (migration 0190): the first answer of the rates provider on each IST day. */
+export const dailyRates = pgTable("daily_rates", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  usdMicrosPerToken: jsonb("usd_micros_per_token").$type<Record<string, string>>().notNull(),
+  inrMicrosPerUsd: bigint("inr_micros_per_usd", { mode: "bigint" }).notNull(),
+  provider: text("provider").notNull(),
+  recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+});
+
+export type DailyRatesRow = typeof dailyRates.$inferSelect;
