@@ -255,7 +255,10 @@ export const envSchema = z
           .filter(Boolean)) {
           const m = /^(20\d\d)-(\d\d):(\d{1,2})(?:\.(\d{1,2}))?%:(\d{1,12}):(\d{1,12})$/.exec(part);
           if (!m || (Number(m[1]) + 1) % 100 !== Number(m[2])) {
-            ctx.addIssue({ code: "custom", message: `"${part}" is not FY:rate%:specified:others (e.g. 2022-23:1%:50000:10000)` });
+            ctx.addIssue({
+              code: "custom",
+              message: `"${part}" is not FY:rate%:specified:others (e.g. 2022-23:1%:50000:10000)`,
+            });
             return z.NEVER;
           }
           const rateBps = Number(m[3]) * 100 + Number((m[4] ?? "").padEnd(2, "0"));

@@ -43,7 +43,13 @@ async function call(method: string, url: string, cookie?: string, body?: unknown
     },
     payload: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.statusCode, json: () => res.json(), body: res.body, raw: res.rawPayload, headers: res.headers };
+  return {
+    status: res.statusCode,
+    json: () => res.json(),
+    body: res.body,
+    raw: res.rawPayload,
+    headers: res.headers,
+  };
 }
 
 async function catalogueNumber(nftId: string) {
@@ -115,13 +121,17 @@ function parseCsv(text: string): Csv {
     let quoted = false;
     for (let k = 0; k < l.length; k++) {
       const c = l[k]!;
-      if (quoted) {
-        if (c === '"' && l[k + 1] === '"') (cell += '"'), k++;
-        else if (c === '"') quoted = false;
-        else cell += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ",") cells.push(cell), (cell = "");
-      else cell += c;
+      if (quoted && c === '"' && l[k + 1] === '"') {
+        cell += '"';
+        k++;
+      } else if (c === '"') {
+        quoted = !quoted;
+      } else if (c === "," && !quoted) {
+        cells.push(cell);
+        cell = "";
+      } else {
+        cell += c;
+      }
     }
     cells.push(cell);
     return cells;
@@ -148,7 +158,13 @@ beforeAll(async () => {
     nfts[k] = { id, title: await title(id) };
   }
   const a = await newSignedInUser(t.ctx, { name: "Asha Resident" });
-  alice = { id: a.user.id, cookie: a.cookie, wallet: await linkFreshWallet(t.ctx.database, a.user.id, CHAIN), name: "Asha Resident", email: a.user.email };
+  alice = {
+    id: a.user.id,
+    cookie: a.cookie,
+    wallet: await linkFreshWallet(t.ctx.database, a.user.id, CHAIN),
+    name: "Asha Resident",
+    email: a.user.email,
+  };
   const b = await newSignedInUser(t.ctx);
   bob = { id: b.user.id, cookie: b.cookie, wallet: await linkFreshWallet(t.ctx.database, b.user.id, CHAIN) };
   const stranger = newAddress();
@@ -209,13 +225,20 @@ describe("Statements", () => {
   });
 
   it("a resident's yearly CSV lists exactly their purchases and sales with the TDS of the configured rule", async () => {
-    const put = await call("PUT", "/api/v1/me/tax", alice.cookie, { residence: "india", specifiedPerson: false });
+    const put = await call("PUT", "/api/v1/me/tax", alice.cookie, {
+      residence: "india",
+      specifiedPerson: false,
+    });
     expect(put.status).toBe(200);
     expect(put.json()).toEqual({ residence: "india", specifiedPerson: false });
     await call("PUT", "/api/v1/me/tax", bob.cookie, { residence: "india", specifiedPerson: true });
 
     const years = (await call("GET", "/api/v1/me/tax/statements", alice.cookie)).json();
-    expect(years.items.map((y: { financialYear: string }) => y.financialYear)).toEqual([current, FY, PREV_FY]);
+    expect(years.items.map((y: { financialYear: string }) => y.financialYear)).toEqual([
+      current,
+      FY,
+      PREV_FY,
+    ]);
     expect(years.items[1]).toEqual({ financialYear: FY, purchases: 2, sales: 3, tdsPaise: 16_000 + 3_200 });
 
     const res = await call("GET", `/api/v1/me/tax/statements/${FY}/csv`, alice.cookie);
@@ -238,10 +261,58 @@ describe("Statements", () => {
     ];
     expect(csv.rows.map(pick)).toEqual([
       [`${Y}-04-20`, "Purchase", nfts.first!.title, primaryToken, "Card/UPI", "", "2500.00", "", "", "", ""],
-      [`${Y}-05-01`, "Purchase", nfts.listed!.title, "9002", "Crypto", `${Y}-05-01`, "80000.00", "", "", "", ""],
-      [`${Y}-06-10`, "Sale", nfts.first!.title, primaryToken, "Crypto", `${Y}-05-01`, "3200.00", "2500.00", "700.00", "2%", "0.00"],
-      [`${Y}-07-15`, "Sale", nfts.listed!.title, "9002", "Crypto", `${Y}-05-01`, "8000.00", "80000.00", "-72000.00", "2%", "160.00"],
-      [`${Y}-08-01`, "Sale", nfts.auctioned!.title, "9003", "Auction (crypto)", `${Y}-05-01`, "1600.00", "", "", "2%", "32.00"],
+      [
+        `${Y}-05-01`,
+        "Purchase",
+        nfts.listed!.title,
+        "9002",
+        "Crypto",
+        `${Y}-05-01`,
+        "80000.00",
+        "",
+        "",
+        "",
+        "",
+      ],
+      [
+        `${Y}-06-10`,
+        "Sale",
+        nfts.first!.title,
+        primaryToken,
+        "Crypto",
+        `${Y}-05-01`,
+        "3200.00",
+        "2500.00",
+        "700.00",
+        "2%",
+        "0.00",
+      ],
+      [
+        `${Y}-07-15`,
+        "Sale",
+        nfts.listed!.title,
+        "9002",
+        "Crypto",
+        `${Y}-05-01`,
+        "8000.00",
+        "80000.00",
+        "-72000.00",
+        "2%",
+        "160.00",
+      ],
+      [
+        `${Y}-08-01`,
+        "Sale",
+        nfts.auctioned!.title,
+        "9003",
+        "Auction (crypto)",
+        `${Y}-05-01`,
+        "1600.00",
+        "",
+        "",
+        "2%",
+        "32.00",
+      ],
     ]);
     expect(csv.rows.map((r) => r["TDS treatment"])).toEqual([
       "",
@@ -279,7 +350,8 @@ describe("Statements", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/pdf");
     expect(res.raw.subarray(0, 5).toString()).toBe("%PDF-");
-    if (process.env.TAX_PDF_OUT) await import("node:fs/promises").then((fs) => fs.writeFile(process.env.TAX_PDF_OUT!, res.raw));
+    if (process.env.TAX_PDF_OUT)
+      await import("node:fs/promises").then((fs) => fs.writeFile(process.env.TAX_PDF_OUT!, res.raw));
     const parser = new PDFParse({ data: new Uint8Array(res.raw) });
     const text = (await parser.getText()).text.replace(/\s+/g, " ");
     await parser.destroy();
@@ -324,7 +396,9 @@ describe("Statements", () => {
       tdsPaise: 5_070,
     });
     // Bob (a specified person, nothing sold this year): within ₹50,000, no TDS.
-    expect((await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${ETH / 100n}`, bob.cookie)).json()).toMatchObject({
+    expect(
+      (await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${ETH / 100n}`, bob.cookie)).json(),
+    ).toMatchObject({
       resident: true,
       thresholdPaise: 5_000_000,
       soldThisYearPaise: 0,
@@ -351,17 +425,37 @@ describe("Statements", () => {
 
 describe("TDS rules", () => {
   it("parses TDS_RULES per financial year and applies the rule in force", () => {
-    const rules = loadConfig({ CHAIN_DISABLED: "1", TDS_RULES: "2022-23:1%:50000:10000,2027-28:0.5%:60000:20000" }).TDS_RULES;
+    const rules = loadConfig({
+      CHAIN_DISABLED: "1",
+      TDS_RULES: "2022-23:1%:50000:10000,2027-28:0.5%:60000:20000",
+    }).TDS_RULES;
     expect(ruleOf(rules, "2021-22")).toBeUndefined();
     expect(ruleOf(rules, "2026-27")?.rateBps).toBe(100);
-    expect(ruleOf(rules, "2030-31")).toEqual({ fromYear: 2027, rateBps: 50, specifiedPaise: 6_000_000n, otherPaise: 2_000_000n });
+    expect(ruleOf(rules, "2030-31")).toEqual({
+      fromYear: 2027,
+      rateBps: 50,
+      specifiedPaise: 6_000_000n,
+      otherPaise: 2_000_000n,
+    });
     const r = ruleOf(rules, "2026-27");
     // Within the threshold, at it exactly, and the sale that crosses it (its whole value is taxed).
-    expect(tdsOf(r, { valuePaise: 400_000n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise).toBe(0n);
-    expect(tdsOf(r, { valuePaise: 500_000n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise).toBe(0n);
-    expect(tdsOf(r, { valuePaise: 500_001n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise).toBe(5_000n);
-    expect(tdsOf(r, { valuePaise: 500_001n, soldBeforePaise: 500_000n, specifiedPerson: true }).tdsPaise).toBe(0n);
-    expect(() => loadConfig({ CHAIN_DISABLED: "1", TDS_RULES: "2022-24:1%:50000:10000" })).toThrow(/TDS_RULES/);
-    expect(() => loadConfig({ CHAIN_DISABLED: "1", TDS_RULES: "2022-23:101%:50000:10000" })).toThrow(/TDS_RULES/);
+    expect(
+      tdsOf(r, { valuePaise: 400_000n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise,
+    ).toBe(0n);
+    expect(
+      tdsOf(r, { valuePaise: 500_000n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise,
+    ).toBe(0n);
+    expect(
+      tdsOf(r, { valuePaise: 500_001n, soldBeforePaise: 500_000n, specifiedPerson: false }).tdsPaise,
+    ).toBe(5_000n);
+    expect(
+      tdsOf(r, { valuePaise: 500_001n, soldBeforePaise: 500_000n, specifiedPerson: true }).tdsPaise,
+    ).toBe(0n);
+    expect(() => loadConfig({ CHAIN_DISABLED: "1", TDS_RULES: "2022-24:1%:50000:10000" })).toThrow(
+      /TDS_RULES/,
+    );
+    expect(() => loadConfig({ CHAIN_DISABLED: "1", TDS_RULES: "2022-23:101%:50000:10000" })).toThrow(
+      /TDS_RULES/,
+    );
   });
 });

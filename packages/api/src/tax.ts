@@ -13,7 +13,10 @@ export const taxMessages = {
 export const financialYearSchema = z
   .string()
   .regex(/^(20\d\d)-(\d\d)$/, "A financial year such as 2026-27")
-  .refine((fy) => (Number(fy.slice(0, 4)) + 1) % 100 === Number(fy.slice(5)), "A financial year such as 2026-27");
+  .refine(
+    (fy) => (Number(fy.slice(0, 4)) + 1) % 100 === Number(fy.slice(5)),
+    "A financial year such as 2026-27",
+  );
 
 /** The financial year (April–March, Indian Standard Time) a moment falls in. */
 export function financialYearOf(at: Date): string {

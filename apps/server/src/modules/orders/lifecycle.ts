@@ -492,7 +492,8 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
         tokenId: o.token_id,
         chainId: o.chain_id,
         usdCents: BigInt(o.usd_cents),
-        paidPaise: o.pay_currency === "inr" && o.pay_amount_minor !== null ? BigInt(o.pay_amount_minor) : null,
+        paidPaise:
+          o.pay_currency === "inr" && o.pay_amount_minor !== null ? BigInt(o.pay_amount_minor) : null,
         priceWei: o.price_wei === null ? null : BigInt(o.price_wei),
         at: new Date(o.fulfilled_at),
       }));

@@ -84,7 +84,8 @@ export function createQuotesService(deps: QuotesServiceDeps) {
      */
     async ratesOfDay(at: Date): Promise<{ day: string; rates: Rates }> {
       const day = istDay(at);
-      const earlier = day < istDay(clock.date()) ? await repo.dailyRatesOnOrBefore(database.db, day) : undefined;
+      const earlier =
+        day < istDay(clock.date()) ? await repo.dailyRatesOnOrBefore(database.db, day) : undefined;
       const row = earlier ?? (await keepToday());
       return {
         day: row.day,

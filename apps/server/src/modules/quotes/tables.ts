@@ -1,6 +1,17 @@
 // Drizzle definition of the quotes table; it mirrors migrations/0071_quotes.sql (the SQL is the source
 // of truth: CHECKs and the foreign keys to users and nfts live there).
-import { bigint, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 export const quotes = pgTable(
   "quotes",

@@ -32,8 +32,6 @@ export function taxWork(
     module: "tax",
     jobs: [job],
     onStart: [job],
-    subscriptions: deps.chain
-      ? [{ channel: CHAIN_EVENTS_CHANNEL, handle: () => tax.syncResidents() }]
-      : [],
+    subscriptions: deps.chain ? [{ channel: CHAIN_EVENTS_CHANNEL, handle: () => tax.syncResidents() }] : [],
   };
 }

@@ -91,7 +91,11 @@ export async function recordsOfYear(db: Db, userId: string, fy: string): Promise
 }
 
 export async function allRecordsOf(db: Db, userId: string): Promise<TaxRecordRow[]> {
-  return db.select().from(taxRecords).where(eq(taxRecords.userId, userId)).orderBy(asc(taxRecords.occurredAt));
+  return db
+    .select()
+    .from(taxRecords)
+    .where(eq(taxRecords.userId, userId))
+    .orderBy(asc(taxRecords.occurredAt));
 }
 
 /** Per financial year: how many purchases and sales, and the TDS, newest year first. */

@@ -1,7 +1,13 @@
 // Tax records for Indian residents (issue 25 point 5, decision 176): the declared tax residence, one
 // record per purchase and sale of a resident valued at the day's stored rate, the s.194S TDS of each
 // sale by the configured rule, and the yearly statement (CSV and PDF).
-import { financialYearOf, type StatementYear, type TaxProfile, type TdsPreview, taxMessages } from "@diginoor/api/tax";
+import {
+  financialYearOf,
+  type StatementYear,
+  type TaxProfile,
+  type TdsPreview,
+  taxMessages,
+} from "@diginoor/api/tax";
 import { usdCentsToPaise, weiToCents } from "@diginoor/api/money";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
 import type { Database } from "../../db/client.ts";
@@ -44,7 +50,6 @@ interface Found {
   /** A sale bought by card or UPI through our buyer key (Diginoor is the payer). */
   byCard: boolean;
 }
-
 
 export function createTaxService(deps: TaxServiceDeps) {
   const { database, clock } = deps;
@@ -104,17 +109,25 @@ export function createTaxService(deps: TaxServiceDeps) {
   }
 
   /** The value in paise at the day's stored rate, and the rate used. */
-  async function valueOf(f: Pick<Found, "at" | "chainId" | "wei" | "usdCents" | "paidPaise">) {
+  async function valuation(f: Pick<Found, "at" | "chainId" | "wei" | "usdCents" | "paidPaise">) {
     if (f.paidPaise !== null) {
       // Paid in rupees: the amount paid is the value; no rate is needed.
-      return { day: null, symbol: null, usdMicrosPerToken: null, inrMicrosPerUsd: null, usdCents: f.usdCents, valuePaise: f.paidPaise };
+      return {
+        day: null,
+        symbol: null,
+        usdMicrosPerToken: null,
+        inrMicrosPerUsd: null,
+        usdCents: f.usdCents,
+        valuePaise: f.paidPaise,
+      };
     }
     const { day, rates } = await deps.quotes.ratesOfDay(f.at);
     const symbol = f.wei !== null && f.chainId !== null ? nativeSymbolOf(f.chainId) : null;
     const usdMicrosPerToken = symbol ? (rates.usdMicrosPerToken[symbol] ?? null) : null;
     let usdCents: bigint | null = f.usdCents;
     if (f.wei !== null) {
-      if (usdMicrosPerToken === null) throw new AppError("unavailable", `No ${symbol} rate is stored for ${day}`);
+      if (usdMicrosPerToken === null)
+        throw new AppError("unavailable", `No ${symbol} rate is stored for ${day}`);
       usdCents = weiToCents(f.wei, usdMicrosPerToken);
     }
     const valuePaise = usdCentsToPaise(usdCents ?? 0n, rates.inrMicrosPerUsd);
@@ -142,8 +155,8 @@ export function createTaxService(deps: TaxServiceDeps) {
     const titles = await deps.catalogue.nftsByCatalogueNumber(
       todo.map((f) => f.nftNumber).filter((n): n is number => n !== null),
     );
-    const valued: { f: Found; v: Awaited<ReturnType<typeof valueOf>> }[] = [];
-    for (const f of todo) valued.push({ f, v: await valueOf(f) });
+    const valued: { f: Found; v: Awaited<ReturnType<typeof valuation>> }[] = [];
+    for (const f of todo) valued.push({ f, v: await valuation(f) });
     let made = 0;
     await withTransaction(database, async (tx) => {
       // One recorder per user at a time, so the year's running total is read after the previous sale.
@@ -163,9 +176,11 @@ export function createTaxService(deps: TaxServiceDeps) {
             soldBeforePaise,
             specifiedPerson: profile.specifiedPerson,
           });
-          treatment = tds.tdsPaise === 0n ? "below_threshold" : f.byCard ? "deposited_by_diginoor" : "not_withheld";
+          treatment =
+            tds.tdsPaise === 0n ? "below_threshold" : f.byCard ? "deposited_by_diginoor" : "not_withheld";
           if (f.tokenId !== null) {
-            acquisitionPaise = (await repo.lastPurchaseOf(tx.db, userId, f.tokenId, f.at))?.valuePaise ?? null;
+            acquisitionPaise =
+              (await repo.lastPurchaseOf(tx.db, userId, f.tokenId, f.at))?.valuePaise ?? null;
           }
         }
         const nft = f.nftNumber !== null ? titles.get(f.nftNumber) : undefined;
@@ -238,12 +253,29 @@ export function createTaxService(deps: TaxServiceDeps) {
       const rule = ruleOf(deps.rules, fy);
       const base = { financialYear: fy, rateBps: rule?.rateBps ?? 0 };
       if (profile?.residence !== "india") {
-        return { resident: false, ...base, valuePaise: 0, thresholdPaise: 0, soldThisYearPaise: 0, tdsPaise: 0 };
+        return {
+          resident: false,
+          ...base,
+          valuePaise: 0,
+          thresholdPaise: 0,
+          soldThisYearPaise: 0,
+          tdsPaise: 0,
+        };
       }
       await syncUser(userId);
-      const v = await valueOf({ at: now, chainId: chainId ?? 1, wei: priceWei, usdCents: null, paidPaise: null });
+      const v = await valuation({
+        at: now,
+        chainId: chainId ?? 1,
+        wei: priceWei,
+        usdCents: null,
+        paidPaise: null,
+      });
       const soldBeforePaise = await repo.salesInYear(db, userId, fy, now);
-      const tds = tdsOf(rule, { valuePaise: v.valuePaise, soldBeforePaise, specifiedPerson: profile.specifiedPerson });
+      const tds = tdsOf(rule, {
+        valuePaise: v.valuePaise,
+        soldBeforePaise,
+        specifiedPerson: profile.specifiedPerson,
+      });
       return {
         resident: true,
         ...base,

@@ -109,7 +109,12 @@ function yearSpan(fy: string): string {
 }
 
 export function statementPdf(f: StatementFacts): Promise<Buffer> {
-  const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: 36, info: { Title: `Diginoor tax statement ${f.financialYear}` } });
+  const doc = new PDFDocument({
+    size: "A4",
+    layout: "landscape",
+    margin: 36,
+    info: { Title: `Diginoor tax statement ${f.financialYear}` },
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on("end", () => resolve(Buffer.concat(chunks))));
@@ -126,10 +131,18 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
   const width = doc.page.width - left - doc.page.margins.right;
 
   doc.font(bold).fontSize(18).text(`Tax statement, financial year ${f.financialYear}`, left, 36);
-  doc.font(body).fontSize(10).fillColor("#444")
+  doc
+    .font(body)
+    .fontSize(10)
+    .fillColor("#444")
     .text(`${yearSpan(f.financialYear)} · Diginoor · generated ${istDate(f.generatedAt)} (IST)`);
-  doc.moveDown(0.6).fillColor("#000").fontSize(11)
-    .text(`${f.user.name} <${f.user.email}> · Tax residence: India · ${f.specifiedPerson ? "Specified person" : "Not a specified person"} (s.194S)`);
+  doc
+    .moveDown(0.6)
+    .fillColor("#000")
+    .fontSize(11)
+    .text(
+      `${f.user.name} <${f.user.email}> · Tax residence: India · ${f.specifiedPerson ? "Specified person" : "Not a specified person"} (s.194S)`,
+    );
   const rule = f.rule
     ? `TDS under s.194S for ${f.financialYear}: ${pct(f.rule.rateBps)} of a sale once your sales in the year exceed ${inr(f.specifiedPerson ? f.rule.specifiedPaise : f.rule.otherPaise)}.`
     : `No TDS rule applies to ${f.financialYear}.`;
@@ -149,16 +162,20 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
   const cw = width / cells.length;
   doc.rect(left, boxY, width, 44).fill("#f3efe6");
   cells.forEach(([label, value], i) => {
-    doc.fillColor("#555").font(body).fontSize(9).text(label, left + 8 + i * cw, boxY + 7, { width: cw - 16 });
-    doc.fillColor("#000").font(bold).fontSize(13).text(value, left + 8 + i * cw, boxY + 21, { width: cw - 16 });
+    doc
+      .fillColor("#555")
+      .font(body)
+      .fontSize(9)
+      .text(label, left + 8 + i * cw, boxY + 7, { width: cw - 16 });
+    doc
+      .fillColor("#000")
+      .font(bold)
+      .fontSize(13)
+      .text(value, left + 8 + i * cw, boxY + 21, { width: cw - 16 });
   });
   doc.y = boxY + 56;
 
-  const table = (
-    title: string,
-    cols: { head: string; w: number; right?: boolean }[],
-    rows: string[][],
-  ) => {
+  const table = (title: string, cols: { head: string; w: number; right?: boolean }[], rows: string[][]) => {
     doc.x = left;
     doc.font(bold).fontSize(12).fillColor("#000").text(title, left);
     doc.moveDown(0.3);
@@ -166,7 +183,10 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
     const drawRow = (cellsOfRow: string[], font: string, shade?: string) => {
       const y = doc.y;
       const heights = cellsOfRow.map((c, i) =>
-        doc.font(font).fontSize(8.5).heightOfString(c, { width: cols[i]!.w * scale - 6 }),
+        doc
+          .font(font)
+          .fontSize(8.5)
+          .heightOfString(c, { width: cols[i]!.w * scale - 6 }),
       );
       const h = Math.max(...heights) + 6;
       if (y + h > doc.page.height - doc.page.margins.bottom) {
@@ -177,20 +197,31 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
       let x = left;
       cellsOfRow.forEach((c, i) => {
         const w = cols[i]!.w * scale;
-        doc.fillColor("#000").font(font).fontSize(8.5)
+        doc
+          .fillColor("#000")
+          .font(font)
+          .fontSize(8.5)
           .text(c, x + 3, y + 3, { width: w - 6, align: cols[i]!.right ? "right" : "left" });
         x += w;
       });
       doc.y = y + h;
     };
-    drawRow(cols.map((c) => c.head), bold, "#e4ddd0");
+    drawRow(
+      cols.map((c) => c.head),
+      bold,
+      "#e4ddd0",
+    );
     if (!rows.length) drawRow([`None in ${f.financialYear}`, ...cols.slice(1).map(() => "")], body);
-    rows.forEach((r, i) => drawRow(r, body, i % 2 ? "#faf8f4" : undefined));
+    rows.forEach((r, i) => {
+      drawRow(r, body, i % 2 ? "#faf8f4" : undefined);
+    });
     doc.moveDown(0.8);
   };
 
   const paid = (r: TaxRecordRow) =>
-    r.paidWith === "card" ? "Card/UPI" : `${r.paidWith === "auction" ? "Auction · " : ""}${r.amountWei && r.symbol ? formatNative(r.amountWei, r.symbol, 6) : "crypto"}`;
+    r.paidWith === "card"
+      ? "Card/UPI"
+      : `${r.paidWith === "auction" ? "Auction · " : ""}${r.amountWei && r.symbol ? formatNative(r.amountWei, r.symbol, 6) : "crypto"}`;
   table(
     "Purchases",
     [
@@ -203,7 +234,14 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
     ],
     f.records
       .filter((r) => r.side === "purchase")
-      .map((r) => [istDate(r.occurredAt), r.title, r.tokenId ?? "", paid(r), r.rateDay ?? "", inr(r.valuePaise)]),
+      .map((r) => [
+        istDate(r.occurredAt),
+        r.title,
+        r.tokenId ?? "",
+        paid(r),
+        r.rateDay ?? "",
+        inr(r.valuePaise),
+      ]),
   );
   table(
     "Sales",
@@ -232,14 +270,18 @@ export function statementPdf(f: StatementFacts): Promise<Buffer> {
         treatmentText[r.tdsTreatment],
       ]),
   );
-  doc.font(body).fontSize(8).fillColor("#555").text(
-    "Gains on virtual digital assets are taxed at 30% (s.115BBH) with no deduction but the acquisition cost. " +
-      "An acquisition cost is 'unknown' when the token came to you other than by a purchase we recorded. " +
-      "This statement is a record of your transactions on Diginoor, not tax advice.",
-    left,
-    doc.y,
-    { width },
-  );
+  doc
+    .font(body)
+    .fontSize(8)
+    .fillColor("#555")
+    .text(
+      "Gains on virtual digital assets are taxed at 30% (s.115BBH) with no deduction but the acquisition cost. " +
+        "An acquisition cost is 'unknown' when the token came to you other than by a purchase we recorded. " +
+        "This statement is a record of your transactions on Diginoor, not tax advice.",
+      left,
+      doc.y,
+      { width },
+    );
   doc.end();
   return done;
 }

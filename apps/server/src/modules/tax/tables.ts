@@ -1,6 +1,17 @@
 // Drizzle definitions of the tax module's tables; they mirror migrations/0191_tax_records.sql (the SQL
 // is the source of truth: CHECKs, the unique key and the foreign keys to users live there).
-import { bigint, bigserial, boolean, date, integer, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 export const taxProfiles = pgTable("tax_profiles", {
   userId: uuid("user_id").primaryKey(),

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { EditProfile } from "../../features/profile/EditProfile.tsx";
+import { TaxSection } from "../../features/tax/TaxSection.tsx";
 import { RequireAccount } from "../../lib/account.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 
@@ -29,7 +30,12 @@ export function Component() {
             </div>
           }
         >
-          {(user, account) => <EditProfile user={user} account={account} />}
+          {(user, account) => (
+            <>
+              <EditProfile user={user} account={account} />
+              <TaxSection />
+            </>
+          )}
         </RequireAccount>
       </div>
     </div>

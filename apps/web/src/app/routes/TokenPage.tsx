@@ -16,6 +16,7 @@ import { shortAddress, tierLabel } from "../../lib/format.ts";
 import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { ResaleCheckout, useCardFirst } from "../../features/nft/checkout/HostedCheckout.tsx";
+import { TdsNotice } from "../../features/tax/TdsNotice.tsx";
 import { AuctionBox } from "../../lib/wallet/AuctionBox.tsx";
 import { parseNative } from "../../lib/wallet/amounts.ts";
 import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
@@ -271,6 +272,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
         <p className="trade-price">
           Price: <Price wei={token.listing.priceWei} symbol={symbol} testId="listing-price" />
         </p>
+        {mine ? <TdsNotice priceWei={BigInt(token.listing.priceWei)} /> : null}
         {mine ? (
           <OwnerListing
             onChangePrice={(wei) =>
@@ -280,6 +282,7 @@ function TradePanel({ chain, token, title }: { chain: ReadyChain; token: Token; 
               act(() => actions.cancelListing(tokenId, setProgress), "Removed from the marketplace")
             }
             busy={!!progress}
+            priceNotice={(wei) => <TdsNotice priceWei={wei} />}
           />
         ) : (
           <Button
@@ -513,6 +516,7 @@ function PutToSale({
             symbol={symbol}
             auction={open === "auction"}
           />
+          <TdsNotice priceWei={parseNative(price)} auction={open === "auction"} />
           {open === "auction" ? (
             <>
               <TextField

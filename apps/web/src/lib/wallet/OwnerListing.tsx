@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { fieldProps, useAppForm } from "../form.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
@@ -13,12 +13,16 @@ export function OwnerListing({
   onChangePrice,
   onRemove,
   busy,
+  priceNotice,
 }: {
   onChangePrice: (wei: bigint) => Promise<void>;
   onRemove: () => Promise<void>;
   busy: boolean;
+  /** What a sale at the new price means for the seller (the token page shows the TDS; decision 176). */
+  priceNotice?: (wei: bigint | null) => ReactNode;
 }) {
   const form = useAppForm({ defaultValues: { price: "" } });
+  const typed = form.watch("price");
   const [confirm, setConfirm] = useState(false);
   const onSubmit = form.handleSubmit(({ price }) => {
     void onChangePrice(parseNative(price) as bigint).then(() => form.reset());
@@ -37,6 +41,7 @@ export function OwnerListing({
           Change price
         </Button>
       </form>
+      {priceNotice && typed ? priceNotice(parseNative(typed)) : null}
       <Button variant="ghost" onClick={() => setConfirm(true)} disabled={busy}>
         Remove from marketplace
       </Button>
