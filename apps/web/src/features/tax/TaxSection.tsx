@@ -36,7 +36,7 @@ export function TaxSection() {
       </h2>
       <p className="profile-card__lead">
         If you are an Indian tax resident, we keep a record of every NFT you buy and sell, in rupees at the
-        day's rate, with the 1% TDS of section 194S on your sales, and give you a statement for each financial
+        day's rate, with the TDS of section 194S on your sales, and give you a statement for each financial
         year (April to March). We do not ask for your PAN.
       </p>
       <QueryState
