@@ -32,7 +32,8 @@ import {
   sandboxSecret,
 } from "./modules/orders/service.ts";
 import { checkoutContact } from "./modules/accounts/service.ts";
-import { createKeySender, createMarketView, createMinter } from "./modules/chain/service.ts";
+import { createKeySender, createMarketView, createMinter, type Minter } from "./modules/chain/service.ts";
+import { createPortabilityService } from "./modules/portability/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -195,7 +196,11 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       orders.hostedCheckout.refundTicketOrders(tx, lotteryId, orderIds, cause),
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
+  // One sender per key: the minter's sends are nonce-ordered, and the admin key (the deployer's) is the
+  // minter's too on a development chain, so the exit to IPFS then sends through the same queue.
+  const minter = createMinter(chain);
   const orders = buildOrders(config, {
+    minter,
     database,
     clock,
     pubsub: platform.pubsub,
@@ -242,6 +247,19 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
   const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
+  const portability = createPortabilityService({
+    tokens,
+    storage,
+    publicUrl: config.PUBLIC_URL,
+    chain: chain && {
+      publicClient: chain.publicClient,
+      collectible: chain.deployment.collectible,
+      admin:
+        chain.admin && minter && chain.admin.address === minter.account.address
+          ? minter
+          : createKeySender(chain, chain.admin),
+    },
+  });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
     ordersWork(orders, {
@@ -310,11 +328,13 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         orders,
         contact,
         newsletter,
+        portability,
       }),
       blog,
       contact,
       newsletter,
       privacy,
+      portability,
     },
     work,
     appliedMigrations,
@@ -346,13 +366,14 @@ function buildOrders(
     wallets: WalletsService;
     tokens: TokenReads;
     lottery: LotteryService;
+    minter: Minter | undefined;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
   const log = (level: "info" | "warn" | "error", msg: string, extra?: object) =>
     ordersLog[level](extra ?? {}, msg);
   const { database, clock, chain, catalogue, jobs } = d;
-  const minter = createMinter(chain);
+  const { minter } = d;
   const buyer = createKeySender(chain, chain?.buyer);
   const market = createMarketView(chain, clock);
   const lifecycle = createOrderLifecycle({

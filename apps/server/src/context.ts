@@ -20,6 +20,7 @@ import type { AdminService } from "./modules/admin/service.ts";
 import type { BlogService } from "./modules/blog/service.ts";
 import type { ContactService } from "./modules/contact/service.ts";
 import type { NewsletterService } from "./modules/newsletter/service.ts";
+import type { PortabilityService } from "./modules/portability/service.ts";
 import type { PrivacyService } from "./modules/privacy/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
@@ -46,6 +47,8 @@ export interface Services {
   newsletter: NewsletterService;
   /** Data rights (decision 170): the archive of a person's data and the erasure of their account. */
   privacy: PrivacyService;
+  /** The IPFS snapshot of every token and the exit to it (decision 173). */
+  portability: PortabilityService;
 }
 
 /**

@@ -36,6 +36,7 @@ import type { CatalogueService } from "../catalogue/service.ts";
 import type { ContactService } from "../contact/service.ts";
 import type { LotteryService } from "../lottery/service.ts";
 import type { NewsletterService } from "../newsletter/service.ts";
+import type { PortabilityService } from "../portability/service.ts";
 import type { CardFulfilment, HostedCheckout } from "../orders/service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
@@ -133,6 +134,7 @@ export interface AdminDeps {
   };
   contact: Pick<ContactService, "inbox">;
   newsletter: Pick<NewsletterService, "exportCsv">;
+  portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata">;
 }
 
 export function createAdminService(deps: AdminDeps) {
@@ -457,6 +459,29 @@ export function createAdminService(deps: AdminDeps) {
     },
     /** Which of `tokenIds` are hidden from our marketplace (for the marketplace's reads). */
     hiddenAmong: (tokenIds: string[]) => repo.hiddenAmong(ctx.db, tokenIds),
+
+    // ---- the chain: where token URIs point, and the exit to an IPFS snapshot (decision 173): administrators
+
+    chainMetadata(actor: Actor) {
+      requireAdminRole(actor);
+      return ctx.portability.chainMetadata();
+    },
+    /**
+     * Points the collectible's base URI at `ipfs://<root>/metadata/`. The transaction is sent and mined
+     * (its BatchMetadataUpdate seen) first, outside any database transaction (it reads the indexer's
+     * tables, and a chain call must not hold a connection); then its audit row is written. A refused
+     * call (not a directory CID, no admin key) changes nothing and leaves no row.
+     */
+    async exitToIpfs(actor: Actor, rootCid: string) {
+      requireAdminRole(actor);
+      const { before, ...result } = await ctx.portability.exitToIpfs(rootCid);
+      return audited(actor, "chain.ipfs_exit", "collectible", { catalogue: false }, async () => ({
+        result,
+        subjectId: result.rootCid,
+        before: { baseUri: before },
+        after: { baseUri: result.baseUri, txHash: result.txHash },
+      }));
+    },
 
     // ---- image upload (administrators and studio accounts)
 

@@ -400,6 +400,15 @@ export function tokenById(q: Query, chainId: number, tokenId: string): Promise<T
   return q<TokenViewRow>(`${TOKEN_VIEW} AND t.token_id = $2::numeric`, [chainId, tokenId]);
 }
 
+/** Every token the indexer knows on a chain (minted and not burnt), by token id. */
+export async function allTokenIds(q: Query, chainId: number): Promise<string[]> {
+  const rows = await q<{ token_id: string }>(
+    "SELECT token_id::text AS token_id FROM indexer_tokens WHERE chain_id = $1 ORDER BY token_id",
+    [chainId],
+  );
+  return rows.map((r) => r.token_id);
+}
+
 /** Tokens an address holds or has in an open auction, by token id (at most `limit`). */
 export function tokensOfAccount(
   q: Query,
