@@ -150,7 +150,7 @@ export function createKycService(deps: KycDeps) {
     /** The sandbox's hosted page of a session (404 for an unknown one). */
     async sandboxPage(session: string): Promise<string> {
       const check = await repo.findBySession(q, session);
-      if (!check || check.provider !== "sandbox") throw AppError.notFound("Verification");
+      if (check?.provider !== "sandbox") throw AppError.notFound("Verification");
       return kycSandboxPage({ sessionId: session, state: check.state });
     },
 
@@ -160,7 +160,7 @@ export function createKycService(deps: KycDeps) {
       action: "approve" | "reject" | "abandon",
     ): Promise<{ redirect: string; deliveries: SignedDelivery[] }> {
       const check = await repo.findBySession(q, session);
-      if (!check || check.provider !== "sandbox" || !deps.sandbox) throw AppError.notFound("Verification");
+      if (check?.provider !== "sandbox" || !deps.sandbox) throw AppError.notFound("Verification");
       const back = `${KYC_RETURN_PATH}?kyc=${action === "abandon" ? "cancelled" : "submitted"}#verify-identity`;
       if (action === "abandon" || check.state !== "pending") return { redirect: back, deliveries: [] };
       const result = action === "approve" ? "verified" : "rejected";
