@@ -145,7 +145,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerAdmin(app, services.admin);
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
-  registerWalletRoutes(app, services.wallets, services.walletRecovery);
+  registerWalletRoutes(app, services.wallets, services.walletRecovery, services.walletDevices);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
     orders: services.orders,

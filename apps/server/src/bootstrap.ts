@@ -16,6 +16,7 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createWalletDevices } from "./modules/wallets/devices.ts";
 import { createWalletRecovery } from "./modules/wallets/recovery.ts";
 import { walletsWork } from "./modules/wallets/jobs.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
@@ -236,6 +237,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     notifications,
     log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
   });
+  const walletDevices = createWalletDevices({
+    database,
+    clock,
+    chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
+    wallets,
+  });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
   const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
@@ -299,6 +306,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       catalogue,
       wallets,
       walletRecovery,
+      walletDevices,
       quotes,
       tokens,
       notifications,

@@ -10,6 +10,7 @@ import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
+import type { WalletDevicesService } from "./modules/wallets/devices.ts";
 import type { WalletRecoveryService } from "./modules/wallets/recovery.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
@@ -29,6 +30,8 @@ export interface Services {
   wallets: WalletsService;
   /** Recovery of passkey wallets whose every passkey is lost (decision 160). */
   walletRecovery: WalletRecoveryService;
+  /** Passkeys of the fan's other devices on a passkey wallet (decision 171). */
+  walletDevices: WalletDevicesService;
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;

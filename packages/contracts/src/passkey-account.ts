@@ -1,9 +1,10 @@
 /**
  * The fan's passkey wallet as a viem smart account (viem/account-abstraction `toSmartAccount`): our
- * DiginoorPasskeyAccount (OpenZeppelin Account + SignerWebAuthn + ERC-7821 batches) on EntryPoint v0.8,
- * deployed by DiginoorAccountFactory on its first user operation. The owner is a viem `WebAuthnAccount`
- * (`toWebAuthnAccount`): the browser's passkey, or a software authenticator in tests. Works in the browser
- * and in Node (viem only).
+ * DiginoorPasskeyAccount (OpenZeppelin Account + MultiSignerERC7913 of WebAuthn passkeys + ERC-7821 batches)
+ * on EntryPoint v0.8, deployed by DiginoorAccountFactory on its first user operation. The owner is a viem
+ * `WebAuthnAccount` (`toWebAuthnAccount`): the browser's passkey (any passkey of the wallet: the first one or
+ * one added later from another device), or a software authenticator in tests. Works in the browser and in
+ * Node (viem only).
  */
 import {
   type Address,
@@ -74,6 +75,20 @@ export function encodeWebAuthnSignature(args: {
   );
 }
 
+/** ERC-7913 signer of a passkey in our account: the WebAuthn verifier's address, then x || y (84 bytes). */
+export function passkeySigner(verifier: Address, publicKey: Hex): Hex {
+  const { qx, qy } = passkeyCoordinates(publicKey);
+  return concat([verifier, qx, qy]);
+}
+
+/**
+ * The account's signature (OpenZeppelin MultiSignerERC7913, threshold 1): `abi.encode(bytes[] signers,
+ * bytes[] signatures)` with the one passkey that signed and its WebAuthn assertion.
+ */
+export function encodePasskeyAccountSignature(signer: Hex, webAuthnSignature: Hex): Hex {
+  return encodeAbiParameters([{ type: "bytes[]" }, { type: "bytes[]" }], [[signer], [webAuthnSignature]]);
+}
+
 /**
  * A well-formed WebAuthn signature of the right size that does not verify, for gas estimation (the account
  * answers SIG_VALIDATION_FAILED instead of reverting, and the P-256 check costs as much as a real one).
@@ -112,14 +127,45 @@ export interface ToPasskeyAccountParameters {
   client: SmartAccountImplementation["client"];
   factory: Address;
   owner: WebAuthnAccount;
-  /** Known address of the account (skips the factory read). */
+  /** Known address of the account (skips the factory read); required for a passkey added later (below). */
   address?: Address;
+  /**
+   * The public key the account was created with (its address is that key's), when `owner` is a passkey
+   * added later from another device. Defaults to the owner's: the account's first passkey.
+   */
+  firstPublicKey?: Hex;
+  /** The factory's WebAuthn verifier (read from the factory once when not given). */
+  verifier?: Address;
+}
+
+const verifiers = new Map<string, Promise<Address>>();
+
+/** The ERC-7913 WebAuthn verifier of our factory (immutable: read once per factory). */
+export function factoryVerifier(
+  client: SmartAccountImplementation["client"],
+  factory: Address,
+): Promise<Address> {
+  const key = `${client.chain?.id ?? ""}:${factory.toLowerCase()}`;
+  let v = verifiers.get(key);
+  if (!v) {
+    v = readContract(client, {
+      address: factory,
+      abi: diginoorAccountFactoryAbi,
+      functionName: "webAuthnVerifier",
+    });
+    v.catch(() => verifiers.delete(key));
+    verifiers.set(key, v);
+  }
+  return v;
 }
 
 /** The fan's passkey account as a viem SmartAccount (EntryPoint v0.8). */
 export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Promise<SmartAccount> {
   const { client, factory, owner } = params;
-  const { qx, qy } = passkeyCoordinates(owner.publicKey);
+  if (params.firstPublicKey && !params.address)
+    throw new Error("a passkey added later needs the account's address");
+  const { qx, qy } = passkeyCoordinates(params.firstPublicKey ?? owner.publicKey);
+  const signer = passkeySigner(params.verifier ?? (await factoryVerifier(client, factory)), owner.publicKey);
   const address =
     params.address ??
     (await readContract(client, {
@@ -156,7 +202,7 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
       };
     },
     async getStubSignature() {
-      return STUB_WEBAUTHN_SIGNATURE;
+      return encodePasskeyAccountSignature(signer, STUB_WEBAUTHN_SIGNATURE);
     },
     async signMessage() {
       throw new Error("the passkey account signs user operations only");
@@ -174,7 +220,7 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
         userOperation: { ...userOperation, sender: address },
       });
       const { signature, webauthn } = await owner.sign({ hash });
-      return encodeWebAuthnSignature({ signature, webauthn });
+      return encodePasskeyAccountSignature(signer, encodeWebAuthnSignature({ signature, webauthn }));
     },
     userOperation: {
       // P-256 verification without the RIP-7212 precompile costs ~300k gas: never let an estimate go below it.
