@@ -51,6 +51,7 @@ import { ordersWork } from "./modules/orders/jobs.ts";
 import { privacyWork } from "./modules/privacy/jobs.ts";
 import { createPrivacyService } from "./modules/privacy/service.ts";
 import { createKycService, type KycService } from "./modules/kyc/service.ts";
+import { createEarningsService } from "./modules/earnings/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -262,6 +263,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const earnings = createEarningsService({
+    database,
+    clock,
+    chain: chain?.minter ? { chainId: chain.chainId, minterAddress: chain.minter.address } : undefined,
+    kyc,
+  });
   const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
@@ -332,12 +339,14 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         orders,
         contact,
         newsletter,
+        earnings,
       }),
       blog,
       contact,
       newsletter,
       privacy,
       kyc,
+      earnings,
     },
     work,
     appliedMigrations,

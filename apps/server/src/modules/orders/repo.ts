@@ -627,3 +627,29 @@ export async function inrPaiseSince(q: Query, userId: string, since: Date): Prom
   );
   return BigInt(row?.total ?? "0");
 }
+
+/** A fulfilled primary NFT order paid by card or in rupees (the studio earnings' fiat sales, decision 174). */
+export interface FiatSaleRow {
+  id: string;
+  nft_id: string;
+  provider: string;
+  pay_currency: string;
+  pay_amount_minor: string;
+  fulfilled_at: Date;
+}
+
+/**
+ * Every fulfilled primary NFT order of a hosted provider (not wallet orders, whose sales the chain
+ * records; not resale or ticket orders), with the time it was fulfilled.
+ */
+export function fiatPrimarySales(q: Query): Promise<FiatSaleRow[]> {
+  return q<FiatSaleRow>(
+    `SELECT o.id, o.nft_id, o.provider, o.pay_currency, o.pay_amount_minor::text AS pay_amount_minor,
+            COALESCE((SELECT max(t.at) FROM order_transitions t
+                       WHERE t.order_id = o.id AND t.to_state = 'fulfilled'), o.created_at) AS fulfilled_at
+       FROM orders o
+      WHERE o.state = 'fulfilled' AND o.provider <> 'wallet' AND o.kind = 'primary'
+        AND o.lottery_id IS NULL AND o.nft_id IS NOT NULL
+      ORDER BY fulfilled_at, o.id`,
+  );
+}
