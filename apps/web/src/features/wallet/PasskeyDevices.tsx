@@ -4,10 +4,10 @@ import { passkeyPairingCode } from "@diginoor/contracts/passkey-account";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { type Address, encodeFunctionData, type Hex } from "viem";
-import { ApiError } from "../../lib/api.ts";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button } from "../../ui/Button.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { failure } from "./failure.ts";
 import { type ChainInfo, walletApi, walletsQueryKey } from "./api.ts";
 
 const halves = (publicKey: string) =>
@@ -26,13 +26,6 @@ export function addPasskeyCall(wallet: string, publicKey: string) {
 }
 
 const requestsKey = (address: string) => ["wallets", address, "passkey-requests"] as const;
-
-function failure(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.message;
-  if (err instanceof Error && /NotAllowed|cancel|abort|timed out/i.test(`${err.name} ${err.message}`))
-    return fallback;
-  return err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : fallback;
-}
 
 /**
  * "Add a passkey on another device" (decision 171). On the new device (signed in to the same account) the
@@ -157,7 +150,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
             </strong>
           )}
         </div>
-      ) : (
+      ) : pending.length > 0 ? null : (
         <div className="wallet-add-device">
           <p>
             Lost phones happen: add a passkey on your other phone or computer. Sign in there, open Wallet and
@@ -176,10 +169,8 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
           {pending.map((r) => (
             <div key={r.id} className="wallet-notice wallet-notice--warning" data-testid="passkey-request">
               <strong>Another device asks to sign for this wallet</strong>
-              <p>
-                Approve only if you asked for it just now, on your own device, and it shows this code:{" "}
-                <span className="wallet-code">{passkeyPairingCode(r.publicKey as Hex)}</span>
-              </p>
+              <p>Approve only if you asked for it just now, on your own device, and it shows this code:</p>
+              <p className="wallet-code">{passkeyPairingCode(r.publicKey as Hex)}</p>
               <div className="wallet-actions">
                 <Button loading={busy === r.id} disabled={busy !== null} onClick={() => approve(r)}>
                   Approve with this device's passkey

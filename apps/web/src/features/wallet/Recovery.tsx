@@ -8,9 +8,9 @@ import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoo
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { type Address, encodeFunctionData } from "viem";
-import { ApiError } from "../../lib/api.ts";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
+import { failure } from "./failure.ts";
 import { type ChainInfo, walletApi, walletsQueryKey } from "./api.ts";
 
 export const recoveriesKey = ["wallets", "recoveries"] as const;
@@ -18,13 +18,6 @@ export const recoveriesKey = ["wallets", "recoveries"] as const;
 /** "Thursday, 3 December 2026 at 3:04 pm": when a recovery takes over, in the viewer's time zone. */
 export const takeoverTime = (iso: string) =>
   new Date(iso).toLocaleString("en-IN", { dateStyle: "full", timeStyle: "short" });
-
-function failure(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.message;
-  if (err instanceof Error && /NotAllowed|cancel|abort|timed out/i.test(`${err.name} ${err.message}`))
-    return fallback;
-  return err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : fallback;
-}
 
 /**
  * The wallet page's part of recovery (decision 160) for one passkey wallet: start it when every device is
