@@ -28,6 +28,7 @@ import { registerAuth } from "./modules/accounts/routes.ts";
 import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
 import { registerPrivacy } from "./modules/privacy/routes.ts";
+import { registerKyc } from "./modules/kyc/routes.ts";
 import { registerMediaRenditions } from "./modules/media/routes.ts";
 import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
@@ -136,6 +137,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerAuth(app, ctx);
   await registerUsers(app, ctx);
   registerPrivacy(app, { privacy: services.privacy, accounts: ctx });
+  await registerKyc(app, services.kyc);
   await registerCatalogue(app, services.catalogue);
   await registerContact(app, services.contact);
   await registerNewsletter(app, services.newsletter);

@@ -50,6 +50,7 @@ import { notificationsWork } from "./modules/notifications/jobs.ts";
 import { ordersWork } from "./modules/orders/jobs.ts";
 import { privacyWork } from "./modules/privacy/jobs.ts";
 import { createPrivacyService } from "./modules/privacy/service.ts";
+import { createKycService, type KycService } from "./modules/kyc/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -171,6 +172,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     unsubscribeKey: unsubscribeKey(config),
   });
+  const kycLog = pino({ level: config.LOG_LEVEL, name: "kyc" });
+  // Identity verification (decision 175): the sandbox provider outside production (it shares the
+  // sandbox's webhook secret), required before payouts and above the yearly rupee limit.
+  const kyc = createKycService({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    inrYearlyLimitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE,
+    log: (level, msg, extra) => kycLog[level](extra ?? {}, msg),
+  });
   const lotteryLog = pino({ level: config.LOG_LEVEL, name: "lottery" });
   const lottery = createLotteryService({
     database,
@@ -185,6 +197,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
     drawBlocks: config.LOTTERY_DRAW_BLOCKS,
     jobs: platform.jobs,
+    kyc,
     // NFT prizes are minted by the orders module's fulfilment (it owns editions and the minter's sends).
     prizes: {
       grant: (tx, p) => orders.fulfilment.grantPrize(tx, p),
@@ -207,6 +220,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     tokens,
     lottery,
+    kyc,
   });
   const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
@@ -323,6 +337,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       contact,
       newsletter,
       privacy,
+      kyc,
     },
     work,
     appliedMigrations,
@@ -354,6 +369,7 @@ function buildOrders(
     wallets: WalletsService;
     tokens: TokenReads;
     lottery: LotteryService;
+    kyc: KycService;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
@@ -395,6 +411,7 @@ function buildOrders(
         ? undefined
         : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
     providers: paymentProvidersFromConfig(config),
+    inrLimit: { kyc: d.kyc, limitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE },
     cashfreeMode: config.CASHFREE_ENV,
     log,
   });

@@ -22,6 +22,7 @@ import type { BlogService } from "./modules/blog/service.ts";
 import type { ContactService } from "./modules/contact/service.ts";
 import type { NewsletterService } from "./modules/newsletter/service.ts";
 import type { PrivacyService } from "./modules/privacy/service.ts";
+import type { KycService } from "./modules/kyc/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
@@ -49,6 +50,7 @@ export interface Services {
   newsletter: NewsletterService;
   /** Data rights (decision 170): the archive of a person's data and the erasure of their account. */
   privacy: PrivacyService;
+  kyc: KycService;
 }
 
 /**

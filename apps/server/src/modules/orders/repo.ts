@@ -612,3 +612,18 @@ export async function movePrizeMint(
 export async function setPrizeTxHash(q: Query, id: string, txHash: string, now: Date): Promise<void> {
   await q("UPDATE prize_mints SET tx_hash = $2, updated_at = $3 WHERE id = $1", [id, txHash, now]);
 }
+
+/**
+ * Rupees (paise) a user has paid or is paying since `since`: rupee orders that are open or paid
+ * (an order that failed, lapsed, was cancelled or refunded counts for nothing). For the yearly KYC
+ * limit (decision 175).
+ */
+export async function inrPaiseSince(q: Query, userId: string, since: Date): Promise<bigint> {
+  const [row] = await q<{ total: string }>(
+    `SELECT COALESCE(sum(pay_amount_minor), 0)::text AS total FROM orders
+      WHERE user_id = $1 AND pay_currency = 'inr' AND created_at >= $2
+        AND state IN ('created', 'awaiting_payment', 'paid', 'minting', 'fulfilled')`,
+    [userId, since],
+  );
+  return BigInt(row?.total ?? "0");
+}
