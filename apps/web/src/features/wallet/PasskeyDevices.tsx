@@ -25,6 +25,15 @@ export function addPasskeyCall(wallet: string, publicKey: string) {
   };
 }
 
+/** The pairing code of a key as the server gave it; a dash if it is not a P-256 key (nothing to compare). */
+function codeOf(publicKey: string): string {
+  try {
+    return passkeyPairingCode(publicKey as Hex);
+  } catch {
+    return "—";
+  }
+}
+
 const requestsKey = (address: string) => ["wallets", address, "passkey-requests"] as const;
 
 /**
@@ -121,7 +130,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
           <li key={p.credentialId} className="wallet-row">
             <span>
               <strong>{i === 0 ? "First passkey" : `Passkey ${i + 1}`}</strong>{" "}
-              <span className="wallet-muted">code {passkeyPairingCode(p.publicKey as Hex)}</span>
+              <span className="wallet-muted">code {codeOf(p.publicKey)}</span>
             </span>
             <span className="wallet-muted">added {new Date(p.addedAt).toLocaleDateString("en-IN")}</span>
           </li>
@@ -138,7 +147,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
                 passkey. Check that it shows the same code:
               </p>
               <p className="wallet-code" data-testid="pairing-code">
-                {passkeyPairingCode(mine.publicKey as Hex)}
+                {codeOf(mine.publicKey)}
               </p>
             </>
           ) : mine.state === "added" ? (
@@ -170,7 +179,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
             <div key={r.id} className="wallet-notice wallet-notice--warning" data-testid="passkey-request">
               <strong>Another device asks to sign for this wallet</strong>
               <p>Approve only if you asked for it just now, on your own device, and it shows this code:</p>
-              <p className="wallet-code">{passkeyPairingCode(r.publicKey as Hex)}</p>
+              <p className="wallet-code">{codeOf(r.publicKey)}</p>
               <div className="wallet-actions">
                 <Button loading={busy === r.id} disabled={busy !== null} onClick={() => approve(r)}>
                   Approve with this device's passkey
