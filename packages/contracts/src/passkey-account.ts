@@ -16,6 +16,7 @@ import {
   type Hex,
   numberToHex,
   pad,
+  sha256,
   size,
   slice,
 } from "viem";
@@ -136,6 +137,29 @@ export interface ToPasskeyAccountParameters {
   firstPublicKey?: Hex;
   /** The factory's WebAuthn verifier (read from the factory once when not given). */
   verifier?: Address;
+  /**
+   * Every passkey of the wallet the app knows, when `owner` lets the browser choose among them (its
+   * credential id a list): the signature names the one whose credential answered. Defaults to the owner's.
+   */
+  passkeys?: readonly { id: string; publicKey: Hex }[];
+}
+
+/**
+ * A 6-digit code of a passkey's public key ("482 913"), shown on the device that asks to add its passkey
+ * and on the device that approves it: the same code on both means the key about to be added is the
+ * asking device's, not one swapped on the way (decision 171).
+ */
+export function passkeyPairingCode(publicKey: Hex): string {
+  const digest = sha256(passkeyPublicKey(publicKey));
+  const n = Number.parseInt(digest.slice(2, 10), 16) % 1_000_000;
+  const digits = n.toString().padStart(6, "0");
+  return `${digits.slice(0, 3)} ${digits.slice(3)}`;
+}
+
+/** x || y (64 bytes, lower case) of a public key given with or without its 0x04 prefix. */
+function passkeyPublicKey(publicKey: Hex): Hex {
+  const { qx, qy } = passkeyCoordinates(publicKey);
+  return concat([qx, qy]).toLowerCase() as Hex;
 }
 
 const verifiers = new Map<string, Promise<Address>>();
@@ -165,7 +189,8 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
   if (params.firstPublicKey && !params.address)
     throw new Error("a passkey added later needs the account's address");
   const { qx, qy } = passkeyCoordinates(params.firstPublicKey ?? owner.publicKey);
-  const signer = passkeySigner(params.verifier ?? (await factoryVerifier(client, factory)), owner.publicKey);
+  const verifier = params.verifier ?? (await factoryVerifier(client, factory));
+  const signer = passkeySigner(verifier, owner.publicKey);
   const address =
     params.address ??
     (await readContract(client, {
@@ -219,8 +244,10 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
         entryPointVersion: entryPoint.version,
         userOperation: { ...userOperation, sender: address },
       });
-      const { signature, webauthn } = await owner.sign({ hash });
-      return encodePasskeyAccountSignature(signer, encodeWebAuthnSignature({ signature, webauthn }));
+      const { signature, webauthn, raw } = await owner.sign({ hash });
+      const answered = params.passkeys?.find((p) => p.id === raw?.id);
+      const by = answered ? passkeySigner(verifier, answered.publicKey) : signer;
+      return encodePasskeyAccountSignature(by, encodeWebAuthnSignature({ signature, webauthn }));
     },
     userOperation: {
       // P-256 verification without the RIP-7212 precompile costs ~300k gas: never let an estimate go below it.

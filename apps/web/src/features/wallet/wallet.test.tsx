@@ -44,11 +44,15 @@ const chain: ChainInfo = {
   bundlerUrl: "/api/v1/bundler",
 };
 
+/** x || y of a passkey (64 bytes; the wallet page shows a pairing code of it). */
+const PUBLIC_KEY =
+  "0x11111111111111111111111111111111111111111111111111111111111111112222222222222222222222222222222222222222222222222222222222222222";
+
 const passkeyWallet: Wallet = {
   address: "0x1111111111111111111111111111111111111111",
   kind: "passkey",
-  passkey: { credentialId: "cred-1", publicKey: "0x04" },
-  passkeys: [{ credentialId: "cred-1", publicKey: "0x04", addedAt: "2026-11-20T10:00:00.000Z" }],
+  passkey: { credentialId: "cred-1", publicKey: PUBLIC_KEY },
+  passkeys: [{ credentialId: "cred-1", publicKey: PUBLIC_KEY, addedAt: "2026-11-20T10:00:00.000Z" }],
   receivesPurchases: true,
   chainId: 31337,
   linkedAt: "2026-11-20T10:00:00.000Z",
@@ -63,6 +67,13 @@ function Page({ info = chain }: { info?: ChainInfo }) {
 function walletServer(items: Wallet[]) {
   const sent = fakeApi({
     "GET /api/v1/wallets": () => ({ body: { items } }),
+    "GET /api/v1/wallets/recovery": () => ({ body: { items: [] } }),
+    ...Object.fromEntries(
+      items.map((w) => [
+        `GET /api/v1/wallets/${w.address}/passkey-requests`,
+        () => ({ body: { items: [] } }),
+      ]),
+    ),
     "POST /api/v1/wallets/nonce": () => ({
       body: { nonce: "k3Jd8s0aQ1", chainId: 31337, domain: "localhost", uri: "http://localhost/wallet" },
     }),
