@@ -16,6 +16,7 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createWalletDevices } from "./modules/wallets/devices.ts";
 import { createWalletRecovery } from "./modules/wallets/recovery.ts";
 import { walletsWork } from "./modules/wallets/jobs.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
@@ -50,6 +51,8 @@ import { notificationsWork } from "./modules/notifications/jobs.ts";
 import { ordersWork } from "./modules/orders/jobs.ts";
 import { privacyWork } from "./modules/privacy/jobs.ts";
 import { createPrivacyService } from "./modules/privacy/service.ts";
+import { createKycService, type KycService } from "./modules/kyc/service.ts";
+import { createEarningsService } from "./modules/earnings/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -171,6 +174,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     unsubscribeKey: unsubscribeKey(config),
   });
+  const kycLog = pino({ level: config.LOG_LEVEL, name: "kyc" });
+  // Identity verification (decision 175): the sandbox provider outside production (it shares the
+  // sandbox's webhook secret), required before payouts and above the yearly rupee limit.
+  const kyc = createKycService({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    inrYearlyLimitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE,
+    log: (level, msg, extra) => kycLog[level](extra ?? {}, msg),
+  });
   const lotteryLog = pino({ level: config.LOG_LEVEL, name: "lottery" });
   const lottery = createLotteryService({
     database,
@@ -185,6 +199,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
     drawBlocks: config.LOTTERY_DRAW_BLOCKS,
     jobs: platform.jobs,
+    kyc,
     // NFT prizes are minted by the orders module's fulfilment (it owns editions and the minter's sends).
     prizes: {
       grant: (tx, p) => orders.fulfilment.grantPrize(tx, p),
@@ -211,6 +226,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     tokens,
     lottery,
+    kyc,
   });
   const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
@@ -226,6 +242,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     mailer,
     notifications,
     log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
+  });
+  const walletDevices = createWalletDevices({
+    database,
+    clock,
+    chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
+    wallets,
   });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
@@ -246,6 +268,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const earnings = createEarningsService({
+    database,
+    clock,
+    chain: chain?.minter ? { chainId: chain.chainId, minterAddress: chain.minter.address } : undefined,
+    kyc,
+  });
   const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
   const portability = createPortabilityService({
     tokens,
@@ -303,6 +331,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       catalogue,
       wallets,
       walletRecovery,
+      walletDevices,
       quotes,
       tokens,
       notifications,
@@ -329,12 +358,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         contact,
         newsletter,
         portability,
+        earnings,
       }),
       blog,
       contact,
       newsletter,
       privacy,
       portability,
+      kyc,
+      earnings,
     },
     work,
     appliedMigrations,
@@ -367,6 +399,7 @@ function buildOrders(
     tokens: TokenReads;
     lottery: LotteryService;
     minter: Minter | undefined;
+    kyc: KycService;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
@@ -408,6 +441,7 @@ function buildOrders(
         ? undefined
         : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
     providers: paymentProvidersFromConfig(config),
+    inrLimit: { kyc: d.kyc, limitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE },
     cashfreeMode: config.CASHFREE_ENV,
     log,
   });

@@ -34,6 +34,7 @@ import type { Storage } from "../../lib/storage/storage.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ContactService } from "../contact/service.ts";
+import type { EarningsService } from "../earnings/service.ts";
 import type { LotteryService } from "../lottery/service.ts";
 import type { NewsletterService } from "../newsletter/service.ts";
 import type { PortabilityService } from "../portability/service.ts";
@@ -135,6 +136,7 @@ export interface AdminDeps {
   contact: Pick<ContactService, "inbox">;
   newsletter: Pick<NewsletterService, "exportCsv">;
   portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata">;
+  earnings: Pick<EarningsService, "recordPayout">;
 }
 
 export function createAdminService(deps: AdminDeps) {
@@ -377,6 +379,19 @@ export function createAdminService(deps: AdminDeps) {
       return audited(actor, "lottery.prize_paid", "lottery", { catalogue: false }, async (tx) => {
         const c = await ctx.lottery.payPrize(tx, actor.id, id, reference);
         return { ...changed(c), after: { ...c.after, paymentReference: reference } };
+      });
+    },
+
+    /** A payout to a production house out of its earnings (decision 174): administrators only, KYC and balance checked, audited. */
+    recordStudioPayout(
+      actor: Actor,
+      houseId: number,
+      input: { currency: "inr" | "usd" | "wei"; amountMinor: string; reference: string },
+    ) {
+      requireAdminRole(actor);
+      return audited(actor, "studio.payout", "studio", { catalogue: false }, async (tx) => {
+        const payout = await ctx.earnings.recordPayout(tx, actor.id, houseId, input);
+        return { result: payout, subjectId: String(houseId), before: null, after: { ...payout, houseId } };
       });
     },
 
