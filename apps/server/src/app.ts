@@ -29,6 +29,8 @@ import { registerMail } from "./modules/mail/routes.ts";
 import { registerUsers } from "./modules/accounts/me-routes.ts";
 import { registerPrivacy } from "./modules/privacy/routes.ts";
 import { registerTax } from "./modules/tax/routes.ts";
+import { registerKyc } from "./modules/kyc/routes.ts";
+import { registerEarnings } from "./modules/earnings/routes.ts";
 import { registerMediaRenditions } from "./modules/media/routes.ts";
 import { createRenditions } from "./modules/media/service.ts";
 import { authMessages } from "@diginoor/api/auth";
@@ -138,14 +140,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerUsers(app, ctx);
   registerPrivacy(app, { privacy: services.privacy, accounts: ctx });
   registerTax(app, { tax: services.tax, accounts: ctx, chainId: ctx.chain?.chainId });
+  await registerKyc(app, services.kyc);
   await registerCatalogue(app, services.catalogue);
   await registerContact(app, services.contact);
   await registerNewsletter(app, services.newsletter);
   await registerBlog(app, { blog: services.blog, storage: ctx.storage, publicUrl: config.PUBLIC_URL });
   await registerAdmin(app, services.admin);
+  registerEarnings(app, { earnings: services.earnings, admin: services.admin });
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
-  registerWalletRoutes(app, services.wallets, services.walletRecovery);
+  registerWalletRoutes(app, services.wallets, services.walletRecovery, services.walletDevices);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
     orders: services.orders,

@@ -16,6 +16,7 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createWalletDevices } from "./modules/wallets/devices.ts";
 import { createWalletRecovery } from "./modules/wallets/recovery.ts";
 import { walletsWork } from "./modules/wallets/jobs.ts";
 import { confirmationDepth, createTokenReads, type TokenReads } from "./modules/indexer/service.ts";
@@ -32,7 +33,8 @@ import {
   sandboxSecret,
 } from "./modules/orders/service.ts";
 import { checkoutContact } from "./modules/accounts/service.ts";
-import { createKeySender, createMarketView, createMinter } from "./modules/chain/service.ts";
+import { createKeySender, createMarketView, createMinter, type Minter } from "./modules/chain/service.ts";
+import { createPortabilityService } from "./modules/portability/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -51,6 +53,8 @@ import { privacyWork } from "./modules/privacy/jobs.ts";
 import { createPrivacyService } from "./modules/privacy/service.ts";
 import { taxWork } from "./modules/tax/jobs.ts";
 import { createTaxService } from "./modules/tax/service.ts";
+import { createKycService, type KycService } from "./modules/kyc/service.ts";
+import { createEarningsService } from "./modules/earnings/service.ts";
 import { type Role, startWork, type WorkLog } from "./platform/work.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
@@ -172,6 +176,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     unsubscribeKey: unsubscribeKey(config),
   });
+  const kycLog = pino({ level: config.LOG_LEVEL, name: "kyc" });
+  // Identity verification (decision 175): the sandbox provider outside production (it shares the
+  // sandbox's webhook secret), required before payouts and above the yearly rupee limit.
+  const kyc = createKycService({
+    database,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    sandbox: config.NODE_ENV === "production" ? undefined : { secret: sandboxSecret(config) },
+    inrYearlyLimitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE,
+    log: (level, msg, extra) => kycLog[level](extra ?? {}, msg),
+  });
   const lotteryLog = pino({ level: config.LOG_LEVEL, name: "lottery" });
   const lottery = createLotteryService({
     database,
@@ -186,6 +201,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         : { all: false, allowed: config.LOTTERY_REGIONS ?? [] },
     drawBlocks: config.LOTTERY_DRAW_BLOCKS,
     jobs: platform.jobs,
+    kyc,
     // NFT prizes are minted by the orders module's fulfilment (it owns editions and the minter's sends).
     prizes: {
       grant: (tx, p) => orders.fulfilment.grantPrize(tx, p),
@@ -197,7 +213,11 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       orders.hostedCheckout.refundTicketOrders(tx, lotteryId, orderIds, cause),
     log: (level, msg, extra) => lotteryLog[level](extra ?? {}, msg),
   });
+  // One sender per key: the minter's sends are nonce-ordered, and the admin key (the deployer's) is the
+  // minter's too on a development chain, so the exit to IPFS then sends through the same queue.
+  const minter = createMinter(chain);
   const orders = buildOrders(config, {
+    minter,
     database,
     clock,
     pubsub: platform.pubsub,
@@ -208,6 +228,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     tokens,
     lottery,
+    kyc,
   });
   const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
@@ -223,6 +244,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     mailer,
     notifications,
     log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
+  });
+  const walletDevices = createWalletDevices({
+    database,
+    clock,
+    chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
+    wallets,
   });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
@@ -243,6 +270,12 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
+  const earnings = createEarningsService({
+    database,
+    clock,
+    chain: chain?.minter ? { chainId: chain.chainId, minterAddress: chain.minter.address } : undefined,
+    kyc,
+  });
   const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
   const tax = createTaxService({
     database,
@@ -253,6 +286,19 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     tokens,
     orders: orders.lifecycle,
     catalogue,
+  });
+  const portability = createPortabilityService({
+    tokens,
+    storage,
+    publicUrl: config.PUBLIC_URL,
+    chain: chain && {
+      publicClient: chain.publicClient,
+      collectible: chain.deployment.collectible,
+      admin:
+        chain.admin && minter && chain.admin.address === minter.account.address
+          ? minter
+          : createKeySender(chain, chain.admin),
+    },
   });
   const work = [
     accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
@@ -298,6 +344,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       catalogue,
       wallets,
       walletRecovery,
+      walletDevices,
       quotes,
       tokens,
       notifications,
@@ -323,12 +370,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         orders,
         contact,
         newsletter,
+        portability,
+        earnings,
       }),
       blog,
       contact,
       newsletter,
       privacy,
       tax,
+      portability,
+      kyc,
+      earnings,
     },
     work,
     appliedMigrations,
@@ -360,13 +412,15 @@ function buildOrders(
     wallets: WalletsService;
     tokens: TokenReads;
     lottery: LotteryService;
+    minter: Minter | undefined;
+    kyc: KycService;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
   const log = (level: "info" | "warn" | "error", msg: string, extra?: object) =>
     ordersLog[level](extra ?? {}, msg);
   const { database, clock, chain, catalogue, jobs } = d;
-  const minter = createMinter(chain);
+  const { minter } = d;
   const buyer = createKeySender(chain, chain?.buyer);
   const market = createMarketView(chain, clock);
   const lifecycle = createOrderLifecycle({
@@ -401,6 +455,7 @@ function buildOrders(
         ? undefined
         : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
     providers: paymentProvidersFromConfig(config),
+    inrLimit: { kyc: d.kyc, limitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE },
     cashfreeMode: config.CASHFREE_ENV,
     log,
   });

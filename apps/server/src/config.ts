@@ -181,6 +181,11 @@ export const envSchema = z
     CASHFREE_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
     /** Cashfree's API host (default by CASHFREE_ENV: sandbox.cashfree.com or api.cashfree.com). */
     CASHFREE_API_BASE: optionalUrl,
+    /**
+     * Rupee purchases (paise) a user may make in a financial year (April to March, India time) before
+     * a further rupee purchase needs verified KYC (decision 175). Default ₹50,000.
+     */
+    KYC_INR_YEARLY_LIMIT_PAISE: z.coerce.bigint().min(0n).default(5_000_000n),
     /** Milliseconds a payment provider's API may take to answer before the call counts as failed. */
     PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /**

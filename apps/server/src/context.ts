@@ -10,6 +10,7 @@ import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
+import type { WalletDevicesService } from "./modules/wallets/devices.ts";
 import type { WalletRecoveryService } from "./modules/wallets/recovery.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
 import type { Clock } from "./platform/clock.ts";
@@ -20,8 +21,11 @@ import type { AdminService } from "./modules/admin/service.ts";
 import type { BlogService } from "./modules/blog/service.ts";
 import type { ContactService } from "./modules/contact/service.ts";
 import type { NewsletterService } from "./modules/newsletter/service.ts";
+import type { PortabilityService } from "./modules/portability/service.ts";
 import type { PrivacyService } from "./modules/privacy/service.ts";
 import type { TaxService } from "./modules/tax/service.ts";
+import type { KycService } from "./modules/kyc/service.ts";
+import type { EarningsService } from "./modules/earnings/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
@@ -29,6 +33,8 @@ export interface Services {
   wallets: WalletsService;
   /** Recovery of passkey wallets whose every passkey is lost (decision 160). */
   walletRecovery: WalletRecoveryService;
+  /** Passkeys of the fan's other devices on a passkey wallet (decision 171). */
+  walletDevices: WalletDevicesService;
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;
@@ -49,6 +55,10 @@ export interface Services {
   privacy: PrivacyService;
   /** Tax records of Indian residents, TDS previews and yearly statements (decision 176). */
   tax: TaxService;
+  /** The IPFS snapshot of every token and the exit to it (decision 173). */
+  portability: PortabilityService;
+  kyc: KycService;
+  earnings: EarningsService;
 }
 
 /**

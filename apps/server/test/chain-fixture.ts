@@ -17,6 +17,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import type { Database } from "../src/db/client.ts";
+import type { ChainRuntime } from "../src/modules/chain/service.ts";
 import { createIndexer, type Indexer, type IndexerOptions } from "../src/modules/indexer/service.ts";
 import { type TokenViewRow, tokenById } from "../src/modules/indexer/repo.ts";
 
@@ -228,4 +229,28 @@ export async function snapshot(database: Database): Promise<Record<string, strin
     out[t] = rows.map((r) => r.j);
   }
   return out;
+}
+
+/** The chain runtime bootstrap takes for this fixture's anvil and contracts (`extra`: keys, wallets). */
+export function fixtureRuntime(fixture: ChainFixture, extra: Partial<ChainRuntime> = {}): ChainRuntime {
+  return {
+    chainId: foundry.id,
+    rpcUrl: fixture.rpcUrl,
+    rpcUrls: [fixture.rpcUrl],
+    local: true,
+    deployment: fixture.deployment,
+    publicClient: fixture.client,
+    stop: async () => {},
+    ...extra,
+  };
+}
+
+/** Production house 1 (AVM), film 1 (Sivaji) and celebrity 1 (Rajinikanth), for NFTs whose tokens a test mints. */
+export async function insertSivajiCatalogue(database: Database): Promise<void> {
+  await database.query(
+    "INSERT INTO production_houses (slug, name, logo_url) VALUES ('avm', 'AVM Productions', '/l.svg')",
+  );
+  await database.query(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
+    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
+  await database.query("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
 }

@@ -76,6 +76,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     PUBLIC_URL: "http://localhost:3000",
     SESSION_SECRET: "test-secret-test-secret-test-secret-123",
+    // Tests of other things buy freely in rupees; the KYC tests set their own limit (decision 175).
+    KYC_INR_YEARLY_LIMIT_PAISE: "100000000000",
     ...(anvil
       ? { CHAIN_RPC_URL: anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: ANVIL_DEPLOYER_PRIVATE_KEY }
       : { CHAIN_DISABLED: "1" }),

@@ -7,7 +7,12 @@ import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import type { ChainEventsMessage } from "../src/modules/indexer/service.ts";
 import { type Context, bootstrap } from "../src/bootstrap.ts";
-import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
+import {
+  type ChainFixture,
+  fixtureRuntime,
+  insertSivajiCatalogue,
+  startChainFixture,
+} from "./chain-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
 
 /**
@@ -24,12 +29,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-tokens-"));
 beforeAll(async () => {
   [chain, tdb] = await Promise.all([startChainFixture(), createTestDatabase()]);
   const database = tdb.database;
-  await database.query(
-    "INSERT INTO production_houses (slug, name, logo_url) VALUES ('avm', 'AVM Productions', '/l.svg')",
-  );
-  await database.query(`INSERT INTO films (slug, name, poster_url, banner_url, thumbnail_url, production_house_id)
-    VALUES ('sivaji', 'Sivaji', '/p.svg', '/b.svg', '/t.svg', 1)`);
-  await database.query("INSERT INTO celebrities (slug, name) VALUES ('rajinikanth', 'Rajinikanth')");
+  await insertSivajiCatalogue(database);
   const rows = await database.query<{ catalogue_number: string | number }>(
     `INSERT INTO nfts (id, title, description, tier, category, film_id, celebrity_id, production_house_id,
       image_url, video_url, thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents)
@@ -44,17 +44,7 @@ beforeAll(async () => {
     PUBLIC_URL: "https://diginoor.example",
     INDEXER_POLL_MS: "100",
   });
-  const { deployment, rpcUrl, client } = chain;
-  const runtime = {
-    chainId: 31337,
-    rpcUrl,
-    rpcUrls: [rpcUrl],
-    local: true,
-    deployment,
-    publicClient: client,
-    stop: async () => {},
-  };
-  ctx = await bootstrap(config, { database, chain: runtime });
+  ctx = await bootstrap(config, { database, chain: fixtureRuntime(chain) });
   app = await buildApp(ctx, { webDistDir: "/nonexistent" });
   await app.ready();
   await ctx.startWork(config.ROLE);
@@ -190,9 +180,9 @@ describe("token API", () => {
       animation_url: "https://cdn.example/boss.mp4",
       external_url: "https://diginoor.example/nftdetail/sivajiBoss1",
       attributes: [
-        { trait_type: "Rarity", value: "Rare" },
         { trait_type: "Film", value: "Sivaji" },
-        { trait_type: "Celebrity", value: "Rajinikanth" },
+        { trait_type: "Star", value: "Rajinikanth" },
+        { trait_type: "Tier", value: "Rare" },
         { trait_type: "Production house", value: "AVM Productions" },
         { trait_type: "Category", value: "Scene" },
         { trait_type: "Edition", value: 3, display_type: "number" },

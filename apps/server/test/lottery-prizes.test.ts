@@ -14,6 +14,7 @@ import { mailbox } from "./fixtures/accounts.ts";
 import { linkFreshWallet } from "./card-orders.ts";
 import { newNft, newSignedInUser, newUser } from "./factories.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
+import { sandboxKyc } from "./kyc-helpers.ts";
 import { ticketTraffic } from "./lottery-helpers.ts";
 
 /**
@@ -363,6 +364,31 @@ describe("lottery prizes", () => {
     for (const bad of [{}, { reference: "" }, { reference: "NEFT 1", amountCents: 1 }])
       expect((await api("POST", url, admin.cookie, bad)).status, JSON.stringify(bad)).toBe(400);
     expect(await delivery(l.id)).toMatchObject({ state: "owed" });
+    // Money goes out only to a winner whose identity is verified (KYC, decision 175).
+    const [{ winner }] = (await q<{ winner: string }>(
+      "SELECT winner_user_id AS winner FROM lotteries WHERE id = $1",
+      [l.id],
+    )) as [{ winner: string }];
+    const unverified = await api<{ error: { code: string; message: string } }>("POST", url, admin.cookie, {
+      reference: "NEFT UTR 4411",
+    });
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.error.code).toBe("kyc_required");
+    expect(unverified.body.error.message).toMatch(
+      /The winner has not verified their identity \(KYC not started\)/,
+    );
+    await sandboxKyc(t, winner, "reject");
+    const rejected = await api<{ error: { code: string; message: string } }>("POST", url, admin.cookie, {
+      reference: "NEFT UTR 4411",
+    });
+    expect(rejected.body.error.message).toMatch(/KYC rejected/);
+    expect(await delivery(l.id)).toMatchObject({ state: "owed" });
+    expect(
+      await q("SELECT 1 FROM admin_audit_log WHERE subject_id = $1 AND action = 'lottery.prize_paid'", [
+        l.id,
+      ]),
+    ).toHaveLength(0);
+    await sandboxKyc(t, winner, "approve");
     const results = await Promise.all([
       api<LotteryView>("POST", url, admin.cookie, { reference: "NEFT UTR 4411" }),
       api<LotteryView>("POST", url, admin.cookie, { reference: "NEFT UTR 4411" }),

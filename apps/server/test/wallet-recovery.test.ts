@@ -146,8 +146,16 @@ async function refused(p: Promise<unknown>): Promise<string> {
   throw new Error("expected the bundler to refuse the user operation");
 }
 
-const signerOf = (address: Address) =>
-  pc.readContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "signer" }) as Promise<[Hex, Hex]>;
+/** The wallet's passkeys on chain, as [qx, qy] (one passkey in these tests: the account's first, or the recovered one). */
+const signerOf = async (address: Address) => {
+  const [xs, ys] = await pc.readContract({
+    address,
+    abi: diginoorPasskeyAccountAbi,
+    functionName: "passkeys",
+  });
+  expect(xs).toHaveLength(1);
+  return [xs[0], ys[0]] as [Hex, Hex];
+};
 const mailsTo = async (to: string) => (await mailbox(t.app)).filter((x) => x.to === to);
 const recoveryNotices = async (cookie: string) =>
   (
@@ -302,4 +310,105 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
     ]);
     expect(rows).toEqual([{ state: "requested" }]);
   }, 120_000);
+});
+
+describe("a passkey of another device (decision 171)", () => {
+  const requests = (address: Address) => `/api/v1/wallets/${address}/passkey-requests`;
+  const addPasskey = (address: Address, p: SoftwarePasskey) => ({
+    to: address,
+    data: encodeFunctionData({
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "addPasskey",
+      args: halvesOf(p),
+    }),
+  });
+  const halvesOf = (p: SoftwarePasskey) =>
+    [`0x${p.publicKey.slice(2, 66)}`, `0x${p.publicKey.slice(66)}`] as readonly [Hex, Hex];
+
+  it("the new device asks, a passkey of the wallet adds it on chain, the server records it only then; the new passkey signs", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const phone = createSoftwarePasskey({ origin: ORIGIN });
+    const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
+    expect(asked.statusCode, asked.body).toBe(201);
+    const request = asked.json();
+    expect(request).toMatchObject({
+      state: "pending",
+      credentialId: phone.id,
+      publicKey: phone.publicKey.toLowerCase(),
+    });
+    const listed = (await inject("GET", requests(fan.address), fan.cookie)).json().items;
+    expect(listed.map((r: { id: string }) => r.id)).toEqual([request.id]);
+
+    // Another fan sees nothing of it and cannot answer it.
+    const other = await newSignedInUser(t.ctx);
+    expect((await inject("GET", requests(fan.address), other.cookie)).statusCode).toBe(404);
+    expect(
+      (await inject("POST", `${requests(fan.address)}/${request.id}/added`, other.cookie)).statusCode,
+    ).toBe(404);
+
+    // Not on chain yet: the server records nothing.
+    const early = await inject("POST", `${requests(fan.address)}/${request.id}/added`, fan.cookie);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.message).toBe(m.passkeyNotOnChain);
+    let wallets = (await inject("GET", "/api/v1/wallets", fan.cookie)).json().items;
+    expect(wallets[0].passkeys).toHaveLength(1);
+
+    // The first device's passkey adds it (a sponsored user operation that also deploys the account).
+    await sponsored(await accountOf(fan.passkey, fan.address), [addPasskey(fan.address, phone)]);
+    const added = await inject("POST", `${requests(fan.address)}/${request.id}/added`, fan.cookie);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json().state).toBe("added");
+    wallets = (await inject("GET", "/api/v1/wallets", fan.cookie)).json().items;
+    expect(wallets[0].passkey.credentialId).toBe(fan.passkey.id);
+    expect(wallets[0].passkeys.map((p: { credentialId: string }) => p.credentialId)).toEqual([
+      fan.passkey.id,
+      phone.id,
+    ]);
+    // Answered once: again is a conflict.
+    expect(
+      (await inject("POST", `${requests(fan.address)}/${request.id}/added`, fan.cookie)).statusCode,
+    ).toBe(409);
+    // The phone's passkey signs for the wallet.
+    await sponsored(
+      await toPasskeyAccount({
+        client: pc,
+        factory: t.ctx.chain!.wallets!.accountFactory,
+        owner: phone.account,
+        address: fan.address,
+        firstPublicKey: fan.passkey.publicKey,
+      }),
+      [approveMarketplace()],
+    );
+    // The same passkey cannot be asked for again.
+    const again = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
+    expect(again.statusCode).toBe(409);
+  }, 240_000);
+
+  it("a declined request can no longer be recorded, even if the key is added on chain later", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const laptop = createSoftwarePasskey({ origin: ORIGIN });
+    const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, laptop));
+    expect(asked.statusCode, asked.body).toBe(201);
+    const id = asked.json().id as string;
+    const declined = await t.app.inject({
+      method: "DELETE",
+      url: `${requests(fan.address)}/${id}`,
+      headers: { cookie: fan.cookie },
+    });
+    expect(declined.statusCode).toBe(204);
+    expect((await inject("GET", requests(fan.address), fan.cookie)).json().items[0].state).toBe("declined");
+    await sponsored(await accountOf(fan.passkey, fan.address), [addPasskey(fan.address, laptop)]);
+    const late = await inject("POST", `${requests(fan.address)}/${id}/added`, fan.cookie);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.message).toBe(m.passkeyRequestNotPending);
+    // A wallet that is not a passkey wallet of the fan: 404.
+    const stranger = await newSignedInUser(t.ctx);
+    const res = await inject(
+      "POST",
+      requests(fan.address),
+      stranger.cookie,
+      await proof(stranger.cookie, laptop),
+    );
+    expect(res.statusCode).toBe(404);
+  }, 240_000);
 });

@@ -285,6 +285,36 @@ export const hideTokenInputSchema = z
   .object({ reason: z.enum(["suspended", "voided"]), note: paragraphText(500).default("") })
   .strict();
 
+// ---- exit to IPFS (issue 25 point 1, decision 173)
+
+/**
+ * The root CID of a snapshot written by `npm run export:ipfs`: a CIDv1 in base32 (`bafy…`, as
+ * `ipfs add --cid-version 1` prints it) or a CIDv0 (`Qm…`). The server parses it fully.
+ */
+export const ipfsRootCidSchema = z
+  .string()
+  .trim()
+  .regex(/^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{50,120})$/, "Enter the root CID the export printed (bafy…)");
+export const ipfsExitInputSchema = z.object({ rootCid: ipfsRootCidSchema }).strict();
+export const ipfsExitResultSchema = z.object({
+  /** The root as a base32 CIDv1 (the one the base URI names). */
+  rootCid: z.string(),
+  /** What the collectible's base URI now is: `ipfs://<root>/metadata/`. */
+  baseUri: z.string(),
+  txHash: z.string(),
+  /** The collectible emitted ERC-4906 BatchMetadataUpdate(0, 2^256-1) in that transaction. */
+  batchMetadataUpdate: z.boolean(),
+});
+export type IpfsExitResult = z.infer<typeof ipfsExitResultSchema>;
+/** Where the collectible's tokenURI points now (the console's chain section shows it). */
+export const chainMetadataSchema = z.object({
+  collectible: z.string(),
+  baseUri: z.string(),
+  /** Whether the base URI is an IPFS snapshot rather than our server. */
+  onIpfs: z.boolean(),
+});
+export type ChainMetadata = z.infer<typeof chainMetadataSchema>;
+
 // ---- image upload
 
 export const uploadPurposeSchema = z.enum(["nft", "film", "studio", "post"]);
@@ -496,5 +526,28 @@ export const adminEndpoints = {
     params: tokenIdParamsSchema,
     success: { status: 204 },
     errors: ["not_found"],
+  }),
+  chainMetadata: endpoint({
+    operationId: "adminChainMetadata",
+    method: "GET",
+    path: "/api/v1/admin/chain/metadata",
+    summary: "Console: where the collectible's token URIs point (its base URI, read from the chain)",
+    tags,
+    success: { status: 200, schema: chainMetadataSchema },
+    errors: ["unavailable"],
+  }),
+  // `rootCid` is the root `npm run export:ipfs` printed. 400 validation_failed when it is not the CID of
+  // a UnixFS directory; 409 conflict when the server does not hold the collectible's admin key (the
+  // details give the call for the admin multisig); 503 unavailable without a chain or a mined transaction.
+  ipfsExit: endpoint({
+    operationId: "adminChainIpfsExit",
+    method: "POST",
+    path: "/api/v1/admin/chain/ipfs-exit",
+    summary:
+      "Console: point the collectible's base URI at an IPFS snapshot (ipfs://<root>/metadata/), emitting ERC-4906 BatchMetadataUpdate; audited",
+    tags,
+    body: ipfsExitInputSchema,
+    success: { status: 200, schema: ipfsExitResultSchema },
+    errors: ["conflict", "unavailable"],
   }),
 };

@@ -14,6 +14,8 @@ export const errorStatuses = {
   forbidden: 403,
   account_suspended: 403,
   email_unverified: 403,
+  /** Money cannot go out (a payout) or come in above the yearly limit without verified identity (KYC). */
+  kyc_required: 403,
   not_found: 404,
   conflict: 409,
   email_taken: 409,

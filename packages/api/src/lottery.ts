@@ -306,7 +306,15 @@ export const lotteryEndpoints = {
     params: lotteryParamsSchema,
     body: ticketOrderRequestSchema,
     success: { status: 201, schema: ticketOrderSchema },
-    errors: ["bad_request", "forbidden", "not_found", "conflict", "bad_gateway", "unavailable"],
+    errors: [
+      "bad_request",
+      "forbidden",
+      "not_found",
+      "conflict",
+      "bad_gateway",
+      "unavailable",
+      "kyc_required",
+    ],
   }),
   myTickets: endpoint({
     operationId: "myLotteryTickets",
@@ -352,12 +360,12 @@ export const lotteryEndpoints = {
       method: "POST",
       path: "/api/v1/admin/lotteries/{id}/prize-payment",
       summary:
-        "Console: record that a drawn lottery's prize pool was paid to its winner (once; administrators only); audited",
+        "Console: record that a drawn lottery's prize pool was paid to its winner (once; administrators only; the winner's identity must be verified, else 403 kyc_required); audited",
       tags: ["admin"],
       params: lotteryParamsSchema,
       body: prizePaymentSchema,
       success: { status: 200, schema: lotterySchema },
-      errors: ["bad_request", "forbidden", "not_found", "conflict"],
+      errors: ["bad_request", "forbidden", "not_found", "conflict", "kyc_required"],
     }),
   },
 };

@@ -261,7 +261,7 @@ export const orderEndpoints = {
     tags: ["orders"],
     body: createOrderRequestSchema,
     success: { status: 201, schema: orderSchema },
-    errors: ["bad_request", "not_found", "conflict", "gone", "bad_gateway", "unavailable"],
+    errors: ["bad_request", "not_found", "conflict", "gone", "bad_gateway", "unavailable", "kyc_required"],
   }),
   listOrders: endpoint({
     operationId: "listOrders",

@@ -59,6 +59,12 @@ export const walletMessages = {
   /** Spec-like copy of the wallet page: what a proposed recovery means. */
   recoveryStarted: (when: string) =>
     `Recovery started: your new passkey takes over on ${when}, unless a passkey of this wallet cancels it before.`,
+  passkeyRequestNotFound: "No such request to add a passkey to this wallet",
+  passkeyRequestNotPending: "This request to add a passkey was already answered or has expired",
+  passkeyNotOnChain:
+    "The wallet does not have this passkey on chain yet: approve it with a passkey of the wallet first",
+  passkeyKnown: "This passkey already belongs to a wallet",
+  passkeyAdded: "The passkey of your other device was added to your wallet",
   cryptoNeedsWalletApp:
     "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
@@ -118,8 +124,13 @@ export const walletSchema = z.object({
   address: z.string(),
   /** `siwe`: an external wallet linked by Sign-In with Ethereum; `passkey`: our smart account of a passkey. */
   kind: z.enum(["siwe", "passkey"]),
-  /** The passkey of a passkey wallet (its public key and credential id, for signing on this or another device). */
+  /** The first passkey of a passkey wallet (its public key and credential id: the account's address is its key's). */
   passkey: z.object({ credentialId: z.string(), publicKey: z.string() }).nullable(),
+  /**
+   * Every passkey of a passkey wallet the server knows (the first, then those added from other devices,
+   * decision 171), for signing with whichever this device holds; empty for other wallets.
+   */
+  passkeys: z.array(z.object({ credentialId: z.string(), publicKey: z.string(), addedAt: z.string() })),
   /** The wallet that receives this user's purchases (exactly one when any is linked). */
   receivesPurchases: z.boolean(),
   chainId: z.number().int(),
@@ -166,6 +177,29 @@ export const walletRecoverySchema = z.object({
 export type WalletRecovery = z.infer<typeof walletRecoverySchema>;
 export const walletRecoveryListSchema = z.object({ items: z.array(walletRecoverySchema) });
 export const startWalletRecoveryResponseSchema = z.object({ id: z.string(), sentTo: z.string() });
+
+/** How long a request to add another device's passkey waits for a passkey of the wallet. */
+export const PASSKEY_REQUEST_TTL_SECONDS = 900;
+
+/**
+ * A request to add the passkey of another device to a passkey wallet (decision 171): made on the new
+ * device, approved by a passkey the wallet already has (it adds the key on chain), or declined.
+ */
+export const passkeyRequestSchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  credentialId: z.string(),
+  publicKey: z.string(),
+  state: z.enum(["pending", "added", "declined", "expired"]),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PasskeyRequest = z.infer<typeof passkeyRequestSchema>;
+export const passkeyRequestListSchema = z.object({ items: z.array(passkeyRequestSchema) });
+export const passkeyRequestParamsSchema = z.object({
+  address: addressSchema,
+  id: z.uuid("must be a request id"),
+});
 
 /** Body of PATCH /api/v1/wallets/:address: make this wallet the one that receives purchases. */
 export const updateWalletRequestSchema = z
@@ -322,6 +356,50 @@ export const walletEndpoints = {
     summary: "The signed-in user's recoveries of passkey wallets, newest first",
     tags: ["wallets"],
     success: { status: 200, schema: walletRecoveryListSchema },
+  }),
+  requestWalletPasskey: endpoint({
+    operationId: "requestWalletPasskey",
+    method: "POST",
+    path: "/api/v1/wallets/{address}/passkey-requests",
+    summary:
+      "From another device: ask to add this new passkey to one of the signed-in user's passkey wallets (a passkey of the wallet approves it on chain)",
+    tags: ["wallets"],
+    params: walletParamsSchema,
+    body: linkPasskeyRequestSchema,
+    success: { status: 201, schema: passkeyRequestSchema },
+    errors: ["not_found", "conflict", "unavailable"],
+  }),
+  listWalletPasskeyRequests: endpoint({
+    operationId: "listWalletPasskeyRequests",
+    method: "GET",
+    path: "/api/v1/wallets/{address}/passkey-requests",
+    summary:
+      "Requests to add a passkey to this passkey wallet, newest first (pending ones and the last day's)",
+    tags: ["wallets"],
+    params: walletParamsSchema,
+    success: { status: 200, schema: passkeyRequestListSchema },
+    errors: ["not_found"],
+  }),
+  confirmWalletPasskey: endpoint({
+    operationId: "confirmWalletPasskey",
+    method: "POST",
+    path: "/api/v1/wallets/{address}/passkey-requests/{id}/added",
+    summary:
+      "After a passkey of the wallet added the requested passkey on chain: the server checks the account and records it",
+    tags: ["wallets"],
+    params: passkeyRequestParamsSchema,
+    success: { status: 200, schema: passkeyRequestSchema },
+    errors: ["not_found", "conflict", "unavailable"],
+  }),
+  declineWalletPasskey: endpoint({
+    operationId: "declineWalletPasskey",
+    method: "DELETE",
+    path: "/api/v1/wallets/{address}/passkey-requests/{id}",
+    summary: "Decline a pending request to add a passkey to this wallet",
+    tags: ["wallets"],
+    params: passkeyRequestParamsSchema,
+    success: { status: 204 },
+    errors: ["not_found", "conflict"],
   }),
   listWallets: endpoint({
     operationId: "listWallets",

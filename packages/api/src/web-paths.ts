@@ -37,6 +37,8 @@ export const webPagePaths = [
   "/Termscondition",
   "/Privacypolicy",
   "/wallet",
+  // A mailed recovery link of a passkey wallet (decision 160).
+  "/wallet/recover/:token",
   "/login",
   "/signup",
   "/resetpass",

@@ -28,11 +28,18 @@ import {
   type UserOperationReceipt,
 } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
+import { estimateFeesPerGas } from "viem/actions";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
+import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
 import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { startBundler } from "../src/bundler.js";
-import { diginoorPaymasterFields, sponsorDay, toPasskeyAccount } from "../src/passkey-account.js";
+import {
+  bundlerFeesPerGas,
+  diginoorPaymasterFields,
+  sponsorDay,
+  toPasskeyAccount,
+} from "../src/passkey-account.js";
 import { createSoftwarePasskey } from "../src/software-passkey.js";
 import { deployWallets } from "../src/wallets.js";
 import { advance, approveMarketplace, minterMint, mp, setupFixture } from "../test/fixture.js";
@@ -54,6 +61,12 @@ const bc = createBundlerClient({
   client: f.publicClient,
   transport: http(bundler.url),
   pollingInterval: 100,
+  // Fees as the web app takes them (the bundler's quote): viem's default doubles the node's last tip, and
+  // the sixth operation of a run passed the paymaster's per-operation cap (decision 160).
+  userOperation: {
+    estimateFeesPerGas: ({ bundlerClient: b }) =>
+      bundlerFeesPerGas(b as never, () => estimateFeesPerGas(f.publicClient)),
+  },
 });
 const client = f.publicClient as PublicClient<Transport, Chain>;
 
@@ -144,6 +157,35 @@ try {
     "send to my own wallet (safeTransferFrom)",
     await op(fan, [col("safeTransferFrom", [fan.address, f.wallets[4]!.account.address, t3])]),
     eSend,
+  );
+
+  // A second passkey (the fan's other device, decision 171): the first adds it, then it lists alone.
+  const phone = createSoftwarePasskey();
+  record(
+    "add a passkey (another device)",
+    await op(fan, [
+      {
+        to: fan.address,
+        data: encodeFunctionData({
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "addPasskey",
+          args: [`0x${phone.publicKey.slice(2, 66)}`, `0x${phone.publicKey.slice(66)}`],
+        }),
+      },
+    ]),
+  );
+  const fanOnPhone = await toPasskeyAccount({
+    client,
+    factory: wallets.factory,
+    owner: phone.account,
+    address: fan.address,
+    firstPublicKey: (fan as SmartAccount & { owner: { publicKey: Hex } }).owner.publicKey,
+  });
+  const t5 = tokens[4] as bigint;
+  record(
+    "list, signed by the second passkey",
+    await op(fanOnPhone, [mkt("list", [t5, parseEther("0.01")])]),
+    eList,
   );
 
   // A fan whose passkey wallet holds ETH buys a listing, paying its own gas (buying is not sponsored).

@@ -1,9 +1,10 @@
 /**
  * The fan's passkey wallet as a viem smart account (viem/account-abstraction `toSmartAccount`): our
- * DiginoorPasskeyAccount (OpenZeppelin Account + SignerWebAuthn + ERC-7821 batches) on EntryPoint v0.8,
- * deployed by DiginoorAccountFactory on its first user operation. The owner is a viem `WebAuthnAccount`
- * (`toWebAuthnAccount`): the browser's passkey, or a software authenticator in tests. Works in the browser
- * and in Node (viem only).
+ * DiginoorPasskeyAccount (OpenZeppelin Account + MultiSignerERC7913 of WebAuthn passkeys + ERC-7821 batches)
+ * on EntryPoint v0.8, deployed by DiginoorAccountFactory on its first user operation. The owner is a viem
+ * `WebAuthnAccount` (`toWebAuthnAccount`): the browser's passkey (any passkey of the wallet: the first one or
+ * one added later from another device), or a software authenticator in tests. Works in the browser and in
+ * Node (viem only).
  */
 import {
   type Address,
@@ -15,6 +16,7 @@ import {
   type Hex,
   numberToHex,
   pad,
+  sha256,
   size,
   slice,
 } from "viem";
@@ -74,6 +76,20 @@ export function encodeWebAuthnSignature(args: {
   );
 }
 
+/** ERC-7913 signer of a passkey in our account: the WebAuthn verifier's address, then x || y (84 bytes). */
+export function passkeySigner(verifier: Address, publicKey: Hex): Hex {
+  const { qx, qy } = passkeyCoordinates(publicKey);
+  return concat([verifier, qx, qy]);
+}
+
+/**
+ * The account's signature (OpenZeppelin MultiSignerERC7913, threshold 1): `abi.encode(bytes[] signers,
+ * bytes[] signatures)` with the one passkey that signed and its WebAuthn assertion.
+ */
+export function encodePasskeyAccountSignature(signer: Hex, webAuthnSignature: Hex): Hex {
+  return encodeAbiParameters([{ type: "bytes[]" }, { type: "bytes[]" }], [[signer], [webAuthnSignature]]);
+}
+
 /**
  * A well-formed WebAuthn signature of the right size that does not verify, for gas estimation (the account
  * answers SIG_VALIDATION_FAILED instead of reverting, and the P-256 check costs as much as a real one).
@@ -112,14 +128,69 @@ export interface ToPasskeyAccountParameters {
   client: SmartAccountImplementation["client"];
   factory: Address;
   owner: WebAuthnAccount;
-  /** Known address of the account (skips the factory read). */
+  /** Known address of the account (skips the factory read); required for a passkey added later (below). */
   address?: Address;
+  /**
+   * The public key the account was created with (its address is that key's), when `owner` is a passkey
+   * added later from another device. Defaults to the owner's: the account's first passkey.
+   */
+  firstPublicKey?: Hex;
+  /** The factory's WebAuthn verifier (read from the factory once when not given). */
+  verifier?: Address;
+  /**
+   * Every passkey of the wallet the app knows, when `owner` lets the browser choose among them (its
+   * credential id a list): the signature names the one whose credential answered. Defaults to the owner's.
+   */
+  passkeys?: readonly { id: string; publicKey: Hex }[];
+}
+
+/**
+ * A 6-digit code of a passkey's public key ("482 913"), shown on the device that asks to add its passkey
+ * and on the device that approves it: the same code on both means the key about to be added is the
+ * asking device's, not one swapped on the way (decision 171).
+ */
+export function passkeyPairingCode(publicKey: Hex): string {
+  const digest = sha256(passkeyPublicKey(publicKey));
+  const n = Number.parseInt(digest.slice(2, 10), 16) % 1_000_000;
+  const digits = n.toString().padStart(6, "0");
+  return `${digits.slice(0, 3)} ${digits.slice(3)}`;
+}
+
+/** x || y (64 bytes, lower case) of a public key given with or without its 0x04 prefix. */
+function passkeyPublicKey(publicKey: Hex): Hex {
+  const { qx, qy } = passkeyCoordinates(publicKey);
+  return concat([qx, qy]).toLowerCase() as Hex;
+}
+
+const verifiers = new Map<string, Promise<Address>>();
+
+/** The ERC-7913 WebAuthn verifier of our factory (immutable: read once per factory). */
+export function factoryVerifier(
+  client: SmartAccountImplementation["client"],
+  factory: Address,
+): Promise<Address> {
+  const key = `${client.chain?.id ?? ""}:${factory.toLowerCase()}`;
+  let v = verifiers.get(key);
+  if (!v) {
+    v = readContract(client, {
+      address: factory,
+      abi: diginoorAccountFactoryAbi,
+      functionName: "webAuthnVerifier",
+    });
+    v.catch(() => verifiers.delete(key));
+    verifiers.set(key, v);
+  }
+  return v;
 }
 
 /** The fan's passkey account as a viem SmartAccount (EntryPoint v0.8). */
 export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Promise<SmartAccount> {
   const { client, factory, owner } = params;
-  const { qx, qy } = passkeyCoordinates(owner.publicKey);
+  if (params.firstPublicKey && !params.address)
+    throw new Error("a passkey added later needs the account's address");
+  const { qx, qy } = passkeyCoordinates(params.firstPublicKey ?? owner.publicKey);
+  const verifier = params.verifier ?? (await factoryVerifier(client, factory));
+  const signer = passkeySigner(verifier, owner.publicKey);
   const address =
     params.address ??
     (await readContract(client, {
@@ -156,7 +227,7 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
       };
     },
     async getStubSignature() {
-      return STUB_WEBAUTHN_SIGNATURE;
+      return encodePasskeyAccountSignature(signer, STUB_WEBAUTHN_SIGNATURE);
     },
     async signMessage() {
       throw new Error("the passkey account signs user operations only");
@@ -173,8 +244,10 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
         entryPointVersion: entryPoint.version,
         userOperation: { ...userOperation, sender: address },
       });
-      const { signature, webauthn } = await owner.sign({ hash });
-      return encodeWebAuthnSignature({ signature, webauthn });
+      const { signature, webauthn, raw } = await owner.sign({ hash });
+      const answered = params.passkeys?.find((p) => p.id === raw?.id);
+      const by = answered ? passkeySigner(verifier, answered.publicKey) : signer;
+      return encodePasskeyAccountSignature(by, encodeWebAuthnSignature({ signature, webauthn }));
     },
     userOperation: {
       // P-256 verification without the RIP-7212 precompile costs ~300k gas: never let an estimate go below it.

@@ -1,6 +1,6 @@
 /**
  * Passkey wallets on anvil with the real bundler (Alto): DiginoorPasskeyAccount (OpenZeppelin Account +
- * SignerWebAuthn) on EntryPoint v0.8, deployed by our factory on first use, gas paid by DiginoorPaymaster.
+ * MultiSignerERC7913 of WebAuthn passkeys) on EntryPoint v0.8, deployed by our factory on first use, gas paid by DiginoorPaymaster.
  */
 import {
   type Address,
@@ -118,6 +118,31 @@ async function sponsored(
     paymaster: diginoorPaymasterFields(wallets.paymaster, () => chainNow * 86_400 + 1),
   });
   return bundlerClient.waitForUserOperationReceipt({ hash, timeout: 60_000 });
+}
+
+/** A transaction's fate: "sent", or the name of its revert. */
+const OUTCOME = [() => "sent", (e: unknown) => revertName(e as never) ?? "refused"] as const;
+
+/** A user operation of `account` carrying `calls`, signed with a plain key instead of a passkey: refused. */
+async function sentWithKey(
+  who: ReturnType<typeof privateKeyToAccount>,
+  account: SmartAccount,
+  calls: { to: Address; data: Hex }[],
+): Promise<string> {
+  const day = await chainDay();
+  const { account: _prepared, ...op } = await bundlerClient.prepareUserOperation({
+    account,
+    calls,
+    paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
+  });
+  const opHash = getUserOperationHash({
+    userOperation: { ...op, sender: account.address } as never,
+    chainId: f.chain.id,
+    entryPointAddress: wallets.entryPoint,
+    entryPointVersion: "0.8",
+  });
+  const signature = await who.sign({ hash: opHash });
+  return refusal(bundlerClient.sendUserOperation({ ...op, signature } as never));
 }
 
 const col = (functionName: string, args: readonly unknown[]) => ({
@@ -380,11 +405,7 @@ describe("passkey wallet through the bundler", () => {
     expect(auctioned.success).toBe(true);
     // The marketplace holds it in escrow for the fan: the one moment a token is not in the fan's account.
     expect(await ownerOf(tokenId)).toBe(f.marketplace);
-    const tried = (p: Promise<unknown>) =>
-      p.then(
-        () => "sent",
-        (e) => revertName(e) ?? "refused",
-      );
+    const tried = (p: Promise<unknown>) => p.then(...OUTCOME);
     for (const [name, key] of Object.entries(SERVER_KEYS)) {
       const who = privateKeyToAccount(key);
       await f.testClient.setBalance({ address: who.address, value: parseEther("1") });
@@ -427,10 +448,7 @@ describe("passkey wallet through the bundler", () => {
           functionName: "transferFrom",
           args: [address, who.address, tokenId],
         })
-        .then(
-          () => "sent",
-          (e) => revertName(e) ?? "refused",
-        );
+        .then(...OUTCOME);
       expect(direct, name).not.toBe("sent");
       // 2. Through the account's execute.
       const viaAccount = await wallet
@@ -440,26 +458,10 @@ describe("passkey wallet through the bundler", () => {
           functionName: "execute",
           args: [BATCH_MODE, encodeExecutionData([col("transferFrom", [address, who.address, tokenId])])],
         })
-        .then(
-          () => "sent",
-          (e) => revertName(e) ?? "refused",
-        );
+        .then(...OUTCOME);
       expect(viaAccount, name).not.toBe("sent");
       // 3. A user operation signed with the key (an ECDSA signature, not the passkey's).
-      const day = await chainDay();
-      const { account: _prepared, ...op } = await bundlerClient.prepareUserOperation({
-        account,
-        calls: [col("transferFrom", [address, who.address, tokenId])],
-        paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
-      });
-      const opHash = getUserOperationHash({
-        userOperation: { ...op, sender: address } as never,
-        chainId: f.chain.id,
-        entryPointAddress: wallets.entryPoint,
-        entryPointVersion: "0.8",
-      });
-      const signature = await who.sign({ hash: opHash });
-      const msg = await refusal(bundlerClient.sendUserOperation({ ...op, signature } as never));
+      const msg = await sentWithKey(who, account, [col("transferFrom", [address, who.address, tokenId])]);
       expect(msg, name).toMatch(/AA24|signature/i);
       expect(await ownerOf(tokenId), name).toBe(address);
     }
@@ -485,10 +487,7 @@ describe("passkey wallet through the bundler", () => {
     });
     const early = await guardian
       .writeContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "completeRecovery" })
-      .then(
-        () => "sent",
-        (e) => revertName(e) ?? "refused",
-      );
+      .then(...OUTCOME);
     expect(early).not.toBe("sent");
     const veto = await sponsored(account, [
       {
@@ -500,10 +499,7 @@ describe("passkey wallet through the bundler", () => {
     await advance(f, 8 * 86_400);
     const late = await guardian
       .writeContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "completeRecovery" })
-      .then(
-        () => "sent",
-        (e) => revertName(e) ?? "refused",
-      );
+      .then(...OUTCOME);
     expect(late).not.toBe("sent");
     expect(await ownerOf(tokenId)).toBe(address);
     expect(await f.publicClient.getBalance({ address })).toBe(0n);
@@ -530,3 +526,200 @@ describe("passkey wallet through the bundler", () => {
     expect(r.success).toBe(true);
   });
 });
+
+const passkeyArgs = (p: SoftwarePasskey) =>
+  [`0x${p.publicKey.slice(2, 66)}`, `0x${p.publicKey.slice(66)}`] as readonly [Hex, Hex];
+const self = (address: Address, functionName: "addPasskey" | "removePasskey", p: SoftwarePasskey) => ({
+  to: address,
+  data: encodeFunctionData({ abi: diginoorPasskeyAccountAbi, functionName, args: passkeyArgs(p) }),
+});
+const isPasskey = (address: Address, p: SoftwarePasskey) =>
+  f.publicClient.readContract({
+    address,
+    abi: diginoorPasskeyAccountAbi,
+    functionName: "isPasskey",
+    args: passkeyArgs(p),
+  });
+/** The fan's account as another passkey of it sees it (a device added later). */
+const asDevice = (owner: { address: Address; passkey: SoftwarePasskey }, device: SoftwarePasskey) =>
+  toPasskeyAccount({
+    client: f.publicClient as PublicClient<Transport, Chain>,
+    factory: wallets.factory,
+    owner: device.account,
+    address: owner.address,
+    firstPublicKey: owner.passkey.publicKey,
+  });
+
+describe("several passkeys on one wallet (the fan's other devices)", () => {
+  it("a second passkey added by the first signs alone (list, cancel); one never added is refused; removing keeps at least one", async () => {
+    const first = await fan();
+    const { tokenId } = await minterMint(f, first.address);
+    const phone = createSoftwarePasskey();
+    // Counterfactual: the first operation deploys the account and adds the second passkey.
+    const added = await sponsored(first.account, [self(first.address, "addPasskey", phone)]);
+    expect(added.success).toBe(true);
+    expect(await isPasskey(first.address, phone)).toBe(true);
+    const [xs] = await f.publicClient.readContract({
+      address: first.address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "passkeys",
+    });
+    expect(xs).toHaveLength(2);
+
+    const second = await asDevice(first, phone);
+    expect(second.address).toBe(first.address);
+    const listed = await sponsored(second, [
+      col("setApprovalForAll", [f.marketplace, true]),
+      mkt("list", [tokenId, 5000n]),
+    ]);
+    expect(listed.success).toBe(true);
+    const live = await f.publicClient.readContract({
+      address: f.marketplace,
+      abi: diginoorMarketplaceAbi,
+      functionName: "isListingLive",
+      args: [tokenId],
+    });
+    expect(live).toBe(true);
+    const cancelled = await sponsored(second, [mkt("cancelListing", [tokenId])]);
+    expect(cancelled.success).toBe(true);
+    expect(await ownerOf(tokenId)).toBe(first.address);
+
+    // A passkey nobody added is refused, whether it names itself or claims to be the first passkey.
+    const stranger = createSoftwarePasskey();
+    const forged = await asDevice(first, stranger);
+    const msg = await refusal(
+      sponsored(forged, [
+        col("transferFrom", [first.address, privateKeyToAccount(EXECUTOR_KEY).address, tokenId]),
+      ]),
+    );
+    expect(msg).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+    const posing = await toPasskeyAccount({
+      client: f.publicClient as PublicClient<Transport, Chain>,
+      factory: wallets.factory,
+      owner: { ...stranger.account, publicKey: first.passkey.publicKey },
+      address: first.address,
+    });
+    const msg2 = await refusal(sponsored(posing, [mkt("list", [tokenId, 1n])]));
+    expect(msg2).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+    expect(await isPasskey(first.address, stranger)).toBe(false);
+
+    // The second device removes the first (a lost phone): the first is refused from then on. (A new day:
+    // this test's paymaster sponsors 4 operations a day.)
+    await advance(f, 86_400);
+    const removed = await waitForDay(() =>
+      sponsored(second, [self(first.address, "removePasskey", first.passkey)]),
+    );
+    expect(removed.success).toBe(true);
+    expect(await isPasskey(first.address, first.passkey)).toBe(false);
+    const msg3 = await refusal(sponsored(first.account, [mkt("list", [tokenId, 1n])]));
+    expect(msg3).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+    // The last passkey cannot be removed: the call reverts (the bundler refuses it in simulation).
+    const unreachable = toFunctionSelector("MultiSignerERC7913UnreachableThreshold(uint64,uint64)").slice(2);
+    const last = await refusal(sponsored(second, [self(first.address, "removePasskey", phone)]));
+    expect(last).toContain(unreachable);
+    expect(await isPasskey(first.address, phone)).toBe(true);
+    expect(await f.publicClient.getBalance({ address: first.address })).toBe(0n);
+  });
+
+  it("no key the server holds can add a passkey: directly, through execute, or as a user operation it signs", async () => {
+    const owner = await fan();
+    await sponsored(owner.account, [col("setApprovalForAll", [f.marketplace, true])]);
+    for (const [name, key] of Object.entries(SERVER_KEYS)) {
+      const who = privateKeyToAccount(key);
+      await f.testClient.setBalance({ address: who.address, value: parseEther("1") });
+      const wallet = createWalletClient({ account: who, chain: f.chain, transport: http(f.anvil.rpcUrl) });
+      const planted = createSoftwarePasskey();
+      const direct = await wallet
+        .writeContract({
+          address: owner.address,
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "addPasskey",
+          args: passkeyArgs(planted),
+        })
+        .then(...OUTCOME);
+      expect(direct, name).not.toBe("sent");
+      const viaExecute = await wallet
+        .writeContract({
+          address: owner.address,
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "execute",
+          args: [BATCH_MODE, encodeExecutionData([self(owner.address, "addPasskey", planted)])],
+        })
+        .then(...OUTCOME);
+      expect(viaExecute, name).not.toBe("sent");
+      const msg = await sentWithKey(who, owner.account, [self(owner.address, "addPasskey", planted)]);
+      expect(msg, name).toMatch(/AA24|signature/i);
+      expect(await isPasskey(owner.address, planted), name).toBe(false);
+    }
+  });
+
+  it("a completed recovery replaces every passkey with the recovered one; a pending one is cancelled by the added passkey", async () => {
+    const owner = await fan();
+    const laptop = createSoftwarePasskey();
+    await sponsored(owner.account, [self(owner.address, "addPasskey", laptop)]);
+    const guardian = createWalletClient({
+      account: privateKeyToAccount(GUARDIAN_KEY),
+      chain: f.chain,
+      transport: http(f.anvil.rpcUrl),
+    });
+    const propose = async (p: SoftwarePasskey) =>
+      f.publicClient.waitForTransactionReceipt({
+        hash: await guardian.writeContract({
+          address: owner.address,
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "proposeRecovery",
+          args: passkeyArgs(p),
+        }),
+      });
+    // Any passkey of the wallet vetoes: here the one added later.
+    await propose(createSoftwarePasskey());
+    const veto = await sponsored(await asDevice(owner, laptop), [
+      {
+        to: owner.address,
+        data: encodeFunctionData({ abi: diginoorPasskeyAccountAbi, functionName: "cancelRecovery" }),
+      },
+    ]);
+    expect(veto.success).toBe(true);
+    const pending = await f.publicClient.readContract({
+      address: owner.address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "pendingRecovery",
+    });
+    expect(pending.executableAt).toBe(0);
+
+    const recovered = createSoftwarePasskey();
+    await propose(recovered);
+    await advance(f, 7 * 86_400 + 60);
+    await f.publicClient.waitForTransactionReceipt({
+      hash: await guardian.writeContract({
+        address: owner.address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "completeRecovery",
+      }),
+    });
+    expect(await isPasskey(owner.address, recovered)).toBe(true);
+    expect(await isPasskey(owner.address, owner.passkey)).toBe(false);
+    expect(await isPasskey(owner.address, laptop)).toBe(false);
+    const ok = await waitForDay(() =>
+      asDevice(owner, recovered).then((a) => sponsored(a, [col("setApprovalForAll", [f.marketplace, true])])),
+    );
+    expect(ok.success).toBe(true);
+    const msg = await refusal(
+      asDevice(owner, laptop).then((a) => sponsored(a, [col("setApprovalForAll", [f.marketplace, false])])),
+    );
+    expect(msg).toMatch(/AA24 signature error|Invalid UserOperation signature/i);
+  });
+});
+
+/** Retries while the development bundler's clock has not yet caught up with a chain moved ahead. */
+async function waitForDay<T>(send: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await send();
+    } catch (err) {
+      if (Date.now() > deadline || !/not valid yet|AA22/i.test(String(err))) throw err;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+}

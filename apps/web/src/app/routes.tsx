@@ -189,6 +189,8 @@ export const routes: RouteObject[] = [
       { path: "edit_profile", lazy: () => import("./routes/EditProfilePage.tsx") },
       // Sign-in required; wagmi and viem load with this route's chunk, never in the first load.
       { path: "wallet", lazy: () => import("./routes/WalletPage.tsx") },
+      // A mailed recovery link, opened on the device of the new passkey (decision 160).
+      { path: "wallet/recover/:token", lazy: () => import("./routes/WalletRecoverPage.tsx") },
       // The studio console (administrators and studio accounts; 403 page for others).
       { path: "admin", lazy: () => import("./routes/AdminPage.tsx") },
       { path: "admin/:section", lazy: () => import("./routes/AdminPage.tsx") },

@@ -59,22 +59,33 @@ export type FieldMessages = Record<string, string>;
  * Validates with `schema` (first message per field). `prepare` turns the form's values into the body
  * that will be sent (e.g. an empty optional field left out) before the schema sees them; `check` adds
  * messages for fields the schema left alone (e.g. a confirmation that must match, which an object-level
- * refinement would only report once every field is valid). The values handed to the submit handler
- * are the form's own (not the schema's output): handlers build their request bodies as before.
+ * refinement would only report once every field is valid). `fieldOf` names the form field that shows a
+ * body key's message where the two differ (the console's "price" field sends `priceUsdCents`). The
+ * values handed to the submit handler are the form's own (not the schema's output): handlers build
+ * their request bodies as before.
  */
 export function schemaResolver<T extends FieldValues>(
   schema: ZodType,
   {
     prepare,
     check,
-  }: { prepare?: (values: NoInfer<T>) => unknown; check?: (values: NoInfer<T>) => FieldMessages } = {},
+    fieldOf = {},
+  }: {
+    prepare?: (values: NoInfer<T>) => unknown;
+    check?: (values: NoInfer<T>) => FieldMessages;
+    fieldOf?: Record<string, string>;
+  } = {},
 ): Resolver<T> {
   // biome-ignore lint/suspicious/noExplicitAny: the schema's own input type is the prepared body, not T
   const validate = zodResolver(schema as any, undefined, { raw: true }) as unknown as Resolver<FieldValues>;
   return async (values, context, options) => {
     const body = (prepare ? prepare(values) : values) as FieldValues;
     const result = await validate(body, context, options as unknown as ResolverOptions<FieldValues>);
-    const errors: Record<string, FieldError> = { ...(result.errors as Record<string, FieldError>) };
+    const errors: Record<string, FieldError> = {};
+    for (const [key, error] of flatErrors(result.errors as FieldErrors)) {
+      const name = fieldOf[key] ?? key;
+      if (!errors[name]) errors[name] = error;
+    }
     for (const [name, message] of Object.entries(check?.(values) ?? {})) {
       if (!errors[name]) errors[name] = { type: "check", message };
     }
@@ -82,6 +93,17 @@ export function schemaResolver<T extends FieldValues>(
       ? { values: {}, errors: errors as FieldErrors<T> }
       : { values, errors: {} };
   };
+}
+
+/** A nested body's errors (`prize.amountCents`) by their dotted path, each with its message. */
+function flatErrors(errors: FieldErrors, prefix = ""): [string, FieldError][] {
+  return Object.entries(errors).flatMap(([key, error]): [string, FieldError][] => {
+    if (!error || typeof error !== "object") return [];
+    const path = `${prefix}${key}`;
+    return typeof (error as FieldError).message === "string"
+      ? [[path, error as FieldError]]
+      : flatErrors(error as FieldErrors, `${path}.`);
+  });
 }
 
 /** "Confirm Password is required" / the mismatch message, for a new password and its confirmation. */
@@ -97,15 +119,25 @@ export function confirmPasswordCheck(mismatch: string) {
 /**
  * Shows a failed request's field errors (the API's `validation_failed` details, else the `extra`
  * messages the caller derives from other error codes) on the form's fields and focuses the first of them in the
- * form's order (the order of `defaultValues`). Fields the form does not have are left out. Returns the
+ * form's order (the order of `defaultValues`); `fieldOf` maps body keys to fields as in `schemaResolver`.
+ * Fields the form does not have are left out. Returns the
  * messages shown, {} when the error was not about fields (the caller then says what went wrong).
  */
 export function applyServerErrors<T extends FieldValues>(
   form: UseFormReturn<T>,
   err: unknown,
-  { extra = {}, label }: { extra?: FieldMessages; label?: (name: string, message: string) => string } = {},
+  {
+    extra = {},
+    label,
+    fieldOf = {},
+  }: {
+    extra?: FieldMessages;
+    label?: (name: string, message: string) => string;
+    fieldOf?: Record<string, string>;
+  } = {},
 ): FieldMessages {
-  const fields = { ...extra, ...serverFieldErrors(err) };
+  const fields: FieldMessages = { ...extra };
+  for (const [key, message] of Object.entries(serverFieldErrors(err))) fields[fieldOf[key] ?? key] = message;
   const order = Object.keys(form.formState.defaultValues ?? {});
   const shown: FieldMessages = {};
   for (const name of order) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity ^0.8.26;
 
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
+import {ERC7913WebAuthnVerifier} from "@openzeppelin/contracts/utils/cryptography/verifiers/ERC7913WebAuthnVerifier.sol";
 import {DiginoorPasskeyAccount} from "./DiginoorPasskeyAccount.sol";
 
 /**
@@ -13,6 +14,8 @@ import {DiginoorPasskeyAccount} from "./DiginoorPasskeyAccount.sol";
  */
 contract DiginoorAccountFactory {
     DiginoorPasskeyAccount public immutable implementation;
+    /// @notice OpenZeppelin's stateless ERC-7913 WebAuthn verifier, which checks every account's passkeys.
+    address public immutable webAuthnVerifier;
     /// @notice EXTCODEHASH of every account made here (the EIP-1167 proxy of `implementation`).
     bytes32 public immutable accountCodeHash;
     /// @notice Guardian given to every new account (the fan can change or remove it).
@@ -21,14 +24,16 @@ contract DiginoorAccountFactory {
     event AccountCreated(address indexed account, bytes32 qx, bytes32 qy);
 
     constructor(address guardian) {
-        implementation = new DiginoorPasskeyAccount();
+        webAuthnVerifier = address(new ERC7913WebAuthnVerifier());
+        implementation = new DiginoorPasskeyAccount(webAuthnVerifier);
         defaultGuardian = guardian;
         accountCodeHash = keccak256(
             abi.encodePacked(hex"363d3d373d3d3d363d73", address(implementation), hex"5af43d82803e903d91602b57fd5bf3")
         );
     }
 
-    /// @notice The account of passkey (qx, qy), deployed if it is not yet.
+    /// @notice The account whose first passkey is (qx, qy), deployed if it is not yet (passkeys added later do
+    /// not move it: the address stays the first passkey's).
     function createAccount(bytes32 qx, bytes32 qy) external returns (address account) {
         bytes32 salt = keccak256(abi.encode(qx, qy));
         account = Clones.predictDeterministicAddress(address(implementation), salt);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity ^0.8.26;
 
 import {Account} from "@openzeppelin/contracts/account/Account.sol";
 import {ERC7821} from "@openzeppelin/contracts/account/extensions/draft-ERC7821.sol";
@@ -8,28 +8,38 @@ import {IEntryPoint} from "@openzeppelin/contracts/interfaces/IERC4337.sol";
 import {Initializable} from "@openzeppelin/contracts/proxy/utils/Initializable.sol";
 import {ERC721Holder} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Holder.sol";
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
-import {SignerP256} from "@openzeppelin/contracts/utils/cryptography/signers/SignerP256.sol";
-import {SignerWebAuthn} from "@openzeppelin/contracts/utils/cryptography/signers/SignerWebAuthn.sol";
+import {MultiSignerERC7913} from "@openzeppelin/contracts/utils/cryptography/signers/MultiSignerERC7913.sol";
 
 /**
  * @title DiginoorPasskeyAccount
- * @notice A fan's wallet: an ERC-4337 account (EntryPoint v0.8) whose only signer is a WebAuthn passkey
- * (P-256 key kept by the fan's phone or computer). Calls are executed in ERC-7821 batches, sent through
- * the EntryPoint (a user operation signed by the passkey) or by the account itself.
+ * @notice A fan's wallet: an ERC-4337 account (EntryPoint v0.8) signed by the fan's WebAuthn passkeys (P-256
+ * keys kept by the fan's phones and computers), any one of which signs alone. Calls are executed in ERC-7821
+ * batches, sent through the EntryPoint (a user operation signed by one of the passkeys) or by the account itself.
  *
- * Recovery (docs/decisions/160-passkey-wallets.md):
- *  - the fan moves the wallet to another passkey with {setSigner}, signed by the current one;
+ * The passkeys are OpenZeppelin's MultiSignerERC7913 signers with threshold 1, each `verifier || qx || qy`
+ * where `verifier` is the ERC7913WebAuthnVerifier our factory deployed (user present and verified required).
+ * A user operation's signature is `abi.encode(bytes[] signers, bytes[] signatures)`, naming the passkey that
+ * signed. Only WebAuthn passkeys of that verifier can be added, at most MAX_PASSKEYS.
+ *
+ * Passkeys and recovery (docs/decisions/160-passkey-wallets.md, 171-second-passkey-and-recovery-pages.md):
+ *  - a passkey of the wallet adds another ({addPasskey}, e.g. the fan's other device) or removes one
+ *    ({removePasskey}; never the last): only the account itself, i.e. a user operation signed by a passkey;
  *  - a fan who lost every device is recovered by the guardian: {proposeRecovery} names a new passkey that
- *    only takes over RECOVERY_DELAY later ({completeRecovery}); until then the current passkey can
- *    {cancelRecovery}. The guardian can do nothing else: it never signs user operations and never moves
- *    a token. The fan can replace or remove the guardian ({setGuardian}).
+ *    replaces all of them only RECOVERY_DELAY later ({completeRecovery}); until then any passkey can
+ *    {cancelRecovery}. The guardian can do nothing else: it never signs user operations, never adds a passkey
+ *    by itself and never moves a token. The fan can replace or remove the guardian ({setGuardian}).
  *
  * Deployed as EIP-1167 clones by DiginoorAccountFactory; the implementation itself is locked
- * (initializers disabled, signer set to a point whose private key nobody knows).
+ * (initializers disabled, its one signer a point whose private key nobody knows).
  */
-contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holder, Initializable {
+contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721Holder, Initializable {
     /// @notice Time between a guardian's recovery proposal and the moment it can take effect.
     uint40 public constant RECOVERY_DELAY = 7 days;
+    /// @notice Most passkeys one account holds (bounds the work of {completeRecovery}).
+    uint256 public constant MAX_PASSKEYS = 8;
+
+    /// @notice The ERC-7913 WebAuthn verifier every passkey of this account is checked by.
+    address public immutable webAuthnVerifier;
 
     /// @dev The implementation's signer: the first point on P-256 with x >= sha256("Diginoor passkey account
     /// implementation: no signer"); its discrete logarithm is unknown, so nobody can sign for the implementation.
@@ -45,7 +55,8 @@ contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holde
     address private _guardian;
     PendingRecovery private _recovery;
 
-    event SignerChanged(bytes32 qx, bytes32 qy);
+    event PasskeyAdded(bytes32 qx, bytes32 qy);
+    event PasskeyRemoved(bytes32 qx, bytes32 qy);
     event GuardianChanged(address indexed previousGuardian, address indexed newGuardian);
     event RecoveryProposed(address indexed guardian, bytes32 qx, bytes32 qy, uint40 executableAt);
     event RecoveryCancelled(bytes32 qx, bytes32 qy);
@@ -54,16 +65,21 @@ contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holde
     error NotGuardian(address caller);
     error NoPendingRecovery();
     error RecoveryNotReady(uint40 executableAt);
+    error InvalidPasskey(bytes32 qx, bytes32 qy);
+    error TooManyPasskeys(uint256 max);
 
-    constructor() SignerP256(LOCKED_QX, LOCKED_QY) {
+    constructor(address verifier)
+        MultiSignerERC7913(_signers(abi.encodePacked(verifier, LOCKED_QX, LOCKED_QY)), 1)
+    {
+        webAuthnVerifier = verifier;
         _disableInitializers();
     }
 
-    /// @notice Set the passkey and the guardian of a new clone (called by the factory in the deploying call).
+    /// @notice Set the first passkey and the guardian of a new clone (called by the factory in the deploying call).
     function initialize(bytes32 qx, bytes32 qy, address guardian_) external initializer {
-        _setSigner(qx, qy);
+        _addPasskey(qx, qy);
+        _setThreshold(1);
         _guardian = guardian_;
-        emit SignerChanged(qx, qy);
         emit GuardianChanged(address(0), guardian_);
     }
 
@@ -72,14 +88,30 @@ contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holde
         return ERC4337Utils.ENTRYPOINT_V08;
     }
 
-    /// @notice Move the wallet to another passkey (signed by the current one). Cancels a pending recovery.
-    function setSigner(bytes32 qx, bytes32 qy) external onlyEntryPointOrSelf {
-        _setSigner(qx, qy);
-        if (_recovery.executableAt != 0) {
-            emit RecoveryCancelled(_recovery.qx, _recovery.qy);
-            delete _recovery;
+    /// @notice Add a passkey (e.g. on the fan's other device); signed by a passkey of the wallet.
+    function addPasskey(bytes32 qx, bytes32 qy) external onlyEntryPointOrSelf {
+        _addPasskey(qx, qy);
+    }
+
+    /// @notice Remove a passkey (e.g. of a lost device); signed by a passkey of the wallet. Never the last one.
+    function removePasskey(bytes32 qx, bytes32 qy) external onlyEntryPointOrSelf {
+        _removeSigners(_signers(_signerOf(qx, qy)));
+        emit PasskeyRemoved(qx, qy);
+    }
+
+    /// @notice Whether (qx, qy) is one of the wallet's passkeys.
+    function isPasskey(bytes32 qx, bytes32 qy) public view returns (bool) {
+        return isSigner(_signerOf(qx, qy));
+    }
+
+    /// @notice The wallet's passkeys (their public keys).
+    function passkeys() external view returns (bytes32[] memory qx, bytes32[] memory qy) {
+        bytes[] memory all = getSigners(0, type(uint64).max);
+        qx = new bytes32[](all.length);
+        qy = new bytes32[](all.length);
+        for (uint256 i = 0; i < all.length; ++i) {
+            (qx[i], qy[i]) = _coordinates(all[i]);
         }
-        emit SignerChanged(qx, qy);
     }
 
     /// @notice Replace the guardian, or remove it with address(0) (then a fan who loses every passkey loses the wallet).
@@ -96,16 +128,16 @@ contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holde
         return _recovery;
     }
 
-    /// @notice Guardian only: name the passkey that takes over after RECOVERY_DELAY unless the current one cancels.
+    /// @notice Guardian only: name the passkey that replaces every passkey after RECOVERY_DELAY unless one cancels.
     function proposeRecovery(bytes32 qx, bytes32 qy) external {
         if (msg.sender != _guardian || msg.sender == address(0)) revert NotGuardian(msg.sender);
-        if (!P256.isValidPublicKey(qx, qy)) revert SignerP256InvalidPublicKey(qx, qy);
+        if (!P256.isValidPublicKey(qx, qy)) revert InvalidPasskey(qx, qy);
         uint40 executableAt = uint40(block.timestamp) + RECOVERY_DELAY;
         _recovery = PendingRecovery(qx, qy, executableAt);
         emit RecoveryProposed(msg.sender, qx, qy, executableAt);
     }
 
-    /// @notice Veto the guardian's pending recovery (signed by the current passkey).
+    /// @notice Veto the guardian's pending recovery (signed by any passkey of the wallet).
     function cancelRecovery() external onlyEntryPointOrSelf {
         PendingRecovery memory r = _recovery;
         if (r.executableAt == 0) revert NoPendingRecovery();
@@ -113,15 +145,49 @@ contract DiginoorPasskeyAccount is Account, SignerWebAuthn, ERC7821, ERC721Holde
         emit RecoveryCancelled(r.qx, r.qy);
     }
 
-    /// @notice Anyone: install the recovered passkey once the delay has passed.
+    /// @notice Anyone: once the delay has passed, the recovered passkey becomes the wallet's only passkey.
     function completeRecovery() external {
         PendingRecovery memory r = _recovery;
         if (r.executableAt == 0) revert NoPendingRecovery();
         if (block.timestamp < r.executableAt) revert RecoveryNotReady(r.executableAt);
         delete _recovery;
-        _setSigner(r.qx, r.qy);
+        bytes memory fresh = _signerOf(r.qx, r.qy);
+        bytes[] memory old = getSigners(0, type(uint64).max);
+        if (!isSigner(fresh)) {
+            _addSigners(_signers(fresh));
+            emit PasskeyAdded(r.qx, r.qy);
+        }
+        for (uint256 i = 0; i < old.length; ++i) {
+            if (keccak256(old[i]) == keccak256(fresh)) continue;
+            _removeSigners(_signers(old[i]));
+            (bytes32 oldX, bytes32 oldY) = _coordinates(old[i]);
+            emit PasskeyRemoved(oldX, oldY);
+        }
         emit RecoveryCompleted(r.qx, r.qy);
-        emit SignerChanged(r.qx, r.qy);
+    }
+
+    function _addPasskey(bytes32 qx, bytes32 qy) private {
+        if (!P256.isValidPublicKey(qx, qy)) revert InvalidPasskey(qx, qy);
+        if (getSignerCount() >= MAX_PASSKEYS) revert TooManyPasskeys(MAX_PASSKEYS);
+        _addSigners(_signers(_signerOf(qx, qy)));
+        emit PasskeyAdded(qx, qy);
+    }
+
+    /// @dev ERC-7913 signer of a passkey: our WebAuthn verifier's address, then the key.
+    function _signerOf(bytes32 qx, bytes32 qy) private view returns (bytes memory) {
+        return abi.encodePacked(webAuthnVerifier, qx, qy);
+    }
+
+    function _coordinates(bytes memory signer) private pure returns (bytes32 qx, bytes32 qy) {
+        assembly ("memory-safe") {
+            qx := mload(add(signer, 52))
+            qy := mload(add(signer, 84))
+        }
+    }
+
+    function _signers(bytes memory signer) private pure returns (bytes[] memory list) {
+        list = new bytes[](1);
+        list[0] = signer;
     }
 
     /// @dev The EntryPoint (a validated user operation) may execute batches, besides the account itself.

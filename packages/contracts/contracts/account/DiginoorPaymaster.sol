@@ -19,7 +19,8 @@ import {DiginoorPasskeyAccount} from "./DiginoorPasskeyAccount.sol";
  *  - marketplace: list, updatePrice, cancelListing, createAuction, settle, cancelAuction, withdraw;
  *  - collectible: approve / setApprovalForAll for the marketplace only, transferFrom / safeTransferFrom
  *    (e.g. "send to my own wallet");
- *  - the account itself: setSigner, setGuardian, cancelRecovery (a fan without crypto can always veto a recovery).
+ *  - the account itself: addPasskey, removePasskey, setGuardian, cancelRecovery (a fan without crypto can
+ *    always add a device and veto a recovery).
  * Every call of the ERC-7821 batch must be one of these and carry no ETH. Each account gets at most
  * `dailyLimit` sponsored operations per UTC day and each operation may cost at most `maxCostPerOp` wei.
  *
@@ -178,7 +179,8 @@ contract DiginoorPaymaster is Paymaster, AccessControl {
                 || selector == bytes4(keccak256("safeTransferFrom(address,address,uint256,bytes)"));
         }
         if (target == sender) {
-            return selector == DiginoorPasskeyAccount.setSigner.selector
+            return selector == DiginoorPasskeyAccount.addPasskey.selector
+                || selector == DiginoorPasskeyAccount.removePasskey.selector
                 || selector == DiginoorPasskeyAccount.setGuardian.selector
                 || selector == DiginoorPasskeyAccount.cancelRecovery.selector;
         }

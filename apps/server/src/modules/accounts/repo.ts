@@ -308,3 +308,12 @@ export function pruneUnverifiedUsers(db: Db, now: string, days: number) {
       RETURNING 1) SELECT count(*)::int AS n FROM d`,
   );
 }
+
+/** The ids of the live studio accounts of a production house (decision 132). */
+export async function studioAccountIds(db: Db, houseId: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "studio"), eq(users.productionHouseId, houseId), isNull(users.deletedAt)));
+  return rows.map((r) => r.id);
+}

@@ -776,3 +776,8 @@ export {
   exportAccount,
   releaseHandles,
 } from "./personal-data.ts";
+
+/** The ids of the live studio accounts of a production house (their KYC gates its payouts, decision 175). */
+export function studioAccountIds(db: Db, houseId: number): Promise<string[]> {
+  return repo.studioAccountIds(db, houseId);
+}

@@ -178,6 +178,14 @@ function registerRoutes(app: FastifyInstance, service: AdminService): void {
     permission: admin,
     handler: ({ user, params, body }) => service.hideToken(actorOf(user), params.tokenId, body),
   });
+  route(app, e.chainMetadata, {
+    permission: admin,
+    handler: ({ user }) => service.chainMetadata(actorOf(user)),
+  });
+  route(app, e.ipfsExit, {
+    permission: admin,
+    handler: ({ user, body }) => service.exitToIpfs(actorOf(user), body.rootCid),
+  });
   route(app, e.unhideToken, {
     permission: admin,
     handler: async ({ user, params }) => {

@@ -34,8 +34,10 @@ import type { Storage } from "../../lib/storage/storage.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ContactService } from "../contact/service.ts";
+import type { EarningsService } from "../earnings/service.ts";
 import type { LotteryService } from "../lottery/service.ts";
 import type { NewsletterService } from "../newsletter/service.ts";
+import type { PortabilityService } from "../portability/service.ts";
 import type { CardFulfilment, HostedCheckout } from "../orders/service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
@@ -133,6 +135,8 @@ export interface AdminDeps {
   };
   contact: Pick<ContactService, "inbox">;
   newsletter: Pick<NewsletterService, "exportCsv">;
+  portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata">;
+  earnings: Pick<EarningsService, "recordPayout">;
 }
 
 export function createAdminService(deps: AdminDeps) {
@@ -378,6 +382,19 @@ export function createAdminService(deps: AdminDeps) {
       });
     },
 
+    /** A payout to a production house out of its earnings (decision 174): administrators only, KYC and balance checked, audited. */
+    recordStudioPayout(
+      actor: Actor,
+      houseId: number,
+      input: { currency: "inr" | "usd" | "wei"; amountMinor: string; reference: string },
+    ) {
+      requireAdminRole(actor);
+      return audited(actor, "studio.payout", "studio", { catalogue: false }, async (tx) => {
+        const payout = await ctx.earnings.recordPayout(tx, actor.id, houseId, input);
+        return { result: payout, subjectId: String(houseId), before: null, after: { ...payout, houseId } };
+      });
+    },
+
     setSuspended(actor: Actor, id: string, suspended: boolean): Promise<AdminUser> {
       requireAdminRole(actor);
       if (suspended && id === actor.id) throw AppError.conflict("You cannot suspend your own account");
@@ -457,6 +474,29 @@ export function createAdminService(deps: AdminDeps) {
     },
     /** Which of `tokenIds` are hidden from our marketplace (for the marketplace's reads). */
     hiddenAmong: (tokenIds: string[]) => repo.hiddenAmong(ctx.db, tokenIds),
+
+    // ---- the chain: where token URIs point, and the exit to an IPFS snapshot (decision 173): administrators
+
+    chainMetadata(actor: Actor) {
+      requireAdminRole(actor);
+      return ctx.portability.chainMetadata();
+    },
+    /**
+     * Points the collectible's base URI at `ipfs://<root>/metadata/`. The transaction is sent and mined
+     * (its BatchMetadataUpdate seen) first, outside any database transaction (it reads the indexer's
+     * tables, and a chain call must not hold a connection); then its audit row is written. A refused
+     * call (not a directory CID, no admin key) changes nothing and leaves no row.
+     */
+    async exitToIpfs(actor: Actor, rootCid: string) {
+      requireAdminRole(actor);
+      const { before, ...result } = await ctx.portability.exitToIpfs(rootCid);
+      return audited(actor, "chain.ipfs_exit", "collectible", { catalogue: false }, async () => ({
+        result,
+        subjectId: result.rootCid,
+        before: { baseUri: before },
+        after: { baseUri: result.baseUri, txHash: result.txHash },
+      }));
+    },
 
     // ---- image upload (administrators and studio accounts)
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 // Catalogue queries. Every list is one indexed SQL statement; pages use keyset conditions on
 // (sort key, id), never OFFSET, so deep pages cost the same as the first and walks are stable.
 import type { NftSort, SaleType, Tier } from "@diginoor/api/catalogue";
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client.ts";
 import {
   celebrities,
@@ -727,4 +727,17 @@ export async function updateNft(db: Db, id: string, v: Partial<NewNft>): Promise
 /** Moves a film's NFTs to its new production house. */
 export async function moveFilmNfts(db: Db, filmId: number, houseId: number): Promise<void> {
   await db.update(nfts).set({ productionHouseId: houseId }).where(eq(nfts.filmId, filmId));
+}
+
+/** The production house of each NFT named by catalogue number or by id (the studio earnings, decision 174). */
+export function nftHouses(db: Db, numbers: number[], ids: string[]) {
+  return db
+    .select({ id: nfts.id, catalogueNumber: nfts.catalogueNumber, houseId: nfts.productionHouseId })
+    .from(nfts)
+    .where(
+      or(
+        inArray(nfts.catalogueNumber, numbers.length ? numbers : [-1]),
+        inArray(nfts.id, ids.length ? ids : [""]),
+      ),
+    );
 }

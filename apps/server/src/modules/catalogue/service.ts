@@ -712,3 +712,6 @@ export const nftsAdmin = {
     return { before, after };
   },
 };
+
+/** The production house of each NFT named by catalogue number or id, read on `db` (a transaction's too). */
+export const nftHouses = (db: Db, numbers: number[], ids: string[]) => repo.nftHouses(db, numbers, ids);

@@ -44,6 +44,12 @@ export interface ChainRuntime {
    */
   signer?: LocalAccount;
   minter?: LocalAccount;
+  /**
+   * The deployer key (DEPLOYER_PRIVATE_KEY; anvil's first account locally), which is the collectible's
+   * admin (DEFAULT_ADMIN_ROLE) on a development deployment. In production the admin is a multisig the
+   * server never holds; the console's exit to IPFS checks on chain and asks for the multisig then.
+   */
+  admin?: LocalAccount;
   /** Buys resale listings for card and rupee orders (RESALE_BUYER_PRIVATE_KEY; a funded development key on anvil). */
   buyer?: LocalAccount;
   /** Proposes and completes delayed recoveries of passkey wallets (RECOVERY_GUARDIAN_PRIVATE_KEY; anvil's 7th account locally). */
@@ -215,6 +221,7 @@ export async function startChain(
       k ? privateKeyToAccount(k as Hex) : local ? privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY) : undefined;
     const signer = key(config.VOUCHER_SIGNER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
     const minter = key(config.MINTER_PRIVATE_KEY ?? config.DEPLOYER_PRIVATE_KEY);
+    const admin = key(config.DEPLOYER_PRIVATE_KEY);
     const buyer = config.RESALE_BUYER_PRIVATE_KEY
       ? privateKeyToAccount(config.RESALE_BUYER_PRIVATE_KEY as Hex)
       : await localResaleBuyer(publicClient, chainId);
@@ -227,6 +234,7 @@ export async function startChain(
       publicClient,
       signer,
       minter,
+      admin,
       buyer,
       guardian,
       wallets,

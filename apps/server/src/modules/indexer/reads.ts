@@ -158,9 +158,10 @@ export function createTokenReads(opts: TokenReadsOptions) {
       ...(nft.videoUrl ? { animation_url: absolute(nft.videoUrl) } : {}),
       external_url: `${opts.publicUrl}/nftdetail/${nft.id}`,
       attributes: [
-        { trait_type: "Rarity", value: nft.tierLabel },
+        // The names marketplaces show as traits (issue 25: film, star, tier, edition at least).
         { trait_type: "Film", value: nft.film },
-        { trait_type: "Celebrity", value: nft.celebrity },
+        { trait_type: "Star", value: nft.celebrity },
+        { trait_type: "Tier", value: nft.tierLabel },
         { trait_type: "Production house", value: nft.productionHouse },
         { trait_type: "Category", value: nft.category },
         { trait_type: "Edition", value: row.edition, display_type: "number" },
@@ -168,6 +169,12 @@ export function createTokenReads(opts: TokenReadsOptions) {
         { trait_type: "Royalty", value: row.royalty_bps / 100, display_type: "boost_percentage" },
       ],
     };
+  }
+
+  /** Every token the indexer has seen minted, by token id (the IPFS export's list). */
+  async function tokenIds(): Promise<string[]> {
+    if (opts.chainId === undefined) return [];
+    return repo.allTokenIds(q, opts.chainId);
   }
 
   /** Mints the indexer has applied among `tokenIds`: token id → the minting transaction and recipient. */
@@ -346,6 +353,7 @@ export function createTokenReads(opts: TokenReadsOptions) {
     chainNotifications,
     nftActivity,
     metadata,
+    tokenIds,
     mints,
     auction,
     market,

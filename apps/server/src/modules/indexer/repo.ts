@@ -400,6 +400,15 @@ export function tokenById(q: Query, chainId: number, tokenId: string): Promise<T
   return q<TokenViewRow>(`${TOKEN_VIEW} AND t.token_id = $2::numeric`, [chainId, tokenId]);
 }
 
+/** Every token the indexer knows on a chain (minted and not burnt), by token id. */
+export async function allTokenIds(q: Query, chainId: number): Promise<string[]> {
+  const rows = await q<{ token_id: string }>(
+    "SELECT token_id::text AS token_id FROM indexer_tokens WHERE chain_id = $1 ORDER BY token_id",
+    [chainId],
+  );
+  return rows.map((r) => r.token_id);
+}
+
 /** Tokens an address holds or has in an open auction, by token id (at most `limit`). */
 export function tokensOfAccount(
   q: Query,
@@ -647,5 +656,32 @@ export function salesOfAccounts(q: Query, addresses: string[]): Promise<SaleOfAc
       WHERE lower(s.seller) = ANY($1::text[]) OR lower(s.buyer) = ANY($1::text[])
       ORDER BY s.block_time, s.block_number, s.log_index`,
     [addresses],
+  );
+}
+
+/** A sale on the chain with its token's catalogue NFT number (the studio earnings, decision 174). */
+export interface EarningSaleRow {
+  kind: "primary" | "listing" | "auction";
+  block_number: string;
+  log_index: number;
+  tx_hash: string;
+  block_time: Date;
+  token_id: string;
+  nft_number: string;
+  seller: string;
+  price_wei: string;
+  royalty_wei: string;
+  fee_wei: string;
+}
+
+/** Every indexed sale of a chain, oldest first, with the catalogue NFT its token is an edition of. */
+export function salesWithNft(q: Query, chainId: number): Promise<EarningSaleRow[]> {
+  return q<EarningSaleRow>(
+    `SELECT s.kind, s.block_number::text AS block_number, s.log_index, s.tx_hash, s.block_time,
+            s.token_id::text AS token_id, t.nft_number::text AS nft_number, s.seller,
+            s.price_wei::text AS price_wei, s.royalty_wei::text AS royalty_wei, s.fee_wei::text AS fee_wei
+       FROM indexer_sales s JOIN indexer_tokens t ON t.chain_id = s.chain_id AND t.token_id = s.token_id
+      WHERE s.chain_id = $1 ORDER BY s.block_number, s.log_index`,
+    [chainId],
   );
 }

@@ -555,3 +555,6 @@ export function confirmationDepth(
 
 // Data rights (decision 170): this module's part of the archive and of the erasure.
 export { exportChainActivity } from "./personal-data.ts";
+
+/** Every indexed sale with its catalogue NFT number, for the studio earnings (decision 174). */
+export { salesWithNft, type EarningSaleRow } from "./repo.ts";

@@ -15,6 +15,7 @@ import type {
   MyTickets,
   PrizeDelivery,
 } from "@diginoor/api/lottery";
+import { kycMessages } from "@diginoor/api/kyc";
 import { lotteryMessages as m } from "@diginoor/api/lottery";
 import type { Hash } from "viem";
 import { z } from "zod";
@@ -26,6 +27,7 @@ import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime } from "../chain/service.ts";
+import type { KycService } from "../kyc/service.ts";
 import { sha256, toHex, winningTicket } from "./draw.ts";
 import * as repo from "./repo.ts";
 
@@ -87,6 +89,8 @@ export interface LotteryServiceDeps {
   drawBlocks: number;
   /** A closed lottery whose seed is not revealed this long after closing is refunded. */
   revealTimeoutMs: number;
+  /** A cash prize is paid only to a winner whose identity is verified (decision 175). */
+  kyc: Pick<KycService, "stateOf">;
   /**
    * Called in the transaction that ends a lottery without a draw, with every paid ticket order: the
    * orders module enqueues their refunds there (exactly once per order and cause).
@@ -566,6 +570,11 @@ export function createLotteryService(deps: LotteryServiceDeps) {
       const r = await repo.findLottery(txq(tx), id, true);
       if (!r) throw AppError.notFound("Lottery");
       const before = await toApi(r, tx);
+      if (r.state === "drawn" && r.prize_kind === "pool" && !r.prize_paid_at && r.winner_user_id) {
+        const state = await deps.kyc.stateOf(r.winner_user_id, txq(tx));
+        if (state !== "verified")
+          throw new AppError("kyc_required", kycMessages.payoutNeedsKyc("The winner", state), { state });
+      }
       if (!(await repo.markPrizePaid(txq(tx), id, { by: actorId, reference, now: clock.date() })))
         throw AppError.conflict(m.prizeNotOwed);
       log("info", "lottery prize pool paid", { lotteryId: id, by: actorId });

@@ -23,6 +23,7 @@ import * as repo from "./repo.ts";
 import { newEventId, newSessionId, type SandboxEvent, signSandboxPayload } from "./sandbox.ts";
 import { createSandboxOutbox, httpSandboxPost, type SandboxPost } from "./sandbox-outbox.ts";
 import { createTicketOrders } from "./ticket-orders.ts";
+import { checkInrLimit, type InrLimit } from "./inr-limit.ts";
 
 /** A hosted checkout still unpaid this long after it opened is asked about at its provider. */
 const RECONCILE_AFTER_MS = 3 * 60 * 1000;
@@ -69,6 +70,8 @@ export interface HostedCheckoutDeps {
   cashfreeMode?: "sandbox" | "production";
   /** Stripe and Cashfree when configured (decision 142); the sandbox's adapter is made from `sandbox`. */
   providers?: PaymentProviders;
+  /** Rupee orders above the yearly total need verified KYC (decision 175). */
+  inrLimit?: InrLimit;
   log?: OrdersLog;
 }
 
@@ -128,6 +131,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     openMs: CHECKOUT_OPEN_MS,
     holdMarginMs: HOLD_MARGIN_MS,
     publicUrl,
+    inrLimit: deps.inrLimit,
   });
 
   function requireSandbox() {
@@ -319,6 +323,7 @@ export function createHostedCheckout(deps: HostedCheckoutDeps) {
     const provider = hostedProvider(name);
     const now = clock.date();
     const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(o.usdCents) : null;
+    if (inr) await checkInrLimit(queryOf(tx), deps.inrLimit, o.userId, inr.paise, now);
     return repo.insertOrder(queryOf(tx), {
       ...o,
       provider: name,

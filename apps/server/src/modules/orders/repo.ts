@@ -661,3 +661,43 @@ export async function isCardResale(
   );
   return rows.length > 0;
 }
+/**
+ * Rupees (paise) a user has paid or is paying since `since`: rupee orders that are open or paid
+ * (an order that failed, lapsed, was cancelled or refunded counts for nothing). For the yearly KYC
+ * limit (decision 175).
+ */
+export async function inrPaiseSince(q: Query, userId: string, since: Date): Promise<bigint> {
+  const [row] = await q<{ total: string }>(
+    `SELECT COALESCE(sum(pay_amount_minor), 0)::text AS total FROM orders
+      WHERE user_id = $1 AND pay_currency = 'inr' AND created_at >= $2
+        AND state IN ('created', 'awaiting_payment', 'paid', 'minting', 'fulfilled')`,
+    [userId, since],
+  );
+  return BigInt(row?.total ?? "0");
+}
+
+/** A fulfilled primary NFT order paid by card or in rupees (the studio earnings' fiat sales, decision 174). */
+export interface FiatSaleRow {
+  id: string;
+  nft_id: string;
+  provider: string;
+  pay_currency: string;
+  pay_amount_minor: string;
+  fulfilled_at: Date;
+}
+
+/**
+ * Every fulfilled primary NFT order of a hosted provider (not wallet orders, whose sales the chain
+ * records; not resale or ticket orders), with the time it was fulfilled.
+ */
+export function fiatPrimarySales(q: Query): Promise<FiatSaleRow[]> {
+  return q<FiatSaleRow>(
+    `SELECT o.id, o.nft_id, o.provider, o.pay_currency, o.pay_amount_minor::text AS pay_amount_minor,
+            COALESCE((SELECT max(t.at) FROM order_transitions t
+                       WHERE t.order_id = o.id AND t.to_state = 'fulfilled'), o.created_at) AS fulfilled_at
+       FROM orders o
+      WHERE o.state = 'fulfilled' AND o.provider <> 'wallet' AND o.kind = 'primary'
+        AND o.lottery_id IS NULL AND o.nft_id IS NOT NULL
+      ORDER BY fulfilled_at, o.id`,
+  );
+}

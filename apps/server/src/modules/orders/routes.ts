@@ -6,6 +6,7 @@ import { AppError } from "../../http/errors.ts";
 import { rawBodyRoutes } from "../../http/raw-body.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
+import { outboxThroughApp } from "../../lib/webhook-outbox.ts";
 import { CASHFREE_CHECKOUT_SCRIPT } from "./providers/cashfree.ts";
 import { checkoutPage, SIGNATURE_HEADER } from "./sandbox.ts";
 import type { OrdersUnits } from "./service.ts";
@@ -167,16 +168,10 @@ export async function registerOrders(app: FastifyInstance, deps: OrdersRoutesDep
   });
 
   // The sandbox provider's outbox posts through the whole HTTP stack (raw body, signature check).
-  const outbox = hostedCheckout.useSandboxPost(
-    async (body, signature) =>
-      (
-        await app.inject({
-          method: "POST",
-          url: api.sandboxWebhook.path,
-          payload: body,
-          headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature },
-        })
-      ).statusCode,
+  const outbox = outboxThroughApp(
+    app,
+    api.sandboxWebhook.path,
+    SIGNATURE_HEADER,
+    hostedCheckout.useSandboxPost,
   );
-  app.addHook("preClose", () => outbox.drain());
 }

@@ -1,7 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { localSecret } from "../../lib/local-secret.ts";
-import { AppError } from "../../http/errors.ts";
+import { readSignedEvent, signTimestamped } from "../../lib/webhook-signature.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
 import { escapeHtml } from "../mail/service.ts";
 
@@ -55,12 +55,7 @@ export const sandboxRefundId = (idempotencyKey: string) =>
   `re_sandbox_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`;
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as the sandbox sends it. */
-export function signSandboxPayload(secret: string, body: string | Buffer, timestampSec: number): string {
-  const mac = createHmac("sha256", secret).update(`${timestampSec}.`).update(body).digest("hex");
-  return `t=${timestampSec},v1=${mac}`;
-}
-
-const refuse = (why: string) => new AppError("bad_request", `Webhook refused: ${why}`);
+export const signSandboxPayload = signTimestamped;
 
 /**
  * Checks a webhook's signature over the exact bytes received and its timestamp against the replay
@@ -72,32 +67,13 @@ export function verifySandboxWebhook(
   header: string | string[] | undefined,
   nowMs: number,
 ): SandboxEvent {
-  if (typeof header !== "string") throw refuse("no signature");
-  const parts = new Map<string, string[]>();
-  for (const kv of header.split(",")) {
-    const at = kv.indexOf("=");
-    if (at <= 0) continue;
-    const k = kv.slice(0, at).trim();
-    parts.set(k, [...(parts.get(k) ?? []), kv.slice(at + 1).trim()]);
-  }
-  const t = Number(parts.get("t")?.[0]);
-  if (!Number.isInteger(t)) throw refuse("no timestamp");
-  if (Math.abs(nowMs / 1000 - t) > REPLAY_WINDOW_SECONDS) throw refuse("timestamp outside the replay window");
-  const expected = Buffer.from(signSandboxPayload(secret, raw, t).split("v1=")[1] ?? "", "hex");
-  const ok = (parts.get("v1") ?? []).some((v) => {
-    const given = Buffer.from(v, "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-  if (!ok) throw refuse("bad signature");
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw refuse("not JSON");
-  }
-  const parsed = sandboxEventSchema.safeParse(json);
-  if (!parsed.success) throw refuse("not a sandbox event");
-  return parsed.data;
+  return readSignedEvent(
+    { secret, windowSeconds: REPLAY_WINDOW_SECONDS, what: "a sandbox event" },
+    raw,
+    header,
+    nowMs,
+    sandboxEventSchema,
+  );
 }
 
 /** The hosted checkout page: amount, what is bought, and Pay / Decline / Abandon (plain forms, no script). */

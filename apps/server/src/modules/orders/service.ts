@@ -41,3 +41,5 @@ export interface OrdersUnits {
 
 // Data rights (decision 170): this module's part of the archive and of the erasure.
 export { exportOrders } from "./personal-data.ts";
+/** The fulfilled card and rupee primary sales, for the studio earnings (decision 174). */
+export { fiatPrimarySales, type FiatSaleRow } from "./repo.ts";

@@ -16,6 +16,7 @@ import { type OrderLifecycle, orderPath, ticketTitle } from "./lifecycle.ts";
 import type { PaymentProviders } from "./providers/index.ts";
 import type { CheckoutRequest, HostedProviderName } from "./providers/types.ts";
 import type { Refunds } from "./refunds.ts";
+import { checkInrLimit, type InrLimit } from "./inr-limit.ts";
 import * as repo from "./repo.ts";
 import { newSessionId } from "./sandbox.ts";
 
@@ -45,6 +46,8 @@ export interface TicketOrdersDeps {
   openMs: Record<HostedProviderName, number>;
   holdMarginMs: number;
   publicUrl: string;
+  /** Rupee orders above the yearly total need verified KYC. */
+  inrLimit?: InrLimit;
 }
 
 export function createTicketOrders(deps: TicketOrdersDeps) {
@@ -81,6 +84,7 @@ export function createTicketOrders(deps: TicketOrdersDeps) {
       const terms = await lottery.ticketTerms(tx, userId, lotteryId, body.count, body.region, pending);
       const now = clock.date();
       const inr = provider.currency === "inr" ? await deps.quotes.usdCentsToInr(terms.usdCents) : null;
+      if (inr) await checkInrLimit(tq, deps.inrLimit, userId, inr.paise, now);
       const o = await repo.insertOrder(tq, {
         userId,
         nftId: null,

@@ -22,6 +22,7 @@ import * as admin from "../admin/service.ts";
 import * as contact from "../contact/service.ts";
 import * as events from "../events/service.ts";
 import * as indexer from "../indexer/service.ts";
+import * as kyc from "../kyc/service.ts";
 import * as lottery from "../lottery/service.ts";
 import * as mail from "../mail/service.ts";
 import type { MailMessage } from "../mail/service.ts";
@@ -56,6 +57,8 @@ export const contributors: PersonalDataContributor[] = [
   { module: "orders", export: orders.exportOrders },
   { module: "tax", export: tax.exportTax },
   { module: "lottery", export: lottery.exportLottery },
+  // Kept on erasure (record keeping of verifications; decision 175): references and results, no document.
+  { module: "kyc", export: kyc.exportKyc },
   { module: "chain", export: indexer.exportChainActivity },
   { module: "social", export: social.exportSocial, erase: social.eraseSocial },
   {

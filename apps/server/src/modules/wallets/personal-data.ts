@@ -23,6 +23,11 @@ export async function exportWallets(q: Query, s: PersonalSubject) {
          FROM passkey_credentials WHERE user_id = $1 ORDER BY created_at`,
       [s.userId],
     ),
+    passkeyRequests: await q(
+      `SELECT address, credential_id AS "credentialId", state, created_at AS "createdAt", finished_at AS "finishedAt"
+         FROM wallet_passkey_requests WHERE user_id = $1 ORDER BY created_at`,
+      [s.userId],
+    ),
     recoveries: await q(
       `SELECT address, state, requested_at AS "requestedAt", new_credential_id AS "newCredentialId",
               executable_at AS "executableAt", finished_at AS "finishedAt"
@@ -35,6 +40,7 @@ export async function exportWallets(q: Query, s: PersonalSubject) {
 export async function eraseWallets(q: Query, s: PersonalSubject) {
   await q("DELETE FROM wallet_nonces WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallet_recoveries WHERE user_id = $1", [s.userId]);
+  await q("DELETE FROM wallet_passkey_requests WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM passkey_credentials WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallets WHERE user_id = $1", [s.userId]);
 }

@@ -139,8 +139,10 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
       const code = await chain.publicClient.getCode({ address: r.address as Address });
       if (!code || code === "0x") {
         // Never used: deploy it for its (lost) passkey first; the factory binds the address to that key.
+        // The first passkey's (the address is its key's): passkeys of other devices are added on chain,
+        // which deploys the account, so an undeployed account has that one only.
         const [old] = await q<{ public_key: string }>(
-          "SELECT public_key FROM passkey_credentials WHERE address = $1",
+          "SELECT public_key FROM passkey_credentials WHERE address = $1 ORDER BY created_at, credential_id LIMIT 1",
           [r.address],
         );
         if (!old) throw new Error(`wallet recovery ${r.id}: no passkey recorded for ${r.address}`);
@@ -199,8 +201,12 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
     if (r.state !== "proposed" || !r.executable_at || !r.new_public_key) return r.state;
     const [qx, qy] = halves(r.new_public_key);
     const pending = await pendingOf(chain, r.address);
-    const signer = await readAccount<[Hex, Hex]>(chain, r.address, "signer");
-    const installed = signer[0] === qx && signer[1] === qy;
+    const installed = await chain.publicClient.readContract({
+      address: r.address as Address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "isPasskey",
+      args: [qx, qy],
+    });
     if (pending.executableAt === 0 || pending.qx !== qx || pending.qy !== qy) {
       return installed ? finish(r, "completed") : finish(r, "cancelled");
     }
@@ -236,11 +242,16 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
         `UPDATE wallet_recoveries SET state = $2, finished_at = $3 WHERE id = $1 AND state = 'proposed' RETURNING *`,
         [r.id, state, clock.date()],
       );
-      if (row && state === "completed")
+      if (row && state === "completed") {
+        // The account now answers to the new passkey only (completeRecovery removed every other one).
+        await tx.query("DELETE FROM passkey_credentials WHERE address = $1", [r.address]);
         await tx.query(
-          "UPDATE passkey_credentials SET credential_id = $2, public_key = $3, created_at = $4 WHERE address = $1",
-          [r.address, r.new_credential_id, r.new_public_key, clock.date()],
+          `INSERT INTO passkey_credentials (credential_id, address, user_id, public_key, created_at)
+            VALUES ($2, $1, $3, $4, $5)
+            ON CONFLICT (credential_id) DO UPDATE SET address = EXCLUDED.address, public_key = EXCLUDED.public_key`,
+          [r.address, r.new_credential_id, r.user_id, r.new_public_key, clock.date()],
         );
+      }
       return row;
     });
     if (!done) return r.state;

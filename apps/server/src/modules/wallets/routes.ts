@@ -2,6 +2,7 @@ import { walletEndpoints as api } from "@diginoor/api/wallets";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
+import type { WalletDevicesService } from "./devices.ts";
 import type { WalletRecoveryService } from "./recovery.ts";
 import type { WalletsService } from "./service.ts";
 
@@ -21,7 +22,29 @@ export function registerWalletRoutes(
   app: FastifyInstance,
   service: WalletsService,
   recovery: WalletRecoveryService,
+  devices: WalletDevicesService,
 ): void {
+  route(app, api.requestWalletPasskey, {
+    permission: "signed-in",
+    rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
+    handler: ({ user, params, body }) => devices.request(userId(user), params.address, body),
+  });
+  route(app, api.listWalletPasskeyRequests, {
+    permission: "signed-in",
+    handler: async ({ user, params }) => ({ items: await devices.list(userId(user), params.address) }),
+  });
+  route(app, api.confirmWalletPasskey, {
+    permission: "signed-in",
+    rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
+    handler: ({ user, params }) => devices.confirmAdded(userId(user), params.address, params.id),
+  });
+  route(app, api.declineWalletPasskey, {
+    permission: "signed-in",
+    handler: async ({ user, params }) => {
+      await devices.decline(userId(user), params.address, params.id);
+      return undefined;
+    },
+  });
   route(app, api.startWalletRecovery, {
     permission: "signed-in",
     rateLimits: [{ rule: RECOVERY_LINKS_PER_USER, by: "user" }],

@@ -33,11 +33,23 @@ export interface WalletsServiceDeps {
   onLinked?: (userId: string) => Promise<unknown>;
 }
 
-function toApi(w: WalletRow, passkey?: PasskeyCredentialRow): Wallet {
+/** A wallet as the API shows it; `passkeys` are the wallet's credentials, the first (the account's key) first. */
+export function toApi(w: WalletRow, passkeys: PasskeyCredentialRow[] = []): Wallet {
+  const mine = passkeys
+    .filter((p) => p.address === w.address)
+    .sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.credentialId.localeCompare(b.credentialId),
+    );
+  const first = mine[0];
   return {
     address: w.address,
     kind: w.kind,
-    passkey: passkey ? { credentialId: passkey.credentialId, publicKey: passkey.publicKey } : null,
+    passkey: first ? { credentialId: first.credentialId, publicKey: first.publicKey } : null,
+    passkeys: mine.map((p) => ({
+      credentialId: p.credentialId,
+      publicKey: p.publicKey,
+      addedAt: p.createdAt.toISOString(),
+    })),
     receivesPurchases: w.receivesPurchases,
     chainId: w.chainId,
     linkedAt: w.linkedAt.toISOString(),
@@ -181,12 +193,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       repo.listWallets(database.db, userId),
       repo.listPasskeyCredentials(database.db, userId),
     ]);
-    return rows.map((w) =>
-      toApi(
-        w,
-        passkeys.find((p) => p.address === w.address),
-      ),
-    );
+    return rows.map((w) => toApi(w, passkeys));
   }
 
   return {
@@ -288,7 +295,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
           if (isUniqueViolation(err)) throw AppError.conflict(m.linkedElsewhere);
           throw err;
         }
-        return toApi(row, credential);
+        return toApi(row, [credential]);
       });
       return linked(userId, wallet);
     },
@@ -314,8 +321,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
         if (!(await repo.setReceiving(tx.db, userId, address))) throw notLinked();
         const row = await repo.findWallet(tx.db, address);
         if (!row) throw notLinked();
-        const passkey = (await repo.listPasskeyCredentials(tx.db, userId)).find((p) => p.address === address);
-        return toApi(row, passkey);
+        return toApi(row, await repo.listPasskeyCredentials(tx.db, userId));
       });
     },
 

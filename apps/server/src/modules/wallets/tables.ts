@@ -33,7 +33,7 @@ export const passkeyCredentials = pgTable(
   "passkey_credentials",
   {
     credentialId: text("credential_id").primaryKey(),
-    address: text("address").notNull(), // → wallets(address) ON DELETE CASCADE, UNIQUE (in the SQL)
+    address: text("address").notNull(), // → wallets(address) ON DELETE CASCADE (in the SQL); several per wallet since 0175
     userId: uuid("user_id").notNull(),
     publicKey: text("public_key").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -46,4 +46,5 @@ export type PasskeyCredentialRow = typeof passkeyCredentials.$inferSelect;
 export type WalletRow = typeof wallets.$inferSelect;
 
 /** Recoveries of passkey wallets (migrations/0165_wallet_recoveries.sql), written in SQL by recovery.ts. */
-export const ownedTables = ["wallet_recoveries"] as const;
+/** Requests to add a passkey of another device (migrations/0175_wallet_passkey_devices.sql), written in SQL by devices.ts. */
+export const ownedTables = ["wallet_recoveries", "wallet_passkey_requests"] as const;

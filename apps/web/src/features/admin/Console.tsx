@@ -6,6 +6,7 @@ import { Forbidden } from "../../ui/Forbidden.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useConsoleMe } from "./api.ts";
+import { EarningsSection } from "./earnings.tsx";
 import {
   AuditSection,
   CelebritiesSection,
@@ -40,6 +41,7 @@ const SECTIONS: Section[] = [
   },
   { path: "studios", label: "Studios", studio: true, render: (a) => <StudiosSection isAdmin={a} /> },
   { path: "lotteries", label: "Lotteries", studio: true, render: () => <LotteriesSection /> },
+  { path: "earnings", label: "Earnings", studio: true, render: () => <EarningsSection /> },
   { path: "posts", label: "Posts", studio: false, render: () => <PostsSection /> },
   { path: "orders", label: "Orders", studio: false, render: () => <OrdersSection /> },
   { path: "users", label: "Users", studio: false, render: () => <UsersSection /> },

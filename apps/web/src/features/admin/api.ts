@@ -13,8 +13,8 @@ import type {
   UploadPurpose,
   UploadResponse,
 } from "@diginoor/api/admin";
-import type { adminEndpoints as api } from "@diginoor/api/admin";
-import type { lotteryEndpoints } from "@diginoor/api/lottery";
+import { adminEndpoints as api } from "@diginoor/api/admin";
+import { lotteryEndpoints } from "@diginoor/api/lottery";
 import type { orderEndpoints } from "@diginoor/api/orders";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -155,11 +155,37 @@ export function useAdminWrite<I, O>(run: (input: I) => Promise<O>) {
   });
 }
 
-/** Creates (`id` null) or changes a row of collection `what`; answers the row as saved. */
+/** The body of a create (`isNew`) or a change of collection `K`, as its packages/api endpoint takes it. */
+export type BodyOf<K extends CollectionName> =
+  | ApiCallInput<ConsoleCollections[K]["create"]>["body"]
+  | ApiCallInput<ConsoleCollections[K]["update"]>["body"];
+
+const collections: ConsoleCollections = {
+  studios: api.studios,
+  celebrities: api.celebrities,
+  films: api.films,
+  nfts: api.nfts,
+  posts: api.posts,
+  lotteries: lotteryEndpoints.admin,
+};
+
+/** The schema the server checks a create (`isNew`) or a change of collection `what` with. */
+export function bodySchemaOf(what: CollectionName, isNew: boolean) {
+  const endpoints = collections[what];
+  return isNew ? endpoints.create.body : endpoints.update.body;
+}
+
+/** The schema of "Hide a token": the path's token id and the body, as one form. */
+export const hideTokenFormSchema = api.hideToken.body.extend(api.hideToken.params.shape);
+
+/**
+ * Creates (`id` null) or changes a row of collection `what`; answers the row as saved. The body is one
+ * the form checked against `bodySchemaOf(what, id === null)` before sending.
+ */
 export function save<K extends CollectionName>(
   what: K,
   id: string | number | null,
-  body: unknown,
+  body: BodyOf<K>,
 ): Promise<ItemOf<K>> {
   const routes = writeRoutes[what];
   const route: string = id === null ? routes.create : routes.update;

@@ -1,8 +1,10 @@
 // The console's building blocks: a table that becomes cards on phones, a form described by its
 // fields (labels, hints, server and client errors, focus on the first error), image uploads.
 import type { UploadPurpose } from "@diginoor/api/admin";
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
-import { ApiError } from "../../lib/api.ts";
+import { type ReactNode, useId, useState } from "react";
+import type { FieldErrors, UseFormReturn } from "react-hook-form";
+import type { ZodType } from "zod";
+import { applyServerErrors, schemaResolver, useAppForm } from "../../lib/form.ts";
 import { Button } from "../../ui/Button.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { type QueryLike, QueryState } from "../../ui/QueryState.tsx";
@@ -103,22 +105,22 @@ export interface FieldSpec {
   wide?: boolean;
 }
 
-/** Focuses the first control marked invalid inside `form`. */
-function focusFirstInvalid(form: HTMLFormElement | null) {
-  requestAnimationFrame(() => {
-    form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  });
-}
-
 /**
- * A form built from field specs. Required fields are checked here; everything else by the server,
- * whose field errors are shown under their fields (the first one gets the focus).
+ * A console form built from field specs on the web app's one form system (lib/form.ts, decision 072):
+ * react-hook-form, validated before anything is sent by the packages/api schema the server validates
+ * the write with (`schema`), on the body as it will be sent (`toBody`). Required fields are checked
+ * with the labels people see; a body key's message shows on the field that fills it (`fieldOf`, e.g.
+ * `priceUsdCents` on "Price"); a message for no visible field shows above the form. The server's field
+ * errors are shown the same way, the first invalid field focused.
  */
 export function EntityForm({
   title,
   fields,
   initial,
   submitLabel,
+  schema,
+  toBody,
+  fieldOf,
   onSubmit,
   onCancel,
 }: {
@@ -126,55 +128,66 @@ export function EntityForm({
   fields: FieldSpec[];
   initial: Values;
   submitLabel: string;
-  onSubmit: (values: Values) => Promise<void>;
+  /** The write endpoint's body schema (packages/api). */
+  schema: ZodType;
+  /** The request body the values make. */
+  toBody: (values: Values) => unknown;
+  /** Body key → the field that shows its messages, where the names differ. */
+  fieldOf?: Record<string, string>;
+  /** Called with the body, once the schema accepted it. */
+  onSubmit: (body: unknown) => Promise<void>;
   onCancel: () => void;
 }) {
-  const [values, setValues] = useState<Values>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
   const titleId = useId();
-  const set = (name: string, value: FieldValue) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setErrors((e) => {
-      const { [name]: _, ...rest } = e;
-      return rest;
-    });
-  };
-  const shown = fields.filter((f) => !f.when || f.when(values));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const missing: Record<string, string> = {};
-    for (const f of shown) {
-      const v = values[f.name];
-      if (f.required && (v === undefined || v === "")) missing[f.name] = `${f.label} is required`;
-    }
-    setFormError(null);
-    if (Object.keys(missing).length > 0) {
-      setErrors(missing);
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSubmit(values);
-    } catch (err) {
-      const fieldErrors = err instanceof ApiError ? err.fieldErrors() : {};
-      const known = Object.fromEntries(
-        Object.entries(fieldErrors).filter(([k]) => shown.some((f) => f.name === k)),
+  const [formError, setFormError] = useState<string | null>(null);
+  const shownOf = (values: Values) => fields.filter((f) => !f.when || f.when(values));
+  const form = useAppForm<Values>({
+    defaultValues: initial,
+    resolver: async (values, context, options) => {
+      const result = await schemaResolver<Values>(schema, { prepare: toBody, fieldOf })(
+        values,
+        context,
+        options,
       );
-      setErrors(known);
+      const errors: FieldErrors<Values> = { ...result.errors };
+      // An empty required field says so with the label people see (the schema's wording is for the API).
+      for (const f of shownOf(values)) {
+        const text = String(values[f.name] ?? "").trim();
+        const message =
+          f.required && text === ""
+            ? "is required"
+            : text !== "" && f.kind === "money" && Number.isNaN(centsOf(text))
+              ? "must be an amount like 12.50"
+              : text !== "" && f.kind === "number" && !/^\d+$/.test(text)
+                ? "must be a whole number"
+                : null;
+        if (message) errors[f.name] = { type: "check", message };
+      }
+      // A message for a body key no visible field fills would block the form without a word: say it.
+      const names = new Set(shownOf(values).map((f) => f.name));
+      const stray = Object.entries(errors).filter(([name]) => !names.has(name));
+      setFormError(
+        stray.length > 0 ? stray.map(([name, e]) => `${name}: ${String(e?.message)}`).join("; ") : null,
+      );
+      return Object.keys(errors).length > 0 ? { values: {}, errors } : result;
+    },
+  });
+  const values = form.watch();
+  const shown = shownOf(values);
+  const errors = form.formState.errors;
+
+  const submit = form.handleSubmit(async (v) => {
+    setFormError(null);
+    try {
+      await onSubmit(toBody(v));
+    } catch (err) {
+      applyServerErrors(form, err, { fieldOf });
       setFormError(err instanceof Error ? err.message : "Something went wrong, please retry");
-      if (Object.keys(known).length > 0) focusFirstInvalid(formRef.current);
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   return (
-    <form ref={formRef} className="admin-form" onSubmit={submit} noValidate aria-labelledby={titleId}>
+    <form className="admin-form" onSubmit={submit} noValidate aria-labelledby={titleId}>
       <h3 id={titleId} className="admin-form__title">
         {title}
       </h3>
@@ -185,14 +198,20 @@ export function EntityForm({
       ) : null}
       <div className="admin-form__grid">
         {shown.map((f) => (
-          <FieldControl key={f.name} spec={f} values={values} error={errors[f.name]} set={set} />
+          <FieldControl
+            key={f.name}
+            spec={f}
+            form={form}
+            value={values[f.name]}
+            error={labelled(f.label, errors[f.name]?.message)}
+          />
         ))}
       </div>
       <div className="admin-form__actions">
-        <Button type="submit" loading={busy}>
+        <Button type="submit" loading={form.formState.isSubmitting}>
           {submitLabel}
         </Button>
-        <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
+        <Button type="button" variant="ghost" onClick={onCancel} disabled={form.formState.isSubmitting}>
           Cancel
         </Button>
       </div>
@@ -200,21 +219,32 @@ export function EntityForm({
   );
 }
 
+/**
+ * A field's message as people read it: the packages/api schemas word theirs for a named field
+ * ("must be lower-case letters…"), so those get the field's label in front.
+ */
+const labelled = (label: string, message: unknown) =>
+  typeof message !== "string" || !message
+    ? undefined
+    : /^[a-z]/.test(message)
+      ? `${label} ${message}`
+      : message;
+
 function FieldControl({
   spec: f,
-  values,
+  form,
+  value,
   error,
-  set,
 }: {
   spec: FieldSpec;
-  values: Values;
+  form: UseFormReturn<Values>;
+  value: FieldValue | undefined;
   error?: string;
-  set: (name: string, value: FieldValue) => void;
 }) {
   const id = useId();
-  const value = values[f.name];
   const className = f.wide || f.kind === "textarea" || f.kind === "image" ? "admin-field--wide" : undefined;
   const label = f.required ? `${f.label} *` : f.label;
+  const field = form.register(f.name, { onChange: () => form.clearErrors(f.name) });
   switch (f.kind) {
     case "textarea":
       return (
@@ -223,24 +253,15 @@ function FieldControl({
           label={label}
           hint={f.hint}
           error={error}
-          name={f.name}
           rows={f.name === "markdown" ? 12 : 4}
-          value={String(value ?? "")}
-          onChange={(e) => set(f.name, e.target.value)}
+          {...field}
         />
       );
     case "checkbox":
       return (
         <div className="field admin-check">
           <label htmlFor={id}>
-            <input
-              id={id}
-              type="checkbox"
-              name={f.name}
-              checked={value === true}
-              onChange={(e) => set(f.name, e.target.checked)}
-            />{" "}
-            {f.label}
+            <input id={id} type="checkbox" {...field} /> {f.label}
           </label>
         </div>
       );
@@ -250,11 +271,9 @@ function FieldControl({
           <label htmlFor={id}>{label}</label>
           <select
             id={id}
-            name={f.name}
-            value={String(value ?? "")}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${id}-error` : undefined}
-            onChange={(e) => set(f.name, e.target.value)}
+            {...field}
           >
             <option value="">Choose…</option>
             {f.options?.map((o) => (
@@ -271,7 +290,15 @@ function FieldControl({
         </div>
       );
     case "image":
-      return <ImageField spec={f} values={values} error={error} set={set} className={className} />;
+      return (
+        <ImageField
+          spec={f}
+          url={String(value ?? "")}
+          error={error}
+          set={(name, v) => form.setValue(name, v, { shouldDirty: true })}
+          className={className}
+        />
+      );
     default:
       return (
         <TextField
@@ -279,17 +306,9 @@ function FieldControl({
           label={label}
           hint={f.hint}
           error={error}
-          name={f.name}
-          type={
-            f.kind === "number" || f.kind === "money"
-              ? "text"
-              : f.kind === "datetime"
-                ? "datetime-local"
-                : "text"
-          }
+          type={f.kind === "datetime" ? "datetime-local" : "text"}
           inputMode={f.kind === "number" ? "numeric" : f.kind === "money" ? "decimal" : undefined}
-          value={String(value ?? "")}
-          onChange={(e) => set(f.name, e.target.value)}
+          {...field}
         />
       );
   }
@@ -298,13 +317,13 @@ function FieldControl({
 /** Uploads an image (checked and re-encoded by the server) and fills the form's URL fields with its renditions. */
 function ImageField({
   spec: f,
-  values,
+  url,
   error,
   set,
   className,
 }: {
   spec: FieldSpec;
-  values: Values;
+  url: string;
   error?: string;
   set: (name: string, value: FieldValue) => void;
   className?: string;
@@ -313,7 +332,6 @@ function ImageField({
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
-  const url = String(values[f.name] ?? "");
   const shownError = uploadError ?? error;
   return (
     <div className={`field admin-image ${className ?? ""}`}>
@@ -340,6 +358,7 @@ function ImageField({
               setUploadError(null);
               try {
                 const images = await uploadImage(f.purpose, file);
+                set(f.name, images[Object.keys(f.fills ?? {})[0] ?? ""] ?? "");
                 for (const [rendition, field] of Object.entries(f.fills ?? {})) {
                   const u = images[rendition];
                   if (u) set(field, u);

@@ -14,9 +14,12 @@ import { useToast } from "../../ui/Toast.tsx";
 import {
   type AdminUser,
   type AuditEntry,
+  type BodyOf,
+  bodySchemaOf,
   type ContactMessage,
   type HiddenToken,
   consoleActions,
+  hideTokenFormSchema,
   type CollectionName,
   type ItemOf,
   save,
@@ -54,7 +57,10 @@ interface CrudConfig<K extends CollectionName, T = ItemOf<K>> {
   empty: Values;
   idOf: (row: T) => string | number;
   toValues: (row: T) => Values;
+  /** The request body the form's values make; checked against the endpoint's schema before sending. */
   toBody: (values: Values, isNew: boolean) => unknown;
+  /** Body key → the field that shows its messages, where the names differ. */
+  fieldOf?: Record<string, string>;
   /** Studio accounts may read but not write (celebrities). */
   readOnly?: boolean;
 }
@@ -65,7 +71,7 @@ function CrudSection<K extends CollectionName>({ config: c }: { config: CrudConf
   const list = useCollectionList(c.what);
   const toast = useToast();
   const [editing, setEditing] = useState<{ row: T | null } | null>(null);
-  const write = useAdminWrite(({ id, body }: { id: string | number | null; body: unknown }) =>
+  const write = useAdminWrite(({ id, body }: { id: string | number | null; body: BodyOf<K> }) =>
     save(c.what, id, body),
   );
   const close = () => {
@@ -104,11 +110,15 @@ function CrudSection<K extends CollectionName>({ config: c }: { config: CrudConf
           fields={c.fields}
           initial={editing.row ? c.toValues(editing.row) : c.empty}
           submitLabel={editing.row ? "Save changes" : `Create ${c.noun}`}
+          schema={bodySchemaOf(c.what, !editing.row)}
+          toBody={(values) => c.toBody(values, !editing.row)}
+          fieldOf={c.fieldOf}
           onCancel={close}
-          onSubmit={async (values) => {
+          onSubmit={async (body) => {
             await write.mutateAsync({
               id: editing.row ? c.idOf(editing.row) : null,
-              body: c.toBody(values, !editing.row),
+              // The form's schema accepted it: it is the endpoint's body.
+              body: body as BodyOf<K>,
             });
             toast.success(
               editing.row
@@ -417,6 +427,7 @@ export function NftsSection() {
           editionSize: String(n.editionSize),
           royaltyBps: String(n.royaltyBps),
         }),
+        fieldOf: { priceUsdCents: "price" },
         toBody: (v) => ({
           title: textOf(v.title),
           category: textOf(v.category),
@@ -645,6 +656,11 @@ export function LotteriesSection() {
           image: l.imageUrl ?? "",
           rules: l.rules,
         }),
+        fieldOf: {
+          ticketPriceCents: "price",
+          "prize.amountCents": "prizePool",
+          "prize.nftId": "prizeNftId",
+        },
         toBody: (v, isNew) => {
           const image = textOf(v.image);
           const cap = intOf(v.maxTicketsPerUser);
@@ -822,14 +838,14 @@ export function TokensSection() {
           ]}
           initial={{ tokenId: "", reason: "", note: "" }}
           submitLabel="Hide token"
+          schema={hideTokenFormSchema}
+          toBody={(v) => ({ tokenId: textOf(v.tokenId), reason: v.reason, note: textOf(v.note) })}
           onCancel={() => setOpen(false)}
-          onSubmit={async (v) => {
-            await hide.mutateAsync({
-              tokenId: textOf(v.tokenId),
-              reason: String(v.reason) as HideReason,
-              note: textOf(v.note),
-            });
-            toast.success(`Token ${textOf(v.tokenId)} hidden`);
+          onSubmit={async (body) => {
+            // The form's schema accepted it.
+            const input = body as { tokenId: string; reason: HideReason; note: string };
+            await hide.mutateAsync(input);
+            toast.success(`Token ${input.tokenId} hidden`);
             setOpen(false);
           }}
         />

@@ -25,6 +25,7 @@ import { EmailField, PasswordFields, PhoneField } from "../../ui/form.tsx";
 import { changePassword, requestEmailChange, updateProfile } from "./api.ts";
 import { DataRights } from "./DataRights.tsx";
 import { NotificationSettings } from "./NotificationSettings.tsx";
+import { VerifyIdentity } from "./VerifyIdentity.tsx";
 import { ProfileImage } from "./ProfileImage.tsx";
 import type { RequiredAccount, User } from "../../lib/account.tsx";
 import "./profile.css";
@@ -47,6 +48,7 @@ export function EditProfile({ user, account }: { user: User; account: RequiredAc
       </section>
       <PersonalInfoForm user={user} />
       <EmailForm user={user} />
+      <VerifyIdentity />
       <NotificationSettings />
       <SecurityForm onSignedOut={account.markLeaving} />
       <DataRights onDeleted={account.markLeaving} />

@@ -28,6 +28,8 @@ import { type ChainInfo, type useChainInfo, useLinkedWallets, walletApi, wallets
 import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../lib/wallet/passkey.ts";
 import { useCurrentUser } from "../../lib/session.ts";
+import { PasskeyDevices } from "./PasskeyDevices.tsx";
+import { WalletRecoveryCard } from "./Recovery.tsx";
 import "./wallet.css";
 
 type ReadyChain = ChainInfo & { chainId: number };
@@ -150,6 +152,7 @@ function WalletScreen({ info }: { info: ReadyChain }) {
   return (
     <div className="wallet-grid">
       {info.accountFactory ? <PasskeyWalletCard /> : null}
+      {info.accountFactory ? <PasskeyWalletCare info={info} /> : null}
       {connection.status === "connected" && connection.address ? (
         <ConnectedCard
           info={info}
@@ -268,6 +271,19 @@ function PasskeyWalletCard() {
         </>
       )}
     </section>
+  );
+}
+
+/** A passkey wallet's other devices and its recovery (decisions 160, 171). */
+function PasskeyWalletCare({ info }: { info: ReadyChain }) {
+  const wallets = useLinkedWallets(true);
+  const wallet = wallets.data?.items.find((w) => w.kind === "passkey" && w.passkey);
+  if (!wallet) return null;
+  return (
+    <>
+      <PasskeyDevices info={info} wallet={wallet} />
+      <WalletRecoveryCard info={info} wallet={wallet} />
+    </>
   );
 }
 

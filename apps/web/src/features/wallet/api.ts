@@ -1,4 +1,4 @@
-import type { walletEndpoints as api } from "@diginoor/api/wallets";
+import type { LinkPasskeyRequest, walletEndpoints as api } from "@diginoor/api/wallets";
 import { callApi } from "../../lib/api.ts";
 
 export {
@@ -19,4 +19,30 @@ export const walletApi = {
     }),
   unlink: (address: string) =>
     callApi<typeof api.unlinkWallet>("DELETE /api/v1/wallets/{address}", { params: { address } }),
+  /** Passkeys of other devices (decision 171). */
+  requestPasskey: (address: string, body: LinkPasskeyRequest) =>
+    callApi<typeof api.requestWalletPasskey>("POST /api/v1/wallets/{address}/passkey-requests", {
+      params: { address },
+      body,
+    }),
+  passkeyRequests: (address: string) =>
+    callApi<typeof api.listWalletPasskeyRequests>("GET /api/v1/wallets/{address}/passkey-requests", {
+      params: { address },
+    }),
+  passkeyAdded: (address: string, id: string) =>
+    callApi<typeof api.confirmWalletPasskey>("POST /api/v1/wallets/{address}/passkey-requests/{id}/added", {
+      params: { address, id },
+    }),
+  declinePasskey: (address: string, id: string) =>
+    callApi<typeof api.declineWalletPasskey>("DELETE /api/v1/wallets/{address}/passkey-requests/{id}", {
+      params: { address, id },
+    }),
+  /** Recovery of a passkey wallet whose every passkey is lost (decision 160). */
+  startRecovery: (address: string) =>
+    callApi<typeof api.startWalletRecovery>("POST /api/v1/wallets/recovery", { body: { address } }),
+  confirmRecovery: (token: string, proof: LinkPasskeyRequest) =>
+    callApi<typeof api.confirmWalletRecovery>("POST /api/v1/wallets/recovery/confirm", {
+      body: { ...proof, token },
+    }),
+  recoveries: () => callApi<typeof api.listWalletRecoveries>("GET /api/v1/wallets/recovery", {}),
 };

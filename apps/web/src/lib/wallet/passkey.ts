@@ -1,5 +1,5 @@
 import type { bundlerEndpoints } from "@diginoor/api/chain";
-import type { Wallet, walletEndpoints } from "@diginoor/api/wallets";
+import type { LinkPasskeyRequest, Wallet, walletEndpoints } from "@diginoor/api/wallets";
 import {
   bundlerFeesPerGas,
   diginoorPaymasterFields,
@@ -27,20 +27,28 @@ export function passkeysSupported(): boolean {
  * The private key never leaves the authenticator; the server keeps the public key (decision 160).
  */
 export async function createPasskeyWallet(label: string): Promise<Wallet> {
+  return callApi<typeof walletEndpoints.linkPasskeyWallet>("POST /api/v1/wallets/passkey", {
+    body: await createProvenPasskey(label),
+  });
+}
+
+/**
+ * A new passkey on this device and its proof for the server: its WebAuthn assertion over a fresh wallet
+ * nonce (the body of linking, of asking to add it to a wallet, and of confirming a recovery).
+ */
+export async function createProvenPasskey(label: string): Promise<LinkPasskeyRequest> {
   const { nonce } = await callApi<typeof walletEndpoints.createWalletNonce>("POST /api/v1/wallets/nonce", {});
   const credential = await createWebAuthnCredential({ name: `Diginoor wallet · ${label}` });
   const account = toWebAuthnAccount({ credential });
   const { signature, webauthn } = await account.sign({ hash: stringToHex(nonce) });
-  return callApi<typeof walletEndpoints.linkPasskeyWallet>("POST /api/v1/wallets/passkey", {
-    body: {
-      nonce,
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      authenticatorData: webauthn.authenticatorData,
-      clientDataJSON: webauthn.clientDataJSON,
-      signature,
-    },
-  });
+  return {
+    nonce,
+    credentialId: credential.id,
+    publicKey: credential.publicKey,
+    authenticatorData: webauthn.authenticatorData,
+    clientDataJSON: webauthn.clientDataJSON,
+    signature,
+  };
 }
 
 /** JSON-RPC to the bundler through our proxy (POST /api/v1/bundler; the session cookie signs us in). */
@@ -80,14 +88,23 @@ export async function sendFromPasskeyWallet(
   // Reads (the nonce, the next block's time) from the chain's RPC, as the rest of the wallet code reads;
   // the bundler proxy passes the ERC-4337 methods only.
   const client = chainReader({ ...chain, chainId: chain.chainId });
+  // Any passkey of the wallet may sign (decision 171): the browser is offered every credential id and
+  // answers with the one this device holds; the signature then names that passkey.
+  const known = wallet.passkeys.length > 0 ? wallet.passkeys : [{ ...wallet.passkey, addedAt: "" }];
+  const passkeys = known.map((p) => ({ id: p.credentialId, publicKey: p.publicKey as Hex }));
   const owner = toWebAuthnAccount({
-    credential: { id: wallet.passkey.credentialId, publicKey: wallet.passkey.publicKey as Hex },
+    // ox's WebAuthnP256.sign takes a list of credential ids too (allowCredentials); viem's type names one.
+    credential: {
+      id: passkeys.map((p) => p.id) as unknown as string,
+      publicKey: wallet.passkey.publicKey as Hex,
+    },
   });
   const account = await toPasskeyAccount({
     client,
     factory: chain.accountFactory as Address,
     owner,
     address: wallet.address as Address,
+    passkeys,
   });
   const bundler = createBundlerClient({
     client,

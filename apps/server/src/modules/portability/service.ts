@@ -1,0 +1,186 @@
+// Tokens that outlive the platform (issue 25 point 1, decision 173): the IPFS snapshot of every token's
+// metadata and media (`npm run export:ipfs`), and the exit that points the collectible's base URI at it.
+// This module owns no table: it reads tokens through the indexer's reads, media through the storage, and
+// acts on the chain with the admin key the chain runtime holds.
+import type { ChainMetadata, IpfsExitResult } from "@diginoor/api/admin";
+import type { TokenMetadata } from "@diginoor/api/chain";
+import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import { CID } from "multiformats/cid";
+import * as dagPb from "@ipld/dag-pb";
+import path from "node:path";
+import { type Address, encodeFunctionData, getAddress, parseEventLogs, type PublicClient } from "viem";
+import { AppError } from "../../http/errors.ts";
+import type { Storage } from "../../lib/storage/storage.ts";
+import { isSafeKey } from "../../lib/storage/storage.ts";
+import type { Minter } from "../chain/service.ts";
+import type { TokenReads } from "../indexer/service.ts";
+import { buildSnapshot, type LoadMedia, type Snapshot, writeCar } from "./snapshot.ts";
+
+export { buildSnapshot, IPFS_ADD_OPTIONS, metadataBytes, type Snapshot, writeCar } from "./snapshot.ts";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+export interface PortabilityDeps {
+  tokens: Pick<TokenReads, "tokenIds" | "metadata">;
+  storage: Pick<Storage, "get">;
+  /** PUBLIC_URL: media under `<publicUrl>/media/` are ours, read from the storage. */
+  publicUrl: string;
+  /** Absent without a chain: the export is empty and the exit unavailable. */
+  chain?: {
+    publicClient: PublicClient;
+    collectible: Address;
+    /** Sends from the key the runtime believes is the collectible's admin (the deployer's), if any. */
+    admin?: Minter;
+  };
+}
+
+/** The base URI of a snapshot's metadata directory. */
+export function ipfsBaseUri(root: string): string {
+  return `ipfs://${root}/metadata/`;
+}
+
+/** The root CID as the base URI names it (base32 CIDv1), or 400 when it is not a UnixFS directory's CID. */
+export function parseRootCid(raw: string): CID {
+  let cid: CID;
+  try {
+    cid = CID.parse(raw.trim());
+  } catch {
+    throw invalidCid("This is not a CID");
+  }
+  if (cid.code !== dagPb.code) {
+    throw invalidCid("This CID is not a directory (dag-pb): give the root CID the export printed");
+  }
+  return cid.toV1();
+}
+
+function invalidCid(message: string): AppError {
+  return new AppError("validation_failed", message, [{ field: "rootCid", message }]);
+}
+
+export function createPortabilityService(deps: PortabilityDeps) {
+  const mediaPrefix = `${deps.publicUrl}/media/`;
+
+  /** Our own media (the storage's objects), by the URL the metadata gives; another site's: null. */
+  const loadMedia: LoadMedia = async (url) => {
+    if (!url.startsWith(mediaPrefix)) return null;
+    const key = decodeURIComponent(url.slice(mediaPrefix.length).split(/[?#]/)[0] ?? "");
+    const obj = isSafeKey(key) ? await deps.storage.get(key) : null;
+    if (!obj) throw new Error(`Media ${url} named by a token's metadata is missing from the storage`);
+    return { bytes: new Uint8Array(obj.data), ext: path.extname(key).toLowerCase() };
+  };
+
+  /** Every minted token's metadata as our API serves it, by token id. */
+  async function currentMetadata(): Promise<{ tokenId: string; metadata: TokenMetadata }[]> {
+    const ids = await deps.tokens.tokenIds();
+    const out: { tokenId: string; metadata: TokenMetadata }[] = [];
+    for (const tokenId of ids) out.push({ tokenId, metadata: await deps.tokens.metadata(tokenId) });
+    return out;
+  }
+
+  async function snapshot(): Promise<Snapshot> {
+    return buildSnapshot(await currentMetadata(), loadMedia);
+  }
+
+  function chainOrUnavailable() {
+    if (!deps.chain) throw new AppError("unavailable", "This server runs without a chain");
+    return deps.chain;
+  }
+
+  /**
+   * The collectible's base URI. It has no getter (only the event BaseURIUpdated), so it is read as a
+   * minted token's tokenURI less its id; empty before the first mint.
+   */
+  async function baseUri(): Promise<ChainMetadata> {
+    const chain = chainOrUnavailable();
+    const [first] = await deps.tokens.tokenIds();
+    let base = "";
+    if (first !== undefined) {
+      const uri = await chain.publicClient.readContract({
+        address: chain.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "tokenURI",
+        args: [BigInt(first)],
+      });
+      base = uri.endsWith(first) ? uri.slice(0, -first.length) : uri;
+    }
+    return { collectible: chain.collectible, baseUri: base, onIpfs: base.startsWith("ipfs://") };
+  }
+
+  return {
+    snapshot,
+
+    /** Writes the CAR of every token's metadata and media to `out`; answers what it wrote. */
+    async exportCar(out: string) {
+      const s = await snapshot();
+      const bytes = await writeCar(s, out);
+      return {
+        root: s.root.toString(),
+        tokens: s.metadata.size,
+        media: s.files.filter((f) => f.path.startsWith("media/")).length,
+        external: s.external,
+        blocks: s.blocks.length,
+        bytes,
+      };
+    },
+
+    /** Where token URIs point now. */
+    chainMetadata: baseUri,
+
+    /**
+     * Points the collectible's base URI at `ipfs://<root>/metadata/` with the admin key; the contract emits
+     * ERC-4906 BatchMetadataUpdate(0, 2^256-1) so marketplaces fetch every token's metadata again.
+     */
+    async exitToIpfs(rawRoot: string): Promise<IpfsExitResult & { before: string }> {
+      const root = parseRootCid(rawRoot).toString();
+      const chain = chainOrUnavailable();
+      const uri = ipfsBaseUri(root);
+      const data = encodeFunctionData({
+        abi: diginoorCollectibleAbi,
+        functionName: "setBaseURI",
+        args: [uri],
+      });
+      const admin = (await chain.publicClient.readContract({
+        address: chain.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "defaultAdmin",
+      })) as Address;
+      if (!chain.admin || getAddress(chain.admin.account.address) !== getAddress(admin)) {
+        throw new AppError(
+          "conflict",
+          `This server does not hold the collectible's admin key: the admin ${admin} (the multisig) must send this call to ${chain.collectible}`,
+          { to: chain.collectible, data, admin, baseUri: uri },
+        );
+      }
+      const before = (await baseUri()).baseUri;
+      let hash: `0x${string}`;
+      try {
+        hash = await chain.admin.send({
+          address: chain.collectible,
+          abi: diginoorCollectibleAbi,
+          functionName: "setBaseURI",
+          args: [uri],
+          chain: null,
+        });
+      } catch (err) {
+        throw new AppError(
+          "unavailable",
+          `The chain did not take the transaction: ${(err as Error).message}`,
+        );
+      }
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash });
+      const batch = parseEventLogs({
+        abi: diginoorCollectibleAbi,
+        logs: receipt.logs,
+        eventName: "BatchMetadataUpdate",
+      }).some(
+        (l) =>
+          getAddress(l.address) === getAddress(chain.collectible) &&
+          l.args._fromTokenId === 0n &&
+          l.args._toTokenId === MAX_UINT256,
+      );
+      return { rootCid: root, baseUri: uri, txHash: hash, batchMetadataUpdate: batch, before };
+    },
+  };
+}
+
+export type PortabilityService = ReturnType<typeof createPortabilityService>;

@@ -1,0 +1,208 @@
+// @vitest-environment happy-dom
+// The wallet page as a fan uses it: without any wallet app it says the passkey wallet is enough; with a
+// browser wallet (an EIP-1193 provider holding a real key) it connects and links by Sign-In with
+// Ethereum, sending a message the server's nonce made and a signature that recovers to the wallet;
+// linked wallets can be made the purchase destination and unlinked.
+import type { ChainInfo } from "@diginoor/api/chain";
+import type { Wallet } from "@diginoor/api/wallets";
+import { useQuery } from "@tanstack/react-query";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { hexToString, type Hex, verifyMessage } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { parseSiweMessage } from "viem/siwe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeApi, renderPage, type SentRequest } from "../../test/fake-api.tsx";
+import { Wallets } from "./Wallet.tsx";
+
+// The chain's RPC (balances): a JSON-RPC endpoint answering every read with zero.
+beforeEach(() => {
+  vi.stubGlobal("fetch", async (_url: string, init?: RequestInit) => {
+    const call = JSON.parse(String(init?.body)) as { id: number } | { id: number }[];
+    const answer = (c: { id: number }) => ({ jsonrpc: "2.0", id: c.id, result: "0x0" });
+    return Response.json(Array.isArray(call) ? call.map(answer) : answer(call));
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  delete (window as { ethereum?: unknown }).ethereum;
+});
+
+const chain: ChainInfo = {
+  enabled: true,
+  chainId: 31337,
+  rpcUrl: "http://127.0.0.1:9/",
+  collectible: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  marketplace: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+  chainName: "Local chain",
+  nativeSymbol: "ETH",
+  walletConnectProjectId: null,
+  entryPoint: "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108",
+  accountFactory: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+  paymaster: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
+  bundlerUrl: "/api/v1/bundler",
+};
+
+/** x || y of a passkey (64 bytes; the wallet page shows a pairing code of it). */
+const PUBLIC_KEY =
+  "0x11111111111111111111111111111111111111111111111111111111111111112222222222222222222222222222222222222222222222222222222222222222";
+
+const passkeyWallet: Wallet = {
+  address: "0x1111111111111111111111111111111111111111",
+  kind: "passkey",
+  passkey: { credentialId: "cred-1", publicKey: PUBLIC_KEY },
+  passkeys: [{ credentialId: "cred-1", publicKey: PUBLIC_KEY, addedAt: "2026-11-20T10:00:00.000Z" }],
+  receivesPurchases: true,
+  chainId: 31337,
+  linkedAt: "2026-11-20T10:00:00.000Z",
+};
+
+function Page({ info = chain }: { info?: ChainInfo }) {
+  const query = useQuery({ queryKey: ["chain"], queryFn: () => info });
+  return <Wallets chain={query} />;
+}
+
+/** The server's wallet endpoints over a list of linked wallets. */
+function walletServer(items: Wallet[]) {
+  const sent = fakeApi({
+    "GET /api/v1/wallets": () => ({ body: { items } }),
+    "GET /api/v1/wallets/recovery": () => ({ body: { items: [] } }),
+    ...Object.fromEntries(
+      items.map((w) => [
+        `GET /api/v1/wallets/${w.address}/passkey-requests`,
+        () => ({ body: { items: [] } }),
+      ]),
+    ),
+    "POST /api/v1/wallets/nonce": () => ({
+      body: { nonce: "k3Jd8s0aQ1", chainId: 31337, domain: "localhost", uri: "http://localhost/wallet" },
+    }),
+    "POST /api/v1/wallets": (r) => {
+      const { message } = r.body as { message: string };
+      const address = parseSiweMessage(message).address as string;
+      const wallet: Wallet = {
+        address,
+        kind: "siwe",
+        passkey: null,
+        passkeys: [],
+        receivesPurchases: items.length === 0,
+        chainId: 31337,
+        linkedAt: "2026-11-26T10:00:00.000Z",
+      };
+      items.push(wallet);
+      return { status: 201, body: wallet };
+    },
+    ...Object.fromEntries(
+      items.map((w) => [
+        `DELETE /api/v1/wallets/${w.address}`,
+        () => {
+          items.splice(items.indexOf(w), 1);
+          return { status: 204 };
+        },
+      ]),
+    ),
+  });
+  return sent;
+}
+
+/** A browser wallet (window.ethereum) holding a real key on chain 31337. */
+function installBrowserWallet() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const provider = {
+    isMetaMask: true,
+    on: () => provider,
+    removeListener: () => provider,
+    async request({ method, params }: { method: string; params?: unknown[] }) {
+      switch (method) {
+        case "eth_requestAccounts":
+        case "eth_accounts":
+          return [account.address];
+        case "eth_chainId":
+          return "0x7a69";
+        case "wallet_requestPermissions":
+        case "wallet_getPermissions":
+          return [{ parentCapability: "eth_accounts" }];
+        case "personal_sign": {
+          const [data] = params as [Hex, string];
+          return account.signMessage({ message: hexToString(data) });
+        }
+        case "eth_getBalance":
+          return "0x0";
+        default:
+          throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+      }
+    },
+  };
+  (window as { ethereum?: unknown }).ethereum = provider;
+  return account;
+}
+
+const writes = (sent: SentRequest[]) => sent.filter((r) => r.method !== "GET");
+
+describe("the wallet page", () => {
+  it("without any wallet app, says the passkey wallet is enough and shows the fan's passkey wallet", async () => {
+    walletServer([passkeyWallet]);
+    renderPage(<Page />);
+    expect(await screen.findByText("No wallet app found")).toBeTruthy();
+    expect(screen.getByText(/You don't need one: your passkey wallet buys by card/)).toBeTruthy();
+    expect((await screen.findByTestId("passkey-address")).textContent).toBe(passkeyWallet.address);
+    const list = await screen.findByRole("list", { name: "Linked wallets" });
+    expect(within(list).getByText("Passkey wallet")).toBeTruthy();
+    expect(within(list).getByText("Receives purchases")).toBeTruthy();
+  });
+
+  it("a chain without the account factory offers no passkey wallet and asks for a wallet app", async () => {
+    walletServer([]);
+    renderPage(<Page info={{ ...chain, accountFactory: null }} />);
+    expect(await screen.findByText(/Install MetaMask or another wallet extension/)).toBeTruthy();
+    expect(screen.queryByRole("heading", { name: "Passkey wallet" })).toBeNull();
+  });
+
+  it("connects a browser wallet and links it with a SIWE message of the server's nonce, signed by that wallet", async () => {
+    const account = installBrowserWallet();
+    const sent = walletServer([passkeyWallet]);
+    const user = userEvent.setup();
+    renderPage(<Page />);
+    await user.click(await screen.findByRole("button", { name: /Browser wallet|MetaMask|Injected/ }));
+    await user.click(await screen.findByRole("button", { name: "Link this wallet" }));
+    expect(await screen.findByTestId("wallet-linked")).toBeTruthy();
+
+    const link = writes(sent).find((r) => r.path === "/api/v1/wallets");
+    if (!link) throw new Error("the wallet was not linked");
+    const { message, signature } = link.body as { message: string; signature: Hex };
+    const siwe = parseSiweMessage(message);
+    expect(siwe).toMatchObject({
+      address: account.address,
+      chainId: 31337,
+      domain: "localhost",
+      nonce: "k3Jd8s0aQ1",
+      uri: "http://localhost/wallet",
+    });
+    expect(await verifyMessage({ address: account.address, message, signature })).toBe(true);
+    // The nonce was asked for first, then the link: nothing else was written.
+    expect(writes(sent).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/v1/wallets/nonce",
+      "POST /api/v1/wallets",
+    ]);
+    const list = screen.getByRole("list", { name: "Linked wallets" });
+    await waitFor(() => expect(within(list).getByText(account.address)).toBeTruthy());
+  });
+
+  it("unlinking a wallet sends DELETE for that address and the list follows", async () => {
+    const other: Wallet = {
+      ...passkeyWallet,
+      address: "0x2222222222222222222222222222222222222222",
+      kind: "siwe",
+      passkey: null,
+      receivesPurchases: false,
+    };
+    const sent = walletServer([passkeyWallet, other]);
+    const user = userEvent.setup();
+    renderPage(<Page />);
+    await user.click(await screen.findByRole("button", { name: `Unlink ${other.address}` }));
+    await waitFor(() => expect(screen.queryByText(other.address)).toBeNull());
+    expect(writes(sent).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `DELETE /api/v1/wallets/${other.address}`,
+    ]);
+  });
+});

@@ -1,0 +1,226 @@
+import type { ChainInfo, Token } from "@diginoor/api/chain";
+import type { DevMailboxResponse } from "@diginoor/api/auth";
+import type { Wallet } from "@diginoor/api/wallets";
+import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Address, createPublicClient, type Hex, http } from "viem";
+import { E2E_PASSWORD, signUpAndSignIn } from "./support/accounts.ts";
+import { fixedPriceNft, getJson } from "./support/api.ts";
+import { openCardCheckout } from "./support/checkout.ts";
+import { addPlatformAuthenticator } from "./support/passkey.ts";
+import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./support/page.ts";
+
+/**
+ * Issue 27, decision 171: a fan's second device. Each browser context is a device with its own virtual
+ * WebAuthn authenticator (Chromium's DevTools protocol), signed in to the same account. The second device
+ * makes a passkey and asks; the first compares the code and approves with its passkey (a user operation
+ * through the real bundler, our paymaster paying); the second device's passkey then lists and removes a
+ * listing alone. Then recovery: the fan asks for a link, opens it on a new device and makes a new passkey;
+ * the wallet page shows the waiting period, and the surviving device cancels it.
+ */
+const shots = (page: Page, name: string) => shotsAtBothWidths(page, `devices-${name}`);
+
+async function device(browser: Browser, width: number) {
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
+  const page = await context.newPage();
+  const authenticator = await addPlatformAuthenticator(page);
+  return { context, page, ...authenticator, watch: watchPage(page) };
+}
+
+async function signIn(page: Page, email: string) {
+  const login = await page.request.post("/api/v1/auth/login", { data: { email, password: E2E_PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+}
+
+test("a second device's passkey, approved by the first, lists and removes a listing alone", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const info = await getJson<ChainInfo>(request, "/api/v1/chain");
+  const chain = createPublicClient({ transport: http(info.rpcUrl as string) });
+  const laptop = await device(browser, 1440);
+  const phone = await device(browser, 390);
+  try {
+    const { email } = await signUpAndSignIn(laptop.page.request, "devices", "Two Devices Fan");
+    // The laptop's passkey wallet, and a token in it bought by card.
+    await laptop.page.goto("/wallet");
+    await waitForData(laptop.page);
+    await laptop.page.getByRole("button", { name: "Create my passkey wallet" }).click();
+    await expect(laptop.page.getByText("Your passkey wallet is ready")).toBeVisible({ timeout: 15_000 });
+    const nft = await fixedPriceNft(request, 5);
+    const { card } = await openCardCheckout(laptop.page, nft);
+    await card.click();
+    await expect(laptop.page).toHaveURL(/\/sandbox\/checkout\//, { timeout: 20_000 });
+    await laptop.page.getByRole("button", { name: /^Pay / }).click();
+    await expect(laptop.page.getByRole("heading", { name: "Your NFT is in your wallet!" })).toBeVisible({
+      timeout: 60_000,
+    });
+    const orderId = laptop.page.url().split("/").pop()!;
+    const { tokenId } = await getJson<{ tokenId: string }>(laptop.page.request, `/api/v1/orders/${orderId}`);
+    const [wallet] = (await getJson<{ items: Wallet[] }>(laptop.page.request, "/api/v1/wallets")).items;
+    const address = wallet!.address as Address;
+
+    // ------------------------------------------------------------ the phone asks
+    await signIn(phone.page, email);
+    await phone.page.goto("/wallet");
+    await waitForData(phone.page);
+    const devices = phone.page.getByTestId("passkey-devices");
+    await expect(devices.getByText("First passkey")).toBeVisible();
+    await devices.getByRole("button", { name: "Add a passkey on this device" }).click();
+    const code = (await phone.page.getByTestId("pairing-code").textContent())?.trim() ?? "";
+    expect(code).toMatch(/^\d{3} \d{3}$/);
+    await expect(phone.page.getByText("Waiting for your other device")).toBeVisible();
+    await shots(phone.page, "1-phone-asks");
+
+    // ------------------------------------------------------------ the laptop compares the code and approves
+    await laptop.page.goto("/wallet");
+    await waitForData(laptop.page);
+    const request1 = laptop.page.getByTestId("passkey-request");
+    await expect(request1).toContainText(code);
+    await shots(laptop.page, "2-laptop-approves");
+    await request1.getByRole("button", { name: "Approve with this device's passkey" }).click();
+    await expect(
+      laptop.page.getByText("The passkey of your other device was added to your wallet"),
+    ).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(phone.page.getByText("This device's passkey now signs for your wallet.")).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(phone.page.getByTestId("passkey-devices").getByText("Passkey 2")).toBeVisible();
+    await shots(phone.page, "3-phone-added");
+    const [x, y] = await chain.readContract({
+      address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "passkeys",
+    });
+    expect(x).toHaveLength(2);
+    expect(y).toHaveLength(2);
+
+    // ------------------------------------------------------------ the phone's passkey alone lists and removes
+    const { credentials } = await phone.cdp.send("WebAuthn.getCredentials", {
+      authenticatorId: phone.authenticatorId,
+    });
+    expect(credentials).toHaveLength(1);
+    await phone.page.goto(`/nftshowcase/${tokenId}`);
+    await waitForData(phone.page);
+    await phone.page.getByRole("button", { name: "Put to Sale" }).click();
+    const sale = phone.page.getByRole("dialog");
+    await sale.getByLabel("Price (ETH)").fill("0.07");
+    await sale.getByRole("button", { name: "Sell Instantly" }).click();
+    await expect(phone.page.getByText("NFT Listed on Sale")).toBeVisible({ timeout: 60_000 });
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing?.priceWei, {
+        timeout: 15_000,
+      })
+      .toBe("70000000000000000");
+    await phone.page.getByRole("button", { name: "Remove from marketplace" }).click();
+    await phone.page
+      .getByRole("dialog", { name: "Remove from marketplace" })
+      .getByRole("button", { name: "Yes" })
+      .click();
+    await expect
+      .poll(async () => (await getJson<Token>(request, `/api/v1/tokens/${tokenId}`)).listing ?? null, {
+        timeout: 60_000,
+      })
+      .toBeNull();
+    // The phone's one credential signed: the laptop's authenticator was never asked on this page.
+    const after = await phone.cdp.send("WebAuthn.getCredentials", { authenticatorId: phone.authenticatorId });
+    expect(after.credentials[0]!.signCount).toBeGreaterThanOrEqual(credentials[0]!.signCount + 2);
+    expect(await chain.getBalance({ address })).toBe(0n);
+    expectNoProblems(laptop.watch);
+    expectNoProblems(phone.watch);
+  } finally {
+    await laptop.context.close();
+    await phone.context.close();
+  }
+});
+
+test("recovery: a link opened on a new device, the waiting period, cancelled from the surviving device", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const info = await getJson<ChainInfo>(request, "/api/v1/chain");
+  const chain = createPublicClient({ transport: http(info.rpcUrl as string) });
+  const phone = await device(browser, 1440);
+  const newLaptop = await device(browser, 390);
+  try {
+    const { email } = await signUpAndSignIn(phone.page.request, "recover", "Recovering Fan");
+    await phone.page.goto("/wallet");
+    await waitForData(phone.page);
+    await phone.page.getByRole("button", { name: "Create my passkey wallet" }).click();
+    await expect(phone.page.getByText("Your passkey wallet is ready")).toBeVisible({ timeout: 15_000 });
+    const recovery = phone.page.getByTestId("wallet-recovery");
+    await shots(phone.page, "4-recovery-offer");
+
+    // ------------------------------------------------------------ every device lost: the link, on a new device
+    await signIn(newLaptop.page, email);
+    await newLaptop.page.goto("/wallet");
+    await waitForData(newLaptop.page);
+    await newLaptop.page
+      .getByTestId("wallet-recovery")
+      .getByRole("button", { name: "Recover this wallet" })
+      .click();
+    await expect(newLaptop.page.getByTestId("recovery-mailed")).toContainText(email);
+    let link = "";
+    await expect
+      .poll(
+        async () => {
+          const body = (await (await request.get("/dev/mailbox/api")).json()) as DevMailboxResponse;
+          link =
+            body.messages
+              .find((m) => m.to.toLowerCase().includes(email))
+              ?.links.find((l) => l.includes("/wallet/recover/")) ?? "";
+          return link;
+        },
+        { timeout: 15_000 },
+      )
+      .toContain("/wallet/recover/");
+    await newLaptop.page.goto(new URL(link).pathname);
+    await waitForData(newLaptop.page);
+    await expect(newLaptop.page.getByRole("heading", { name: "Recover your passkey wallet" })).toBeVisible();
+    await shots(newLaptop.page, "5-recover-link");
+    await newLaptop.page.getByRole("button", { name: "Make my new passkey" }).click();
+    await expect(newLaptop.page.getByTestId("recovery-confirmed")).toContainText("Recovery started", {
+      timeout: 60_000,
+    });
+    await expect(newLaptop.page.getByTestId("recovery-confirmed")).toContainText(/takes over on/);
+    await shots(newLaptop.page, "6-recovery-started");
+
+    // ------------------------------------------------------------ the surviving device sees it and cancels
+    const [wallet] = (await getJson<{ items: Wallet[] }>(phone.page.request, "/api/v1/wallets")).items;
+    const address = wallet!.address as Address;
+    const pending = () =>
+      chain.readContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "pendingRecovery" });
+    expect((await pending()).executableAt).toBeGreaterThan(0);
+    await phone.page.goto("/wallet");
+    await waitForData(phone.page);
+    await expect(recovery.getByTestId("recovery-live")).toContainText(/takes over on .*unless a passkey/);
+    await shots(phone.page, "7-recovery-waiting");
+    await recovery.getByRole("button", { name: "Cancel the recovery" }).click();
+    await expect(recovery.getByTestId("recovery-cancelled")).toBeVisible({ timeout: 60_000 });
+    expect((await pending()).executableAt).toBe(0);
+    expect(await chain.getBalance({ address })).toBe(0n);
+    const newPasskey = (
+      await getJson<{ items: { newPasskey: { publicKey: string } | null; state: string }[] }>(
+        phone.page.request,
+        "/api/v1/wallets/recovery",
+      )
+    ).items[0]!.newPasskey!.publicKey;
+    const stillOld = await chain.readContract({
+      address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "isPasskey",
+      args: [`0x${newPasskey.slice(2, 66)}` as Hex, `0x${newPasskey.slice(66)}` as Hex],
+    });
+    expect(stillOld).toBe(false);
+    await shots(phone.page, "8-recovery-cancelled");
+    expectNoProblems(phone.watch);
+    expectNoProblems(newLaptop.watch);
+  } finally {
+    await phone.context.close();
+    await newLaptop.context.close();
+  }
+});
