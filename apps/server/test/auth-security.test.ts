@@ -295,9 +295,13 @@ describe("one user can never read or change another's account", () => {
     };
     const accountPaths = Object.keys(doc.paths).filter((p) => /^\/api\/v1\/(me|auth)(\/|$)/.test(p));
     expect(accountPaths.length).toBeGreaterThanOrEqual(12);
-    // The one parameter allowed is a mailed secret (the data export's one-time link), never an id.
-    for (const p of accountPaths) expect(p).not.toMatch(/\{(?!token\})/);
-    expect(accountPaths.filter((p) => p.includes("{"))).toEqual(["/api/v1/me/export/{token}"]);
+    // The parameters allowed are a mailed secret (the data export's one-time link) and a tax statement's
+    // financial year and format, never an id.
+    for (const p of accountPaths) expect(p).not.toMatch(/\{(?!token\}|financialYear\}|format\})/);
+    expect(accountPaths.filter((p) => p.includes("{")).sort()).toEqual([
+      "/api/v1/me/export/{token}",
+      "/api/v1/me/tax/statements/{financialYear}/{format}",
+    ]);
   });
 
   it("B's session acts only on B: profile, password, uploads, sign-out", async () => {
