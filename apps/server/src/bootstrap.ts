@@ -291,7 +291,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     tokens,
     storage,
     publicUrl: config.PUBLIC_URL,
-    chain: chain && {
+    // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
+    chain: chain?.deployment && {
       publicClient: chain.publicClient,
       collectible: chain.deployment.collectible,
       admin:
