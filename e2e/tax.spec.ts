@@ -27,7 +27,7 @@ test("Tax (India): residence, statements and the TDS before a sale", async ({ br
     await installTestWallet(page, {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
-      privateKey: ANVIL_PRIVATE_KEYS[4] as `0x${string}`,
+      privateKey: ANVIL_PRIVATE_KEYS[7] as `0x${string}`,
     });
     await page.goto("/wallet");
     await page.getByRole("button", { name: "Diginoor Test Wallet" }).click();
