@@ -14,7 +14,7 @@ import type { Database } from "../../db/client.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import type { NftCursor } from "./cursor.ts";
 import * as repo from "./repo.ts";
-import { CatalogueSearchIndex, type IndexRow } from "./search-index.ts";
+import { CatalogueSearchIndex, type IndexHit } from "./search-index.ts";
 
 /** The channel the change-log triggers notify (migration 0021). */
 export const CATALOGUE_CHANGES_CHANNEL = "catalogue.changes";
@@ -127,7 +127,7 @@ export function createSearchIndexSync(opts: SearchIndexSyncOptions) {
       await current?.catch(() => {});
     },
     /** One page from the index, after catching up when reads must see every committed write. */
-    async list(filter: repo.NftFilter, sort: NftSort, limit: number, after?: NftCursor): Promise<IndexRow[]> {
+    async list(filter: repo.NftFilter, sort: NftSort, limit: number, after?: NftCursor): Promise<IndexHit[]> {
       if (opts.catchUpOnRead) await catchUp();
       return index.list(filter, sort, limit, after);
     },

@@ -1,7 +1,10 @@
 // In-memory search index of the catalogue list (docs/decisions/023-catalogue-search-index.md).
 //
-// Every NFT's card row is kept in memory with its list keys in typed arrays: price, creation time,
-// and a code per equality filter (tier, sale type, film, star). Each sort order is a presorted array
+// The rows are kept as columns, not as objects: per NFT its card's JSON text, its id, sort title and
+// search text (four strings, which the garbage collector marks without looking inside), and its list
+// keys in typed arrays: price, creation time, and a code per equality filter (tier, sale type, film,
+// star). A heap of 100,000 row objects with their dozen strings each made every full garbage
+// collection of the server mark two million objects; these columns are half a million. Each sort order is a presorted array
 // of row slots (newest and price_desc walk the ascending arrays backwards), so a page is found by
 // walking the order from the cursor's position and testing the other conditions, or, when a filter
 // or a search word leaves few candidates, by testing those candidates and reading the first matches
@@ -12,11 +15,22 @@
 // limit + 1`, repo.listNfts): title order is byte-wise (COLLATE "C", i.e. code point order), the
 // search text is PostgreSQL's own lower-cased `search_text`, and keys are compared exactly.
 import type { NftSort } from "@diginoor/api/catalogue";
+import { cardJson } from "./card.ts";
 import type { NftCursor } from "./cursor.ts";
 import type { IndexedNftRow, NftFilter } from "./repo.ts";
 
 /** A card row of the list, with the search text the list's substring search matches. */
 export type IndexRow = IndexedNftRow;
+
+/** A row found: its card's JSON as UTF-8 (`JSON.stringify(toSummary(row))`) and the keys of a cursor after it. */
+export type IndexHit = {
+  id: string;
+  /** A view of the index's arena (read it before the next change, or copy it). */
+  card: Buffer;
+  priceUsdCents: number;
+  createdAtMicros: string;
+  sortTitle: string;
+};
 
 /** Code point order (PostgreSQL's COLLATE "C" on UTF-8): UTF-16 order, except surrogates sort last. */
 export function compareCodePoints(a: string, b: string): number {
@@ -77,12 +91,22 @@ export class CatalogueSearchIndex {
    */
   constructor(private readonly directCandidates = DIRECT_CANDIDATES) {}
 
-  private rows: (IndexRow | undefined)[] = [];
+  /**
+   * Per slot as UTF-8 outside the JavaScript heap (TextColumn): the card's JSON, the sort title and
+   * the search text. UTF-8 byte order is code point order (COLLATE "C"), and a substring of the
+   * text is a byte substring of its UTF-8, so both are tested on the bytes.
+   */
+  private cards = new TextColumn();
+  private titles = new TextColumn();
+  private texts = new TextColumn();
+  /** 1 for a slot that holds a row. */
+  private alive = new Uint8Array(0);
+  /** Each slot's id (the slots ever used: ids.length). */
   private ids: string[] = [];
-  private titles: string[] = [];
-  private texts: string[] = [];
   private price = new Float64Array(0);
   private created = new Float64Array(0);
+  /** The creation micros of the rows whose text is not `String(created[slot])` (none in practice). */
+  private readonly oddMicros = new Map<number, string>();
   private dims: Uint32Array[] = DIMS.map(() => new Uint32Array(0));
   private readonly codes: Map<string, number>[] = DIMS.map(() => new Map());
   private readonly slotOf = new Map<string, number>();
@@ -108,12 +132,14 @@ export class CatalogueSearchIndex {
   private postings: Postings[] | undefined;
   /** Per equality filter and order: the postings' slots sorted in that order (same offsets). */
   private dimOrders: Record<OrderName, Int32Array>[] | undefined;
-  private trigrams: Map<number, Int32Array> | undefined;
+  private trigrams: Trigrams | undefined;
   /** Slots whose text changed since the trigram postings were built: always candidates. */
   private recent = new Set<number>();
   private bits = new Uint32Array(0);
   /** Candidates of recent search words (see wordCandidates), least recently used first. */
   private readonly words = new Map<string, WordCandidates>();
+  /** Bitsets of forgotten words, reused for new ones. */
+  private spare: Uint32Array[] = [];
 
   get size(): number {
     return this.live;
@@ -121,12 +147,14 @@ export class CatalogueSearchIndex {
 
   /** Replaces the whole content. */
   replaceAll(rows: IndexRow[]): void {
-    this.rows = [];
+    this.alive = new Uint8Array(0);
     this.ids = [];
-    this.titles = [];
-    this.texts = [];
+    this.cards = new TextColumn();
+    this.titles = new TextColumn();
+    this.texts = new TextColumn();
     this.free = [];
     this.slotOf.clear();
+    this.oddMicros.clear();
     for (const c of this.codes) c.clear();
     this.capacity = 0;
     this.live = 0;
@@ -137,7 +165,7 @@ export class CatalogueSearchIndex {
     this.postings = undefined;
     this.trigrams = undefined;
     this.recent.clear();
-    this.words.clear();
+    this.dropWords();
   }
 
   /** Applies changed rows (inserted or updated) and deleted ids. */
@@ -147,7 +175,9 @@ export class CatalogueSearchIndex {
     let membership = false;
     const remove = (slot: number, id: string) => {
       this.unorder(slot);
-      this.rows[slot] = undefined;
+      this.alive[slot] = 0;
+      for (const c of [this.cards, this.titles, this.texts]) c.clear(slot);
+      this.oddMicros.delete(slot);
       this.slotOf.delete(id);
       this.free.push(slot);
       this.live--;
@@ -160,16 +190,15 @@ export class CatalogueSearchIndex {
     for (const r of upserts) {
       const slot = this.slotOf.get(r.id);
       if (slot !== undefined) {
-        const old = this.rows[slot] as IndexRow;
         const same =
-          Number(old.priceUsdCents) === Number(r.priceUsdCents) &&
-          old.createdAtMicros === r.createdAtMicros &&
-          old.sortTitle === r.sortTitle &&
-          old.searchText === r.searchText &&
-          DIMS.every((d) => dimValue[d](old) === dimValue[d](r));
+          this.price[slot] === Number(r.priceUsdCents) &&
+          this.microsOf(slot) === r.createdAtMicros &&
+          this.titles.text(slot) === r.sortTitle &&
+          this.texts.text(slot) === r.searchText &&
+          DIMS.every((d, i) => this.codes[i]?.get(dimValue[d](r)) === this.dims[i]?.[slot]);
         if (same) {
           // Only what the card shows changed (editions left, auction end, names): no key moves.
-          this.rows[slot] = r;
+          this.cards.set(slot, cardJson(r));
           continue;
         }
         remove(slot, r.id);
@@ -183,7 +212,7 @@ export class CatalogueSearchIndex {
     if (membership) {
       this.postings = undefined;
       this.ranksValid = false;
-      this.words.clear();
+      this.dropWords();
     }
     if (this.recent.size > Math.max(1000, this.live / 20)) {
       this.trigrams = undefined;
@@ -192,7 +221,7 @@ export class CatalogueSearchIndex {
   }
 
   /** One page: the rows of `WHERE <filter> AND <after cursor> ORDER BY <sort key>, id LIMIT limit + 1`. */
-  list(filter: NftFilter, sort: NftSort, limit: number, after?: NftCursor): IndexRow[] {
+  list(filter: NftFilter, sort: NftSort, limit: number, after?: NftCursor): IndexHit[] {
     this.prepare();
     const want = limit + 1;
     const n = this.live;
@@ -238,6 +267,7 @@ export class CatalogueSearchIndex {
 
     const price = this.price;
     const texts = this.texts;
+    const needle = q === undefined ? undefined : this.needle(q);
     const recent = this.recent;
     // A word of three characters or more: its candidate rows, also as a bitset over slots.
     const word = q !== undefined && q.length >= 3 ? this.wordCandidates(q) : undefined;
@@ -258,7 +288,7 @@ export class CatalogueSearchIndex {
         if (((textBits[slot >>> 5] as number) & (1 << (slot & 31))) === 0) return false;
         if (wordExact) return true;
       }
-      return (texts[slot] as string).includes(q);
+      return texts.includes(slot, needle);
     };
 
     // What to walk: the order itself, or the smallest equality filter's rows in that order.
@@ -302,8 +332,8 @@ export class CatalogueSearchIndex {
       });
     }
 
-    const out: IndexRow[] = [];
-    const rows = this.rows;
+    const out: IndexHit[] = [];
+    const alive = this.alive;
     // Walk from the cursor; with a smaller candidate set, only as far as testing the candidates
     // would cost, then test the candidates beyond the point reached.
     const found = best as { size: number } | undefined;
@@ -313,14 +343,14 @@ export class CatalogueSearchIndex {
       while (a < b && out.length < want && walked < budget) {
         const slot = seq[a++] as number;
         walked++;
-        if (matches(slot)) out.push(rows[slot] as IndexRow);
+        if (matches(slot)) out.push(this.hit(slot));
       }
       if (a < b) from = rank[seq[a] as number] as number;
     } else {
       while (a < b && out.length < want && walked < budget) {
         const slot = seq[--b] as number;
         walked++;
-        if (matches(slot)) out.push(rows[slot] as IndexRow);
+        if (matches(slot)) out.push(this.hit(slot));
       }
       if (a < b) to = (rank[seq[b - 1] as number] as number) + 1;
     }
@@ -331,7 +361,7 @@ export class CatalogueSearchIndex {
     let lowWord = bits.length;
     let highWord = -1;
     best.each((slot) => {
-      if (rows[slot] === undefined) return;
+      if (alive[slot] === 0) return;
       const r = rank[slot] as number;
       if (r < from || r >= to || !matches(slot)) return;
       const w = r >>> 5;
@@ -346,7 +376,7 @@ export class CatalogueSearchIndex {
         while (word !== 0 && out.length < want) {
           const bit = 31 - Math.clz32(word & -word);
           word &= word - 1;
-          out.push(rows[order[(w << 5) + bit] as number] as IndexRow);
+          out.push(this.hit(order[(w << 5) + bit] as number));
         }
       }
     } else {
@@ -355,7 +385,7 @@ export class CatalogueSearchIndex {
         while (word !== 0 && out.length < want) {
           const bit = 31 - Math.clz32(word);
           word &= ~(1 << bit);
-          out.push(rows[order[(w << 5) + bit] as number] as IndexRow);
+          out.push(this.hit(order[(w << 5) + bit] as number));
         }
       }
     }
@@ -369,7 +399,7 @@ export class CatalogueSearchIndex {
     this.trigramPostings();
   }
 
-  /** Bytes held beyond the rows themselves (typed arrays and postings). */
+  /** Bytes held outside the JavaScript heap's objects: typed arrays, postings and the UTF-8 columns. */
   structureBytes(): number {
     this.warm();
     let b = this.price.byteLength + this.created.byteLength + this.bits.byteLength;
@@ -377,7 +407,9 @@ export class CatalogueSearchIndex {
     for (const o of Object.values(this.orders)) b += o.byteLength;
     for (const o of Object.values(this.ranks)) b += o.byteLength;
     for (const p of this.postings ?? []) b += p.start.byteLength + p.items.byteLength;
-    for (const list of this.trigrams?.values() ?? []) b += list.byteLength;
+    const t = this.trigrams;
+    if (t) b += t.keys.byteLength + t.start.byteLength + t.items.byteLength;
+    for (const c of [this.cards, this.titles, this.texts]) b += c.byteLength;
     return b;
   }
 
@@ -388,10 +420,15 @@ export class CatalogueSearchIndex {
     const cap = Math.max(need, Math.ceil(this.capacity * 1.5), 1024);
     const copy = <T extends Float64Array | Uint32Array | Int32Array>(a: T, make: (n: number) => T): T => {
       const b = make(cap);
-      b.set(a);
+      // (after replaceAll, the old arrays may be longer than the new capacity: no live slot is beyond it)
+      b.set(a.length > cap ? a.subarray(0, cap) : a);
       return b;
     };
     this.price = copy(this.price, (k) => new Float64Array(k));
+    for (const c of [this.cards, this.titles, this.texts]) c.grow(cap);
+    const alive = new Uint8Array(cap);
+    alive.set(this.alive.length > cap ? this.alive.subarray(0, cap) : this.alive);
+    this.alive = alive;
     this.created = copy(this.created, (k) => new Float64Array(k));
     this.dims = this.dims.map((d) => copy(d, (k) => new Uint32Array(k)));
     for (const name of ["created", "price", "title"] as const) {
@@ -399,19 +436,47 @@ export class CatalogueSearchIndex {
       this.ranks[name] = copy(this.ranks[name], (k) => new Int32Array(k));
     }
     this.bits = new Uint32Array(Math.ceil(cap / 32) + 1);
+    // Word bitsets are sized to the capacity: none of the old size is worth keeping.
     this.words.clear();
+    this.spare = [];
     this.capacity = cap;
   }
 
-  /** Stores a row in a free slot (not yet in the orders). */
+  /**
+   * A search word as the bytes to find in the UTF-8 texts; undefined for text with an unpaired
+   * surrogate, which no text from PostgreSQL holds (its UTF-8 would be U+FFFD's, which one may).
+   */
+  private needle(q: string): Buffer | undefined {
+    return LONE_SURROGATE.test(q) ? undefined : Buffer.from(q, "utf8");
+  }
+
+  /** A slot's creation time in microseconds, as PostgreSQL's text. */
+  private microsOf(slot: number): string {
+    return this.oddMicros.get(slot) ?? String(this.created[slot]);
+  }
+
+  private hit(slot: number): IndexHit {
+    return {
+      id: this.ids[slot] as string,
+      card: this.cards.bytes(slot),
+      priceUsdCents: this.price[slot] as number,
+      createdAtMicros: this.microsOf(slot),
+      sortTitle: this.titles.text(slot),
+    };
+  }
+
+  /** Stores a row in a free slot (not yet in the orders): its columns only, not the row object. */
   private place(r: IndexRow): number {
-    const slot = this.free.length > 0 ? (this.free.pop() as number) : this.rows.length;
-    this.rows[slot] = r;
+    const slot = this.free.length > 0 ? (this.free.pop() as number) : this.ids.length;
+    this.alive[slot] = 1;
+    this.cards.set(slot, cardJson(r));
     this.ids[slot] = r.id;
-    this.titles[slot] = r.sortTitle;
-    this.texts[slot] = r.searchText;
+    this.titles.set(slot, r.sortTitle);
+    this.texts.set(slot, r.searchText);
     this.price[slot] = Number(r.priceUsdCents);
-    this.created[slot] = Number(r.createdAtMicros);
+    const micros = Number(r.createdAtMicros);
+    this.created[slot] = micros;
+    if (String(micros) !== r.createdAtMicros) this.oddMicros.set(slot, r.createdAtMicros);
     for (let d = 0; d < DIMS.length; d++) {
       const codes = this.codes[d] as Map<string, number>;
       const v = dimValue[DIMS[d] as Dim](r);
@@ -431,8 +496,7 @@ export class CatalogueSearchIndex {
     const ids = this.ids;
     if (name === "title") {
       const t = this.titles;
-      return (a, b) =>
-        compareCodePoints(t[a] as string, t[b] as string) || compareIds(ids[a] as string, ids[b] as string);
+      return (a, b) => t.compare(a, b) || compareIds(ids[a] as string, ids[b] as string);
     }
     const k = name === "price" ? this.price : this.created;
     return (a, b) => (k[a] as number) - (k[b] as number) || compareIds(ids[a] as string, ids[b] as string);
@@ -452,8 +516,8 @@ export class CatalogueSearchIndex {
         return (s) => (this.price[s] as number) - c.priceUsdCents || compareIds(ids[s] as string, c.id);
       case "title": {
         // As the driver sends it: text that is not valid UTF-16 becomes U+FFFD.
-        const key = Buffer.from(c.sortTitle, "utf8").toString("utf8");
-        return (s) => compareCodePoints(this.titles[s] as string, key) || compareIds(ids[s] as string, c.id);
+        const key = Buffer.from(c.sortTitle, "utf8");
+        return (s) => this.titles.compareWith(s, key) || compareIds(ids[s] as string, c.id);
       }
     }
   }
@@ -506,7 +570,7 @@ export class CatalogueSearchIndex {
   private prepare(): void {
     if (!this.ordersSorted) {
       const slots: number[] = [];
-      for (let s = 0; s < this.rows.length; s++) if (this.rows[s] !== undefined) slots.push(s);
+      for (let s = 0; s < this.ids.length; s++) if (this.alive[s] === 1) slots.push(s);
       for (const name of ["created", "price", "title"] as const) {
         const sorted = Int32Array.from(slots).sort(this.compareSlots(name));
         this.orders[name].set(sorted);
@@ -551,17 +615,18 @@ export class CatalogueSearchIndex {
 
   private buildPostings(codesOf: Uint32Array, codeCount: number): Postings {
     const start = new Int32Array(codeCount + 2);
-    const rows = this.rows;
-    for (let s = 0; s < rows.length; s++) {
-      if (rows[s] === undefined) continue;
+    const alive = this.alive;
+    const slots = this.ids.length;
+    for (let s = 0; s < slots; s++) {
+      if (alive[s] === 0) continue;
       const c = (codesOf[s] as number) + 1;
       start[c] = (start[c] as number) + 1;
     }
     for (let c = 1; c < start.length; c++) start[c] = (start[c] as number) + (start[c - 1] as number);
     const items = new Int32Array(this.live);
     const fill = start.slice();
-    for (let s = 0; s < rows.length; s++) {
-      if (rows[s] === undefined) continue;
+    for (let s = 0; s < slots; s++) {
+      if (alive[s] === 0) continue;
       const c = codesOf[s] as number;
       items[fill[c] as number] = s;
       fill[c] = (fill[c] as number) + 1;
@@ -583,7 +648,7 @@ export class CatalogueSearchIndex {
     }
     const tri = this.trigramPostings();
     const lists: Int32Array[] = [];
-    for (let i = 0; i + 3 <= q.length; i++) lists.push(tri.get(trigramAt(q, i)) ?? EMPTY);
+    for (let i = 0; i + 3 <= q.length; i++) lists.push(postingsOf(tri, trigramAt(q, i)));
     lists.sort((x, y) => x.length - y.length);
     let rows = lists[0] ?? EMPTY;
     for (let i = 1; i < lists.length && rows.length > 32; i++) rows = intersect(rows, lists[i] as Int32Array);
@@ -591,64 +656,212 @@ export class CatalogueSearchIndex {
     // changed since they were built (`recent`, tested here). Longer words are tested here too unless
     // they have very many candidates (then each row walked is tested; a walk stops early for them).
     const exact = q.length === 3 || rows.length <= VERIFY_CANDIDATES;
-    const bits = new Uint32Array(Math.ceil(this.capacity / 32) + 1);
+    // The least recently used word's bitset is reused (cleared): no 12.5 kB allocated per new word,
+    // which under browsing that rarely repeats a word was a steady stream for the garbage collector.
+    if (this.words.size >= WORD_CACHE) {
+      const oldest = this.words.keys().next().value as string;
+      this.spare.push((this.words.get(oldest) as WordCandidates).bits);
+      this.words.delete(oldest);
+    }
+    const need = Math.ceil(this.capacity / 32) + 1;
+    let bits = this.spare.pop();
+    if (bits?.length === need) bits.fill(0);
+    else bits = new Uint32Array(need);
     const set = (slot: number) => {
       bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
     };
-    const holds = (slot: number) => this.rows[slot] !== undefined && (this.texts[slot] as string).includes(q);
+    const alive = this.alive;
+    const needle = this.needle(q);
+    const holds = (slot: number) => alive[slot] === 1 && this.texts.includes(slot, needle);
     for (let j = 0; j < rows.length; j++) {
       const slot = rows[j] as number;
       if (this.recent.has(slot)) continue;
-      if (q.length === 3 ? this.rows[slot] !== undefined : !exact || holds(slot)) set(slot);
+      if (q.length === 3 ? alive[slot] === 1 : !exact || holds(slot)) set(slot);
     }
     for (const slot of this.recent) if (holds(slot)) set(slot);
     const entry = { rows, bits, exact };
-    if (this.words.size >= WORD_CACHE) this.words.delete(this.words.keys().next().value as string);
     this.words.set(q, entry);
     return entry;
   }
 
-  /** Slots per trigram of their search text, built on first use (two passes: count, then fill). */
-  private trigramPostings(): Map<number, Int32Array> {
+  /** Forgets the cached word candidates, keeping their bitsets for reuse. */
+  private dropWords(): void {
+    for (const e of this.words.values()) if (this.spare.length < WORD_CACHE) this.spare.push(e.bits);
+    this.words.clear();
+  }
+
+  /**
+   * Slots per trigram of their search text, built on first use (two passes: count, then fill), as
+   * three typed arrays (a map of tens of thousands of arrays would be as many objects to collect).
+   */
+  private trigramPostings(): Trigrams {
     if (this.trigrams) return this.trigrams;
-    type Entry = { last: number; count: number; list?: Int32Array };
+    type Entry = { last: number; count: number; at: number };
     const entries = new Map<number, Entry>();
-    const rows = this.rows;
+    const alive = this.alive;
+    const slots = this.ids.length;
+    let items = EMPTY;
+    let keys = new Float64Array(0);
+    let start = EMPTY;
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) {
-        for (const e of entries.values()) {
-          e.list = new Int32Array(e.count);
-          e.count = 0;
+        // Keys ascending; each one's slots are items[start[i] .. start[i + 1]).
+        keys = Float64Array.from(entries.keys()).sort();
+        start = new Int32Array(keys.length + 1);
+        let total = 0;
+        for (let i = 0; i < keys.length; i++) {
+          const e = entries.get(keys[i] as number) as Entry;
+          start[i] = total;
+          e.at = total;
           e.last = -1;
+          total += e.count;
         }
+        start[keys.length] = total;
+        items = new Int32Array(total);
       }
-      for (let s = 0; s < rows.length; s++) {
-        if (rows[s] === undefined) continue;
-        const text = this.texts[s] as string;
+      for (let s = 0; s < slots; s++) {
+        if (alive[s] === 0) continue;
+        const text = this.texts.text(s);
         for (let i = 0; i + 3 <= text.length; i++) {
           const key = trigramAt(text, i);
           let e = entries.get(key);
           if (!e) {
-            e = { last: -1, count: 0 };
+            e = { last: -1, count: 0, at: 0 };
             entries.set(key, e);
           }
           if (e.last === s) continue;
           e.last = s;
-          if (e.list) e.list[e.count] = s;
-          e.count++;
+          if (pass === 1) items[e.at++] = s;
+          else e.count++;
         }
       }
     }
-    const map = new Map<number, Int32Array>();
-    for (const [k, e] of entries) map.set(k, e.list as Int32Array);
-    this.trigrams = map;
+    this.trigrams = { keys, start, items };
     this.recent.clear();
-    this.words.clear();
-    return map;
+    this.dropWords();
+    return this.trigrams;
   }
 }
 
 const EMPTY = new Int32Array(0);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A text per slot, as UTF-8 one after another in one buffer outside the JavaScript heap (no string
+ * per row for the garbage collector to mark and move): slot s is buf[at[s] .. at[s] + length[s]).
+ * A changed text is appended and the old bytes left as garbage until the buffer is copied into a
+ * new one; bytes once written are never overwritten, so views handed out (`bytes`) stay true.
+ */
+class TextColumn {
+  private buf = Buffer.alloc(0);
+  private used = 0;
+  private garbage = 0;
+  private at = new Int32Array(0);
+  private length = new Int32Array(0);
+
+  get byteLength(): number {
+    return this.buf.byteLength + this.at.byteLength + this.length.byteLength;
+  }
+
+  /** Room for slots below `capacity`. */
+  grow(capacity: number): void {
+    const at = new Int32Array(capacity);
+    const length = new Int32Array(capacity);
+    const n = Math.min(capacity, this.at.length);
+    at.set(this.at.subarray(0, n));
+    length.set(this.length.subarray(0, n));
+    this.at = at;
+    this.length = length;
+  }
+
+  set(slot: number, text: string): void {
+    const bytes = Buffer.byteLength(text, "utf8");
+    this.clear(slot);
+    if (this.used + bytes > this.buf.length) {
+      // Into a new buffer with the live texts only, and room for half as much again.
+      const live = this.used - this.garbage;
+      const next = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil((live + bytes) * 1.5)));
+      let used = 0;
+      for (let s = 0; s < this.at.length; s++) {
+        const n = this.length[s] as number;
+        if (n === 0) continue;
+        const from = this.at[s] as number;
+        this.buf.copy(next, used, from, from + n);
+        this.at[s] = used;
+        used += n;
+      }
+      this.buf = next;
+      this.used = used;
+      this.garbage = 0;
+    }
+    this.buf.write(text, this.used, "utf8");
+    this.at[slot] = this.used;
+    this.length[slot] = bytes;
+    this.used += bytes;
+  }
+
+  /** Forgets a slot's text. */
+  clear(slot: number): void {
+    this.garbage += this.length[slot] as number;
+    this.length[slot] = 0;
+  }
+
+  /** The slot's bytes, as a view (no copy). */
+  bytes(slot: number): Buffer {
+    const from = this.at[slot] as number;
+    return this.buf.subarray(from, from + (this.length[slot] as number));
+  }
+
+  text(slot: number): string {
+    const from = this.at[slot] as number;
+    return this.buf.toString("utf8", from, from + (this.length[slot] as number));
+  }
+
+  /** Whether the slot's text holds `needle` (none holds undefined). */
+  includes(slot: number, needle: Buffer | undefined): boolean {
+    if (needle === undefined) return false;
+    if (needle.length === 0) return true;
+    const n = this.length[slot] as number;
+    if (needle.length > n) return false;
+    return this.bytes(slot).indexOf(needle) !== -1;
+  }
+
+  /** Byte order of two slots' texts (code point order). */
+  compare(a: number, b: number): number {
+    const fa = this.at[a] as number;
+    const fb = this.at[b] as number;
+    return this.buf.compare(
+      this.buf,
+      fb,
+      fb + (this.length[b] as number),
+      fa,
+      fa + (this.length[a] as number),
+    );
+  }
+
+  /** Byte order of a slot's text and `key` (UTF-8). */
+  compareWith(slot: number, key: Buffer): number {
+    const from = this.at[slot] as number;
+    return this.buf.compare(key, 0, key.length, from, from + (this.length[slot] as number));
+  }
+}
+
+/** Trigram postings: the slots with trigram keys[i] are items[start[i] .. start[i + 1]), ascending. */
+type Trigrams = { keys: Float64Array; start: Int32Array; items: Int32Array };
+
+/** The slots whose text has a trigram (none for a trigram no text has). */
+function postingsOf(t: Trigrams, key: number): Int32Array {
+  let lo = 0;
+  let hi = t.keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((t.keys[mid] as number) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (t.keys[lo] !== key) return EMPTY;
+  return t.items.subarray(t.start[lo] as number, t.start[lo + 1] as number);
+}
+
 const EMPTY_BITS = new Uint32Array(0);
 /** Up to this many candidates of a word are tested when it is first searched for. */
 const VERIFY_CANDIDATES = 2000;

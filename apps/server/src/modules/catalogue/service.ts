@@ -7,7 +7,6 @@ import type {
   ListNftsParsed,
   NftDetail,
   NftListResponse,
-  NftSummary,
 } from "@diginoor/api/catalogue";
 import { tierLabels } from "@diginoor/api/catalogue";
 import type {
@@ -28,6 +27,7 @@ import { decodeCursor, encodeCursor, type NftCursor } from "./cursor.ts";
 import { type Clock, systemClock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
+import { cardJson, toSummary } from "./card.ts";
 import type { SearchIndexSync } from "./index-sync.ts";
 
 export type StudioInputParsed = z.output<typeof studioInputSchema>;
@@ -42,28 +42,16 @@ const NFT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const FILM_SLUG = /^[a-z0-9-]{1,80}$/;
 const RELATED = 6;
 
-/** Drizzle gives Dates; the hand-written list query gives ISO strings formatted by PostgreSQL. */
-const iso = (d: Date | string) => (typeof d === "string" ? d : d.toISOString());
+export { toSummary };
 
-export function toSummary(r: repo.NftSummaryRow): NftSummary {
-  return {
-    id: r.id,
-    title: r.title,
-    tier: r.tier,
-    film: { slug: r.filmSlug, name: r.filmName },
-    celebrity: { slug: r.celebritySlug, name: r.celebrityName },
-    priceUsdCents: Number(r.priceUsdCents),
-    saleType: r.saleType,
-    auctionEndsAt: r.auctionEndsAt === null ? null : iso(r.auctionEndsAt),
-    thumbnailUrl: r.thumbnailUrl,
-    editionsAvailable: r.editionsAvailable,
-    editionSize: r.editionSize,
-    createdAt: iso(r.createdAt),
-  };
-}
+const PAGE_START = Buffer.from('{"items":[');
+const COMMA = Buffer.from(",");
+
+/** What a cursor after a row is made of. */
+type CursorKeys = Pick<repo.NftSummaryRow, "id" | "priceUsdCents" | "createdAtMicros" | "sortTitle">;
 
 /** The keyset cursor that continues after row `r`. */
-export function cursorAfter(r: repo.NftSummaryRow, sort: ListNftsParsed["sort"]): NftCursor {
+export function cursorAfter(r: CursorKeys, sort: ListNftsParsed["sort"]): NftCursor {
   switch (sort) {
     case "newest":
       return { sort, createdAtMicros: String(r.createdAtMicros), id: r.id };
@@ -137,9 +125,6 @@ export interface NftPage {
   json: Buffer;
   readonly body: NftListResponse;
 }
-
-const PAGE_START = Buffer.from('{"items":[');
-const COMMA = Buffer.from(",");
 
 export interface SaleTerms {
   id: string;
@@ -235,10 +220,10 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
   }
 
   /**
-   * Index rows keep their card as UTF-8 JSON (`card`), so a page is their bytes joined: no card
-   * objects built, serialised and encoded per request, and little for the garbage collector (under
-   * browsing that rarely repeats a query, most requests build a page). The body is built only when
-   * asked for (server-rendered pages).
+   * The search index keeps each row's card as UTF-8 JSON (`card`), so a page is those bytes joined: no
+   * card objects built, serialised and encoded per request, and little for the garbage collector (under
+   * browsing that rarely repeats a query, most requests build a page). The body is parsed back only
+   * when asked for (server-rendered pages).
    */
   async function loadNftPage(query: ListNftsParsed, after: NftCursor | undefined): Promise<NftPage> {
     // PostgreSQL text cannot hold NUL, so no NFT can match one: drop it rather than fail.
@@ -252,24 +237,27 @@ export function createCatalogueService(database: Database, opts: CatalogueServic
       maxPriceCents: query.maxPriceCents,
       q: q ? q : undefined,
     };
-    const rows = index?.ready()
+    const rows: (CursorKeys & { card: Buffer })[] = index?.ready()
       ? await index.list(filter, query.sort, query.limit, after)
-      : await repo.listNfts(database, { filter, sort: query.sort, limit: query.limit, after });
+      : (await repo.listNfts(database, { filter, sort: query.sort, limit: query.limit, after })).map((r) => ({
+          ...r,
+          card: Buffer.from(cardJson(r)),
+        }));
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > query.limit && last ? encodeCursor(cursorAfter(last, query.sort)) : null;
     const parts: Buffer[] = [PAGE_START];
-    for (const r of page as (repo.NftSummaryRow & { card?: Buffer })[]) {
+    for (const r of page) {
       if (parts.length > 1) parts.push(COMMA);
-      r.card ??= Buffer.from(JSON.stringify(toSummary(r)));
       parts.push(r.card);
     }
     parts.push(Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`));
+    const json = Buffer.concat(parts);
     let body: NftListResponse | undefined;
     return {
-      json: Buffer.concat(parts),
+      json,
       get body() {
-        body ??= { items: page.map(toSummary), nextCursor };
+        body ??= JSON.parse(json.toString()) as NftListResponse;
         return body;
       },
     };
