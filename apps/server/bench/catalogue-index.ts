@@ -9,8 +9,6 @@
 //
 // Database: BENCH_INDEX_DB_URL (an already seeded database, reused as it is), else a fresh database
 // `diginoor_bench_index` on the PostgreSQL server (kept with BENCH_KEEP=1), else PGlite in memory.
-// BENCH_GC_ONLY=<version> (before, "before, every row shown once", after or index): only the heap
-// and full-collection figures of that version, alone in this process.
 // BENCH_QUERIES (default 2000): how many mixed queries are timed, after as many again as a warm-up.
 import os from "node:os";
 import { pathToFileURL } from "node:url";
@@ -20,7 +18,7 @@ import type { NftSort } from "@diginoor/api/catalogue";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import * as repo from "../src/modules/catalogue/repo.ts";
-import { CatalogueSearchIndex, type IndexRow } from "../src/modules/catalogue/search-index.ts";
+import { CatalogueSearchIndex } from "../src/modules/catalogue/search-index.ts";
 import { mixedWorkloadOf, seedMany } from "./catalogue-workload.ts";
 import { freshPostgres } from "./support.ts";
 
@@ -77,51 +75,7 @@ async function main() {
       console.log(`Seeded ${n} NFTs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${engine})`);
       seed = false;
     }
-    // Garbage collection: each version alone holding the catalogue (the rows it was loaded from
-    // dropped, as in the server), and how long a full collection of that heap takes (best and worst of
-    // five). "before" also once every row has been shown (the service then kept a card Buffer on it).
     const baselineFile = process.env.BENCH_INDEX_BASELINE;
-    const ctors: { name: string; ctor: new () => Index; cards?: boolean }[] = [];
-    if (baselineFile) {
-      const mod = (await import(pathToFileURL(baselineFile).href)) as {
-        CatalogueSearchIndex: new () => Index;
-      };
-      ctors.push({ name: "before", ctor: mod.CatalogueSearchIndex });
-      ctors.push({ name: "before, every row shown once", ctor: mod.CatalogueSearchIndex, cards: true });
-    }
-    ctors.push({ name: baselineFile ? "after" : "index", ctor: CatalogueSearchIndex });
-    const fullGc = () => {
-      const ms: number[] = [];
-      for (let k = 0; k < 5; k++) {
-        const t0 = performance.now();
-        gc();
-        ms.push(performance.now() - t0);
-      }
-      return ms.sort((a, b) => a - b);
-    };
-    fullGc();
-    const empty = process.memoryUsage().heapUsed;
-    // BENCH_GC_ONLY=<name>: that version's figures alone (each version in a process of its own).
-    const only = process.env.BENCH_GC_ONLY;
-    for (const c of ctors) {
-      if (only !== undefined && c.name !== only) continue;
-      let index: Index | undefined = new c.ctor();
-      let loaded: (IndexRow & { card?: Buffer })[] | undefined = await repo.allIndexRows(database);
-      index.replaceAll(loaded);
-      index.warm();
-      if (c.cards) for (const r of loaded) r.card = Buffer.from(JSON.stringify(r));
-      loaded = undefined;
-      const ms = fullGc();
-      const heap = (process.memoryUsage().heapUsed - empty) / 1e6;
-      console.log(
-        `${c.name}: heap ${heap.toFixed(0)} MB; a full garbage collection takes ${(ms[0] as number).toFixed(0)}–${(ms[4] as number).toFixed(0)} ms`,
-      );
-      index.list({}, "newest", 1); // (the index stays alive until measured)
-      index = undefined;
-      fullGc();
-    }
-
-    if (only !== undefined) return;
     const rows = await repo.allIndexRows(database);
     const mixed = await mixedWorkloadOf(database);
 
