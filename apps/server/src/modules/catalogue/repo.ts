@@ -296,16 +296,8 @@ async function runList(
   return { rows, complete };
 }
 
-/** A card row with the search text the list matches, as the in-memory search index keeps it. */
-export type IndexedNftRow = NftSummaryRow & {
-  searchText: string;
-  /**
-   * The row's card as UTF-8 JSON (`JSON.stringify(toSummary(row))`), written by the catalogue service
-   * the first time a list shows it. Rows are never changed in place (a change replaces the row), so
-   * it stays true for the row it is on.
-   */
-  card?: Buffer;
-};
+/** A card row with the search text the list matches, as the in-memory search index loads it. */
+export type IndexedNftRow = NftSummaryRow & { searchText: string };
 
 const INDEX_COLUMNS = `${LIST_COLUMNS}, n.search_text AS "searchText"`;
 const INDEX_JOINS = "LEFT JOIN films f ON f.id = n.film_id LEFT JOIN celebrities c ON c.id = n.celebrity_id";
