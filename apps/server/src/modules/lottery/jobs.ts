@@ -2,12 +2,10 @@
 import { formatPrice } from "@diginoor/api/money";
 import type { Lottery } from "@diginoor/api/lottery";
 import { z } from "zod";
-import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
-import type { AccountsService } from "../accounts/service.ts";
-import { deliverOnce, lotteryWonMail, type Mailer } from "../mail/service.ts";
-import type { NotificationsService } from "../notifications/service.ts";
+import { deliverOnce, lotteryWonMail } from "../mail/service.ts";
+import type { UserMessageDeps } from "../notifications/service.ts";
 import { type LotteryService, lotteryResults } from "./service.ts";
 
 /**
@@ -70,13 +68,7 @@ function nextStep(l: Lottery): { text: string; link: string } {
  * source names the lottery and the player, so a retried job stores none twice.
  */
 export function lotteryResultsJob(
-  deps: {
-    database: Database;
-    mailer: Mailer;
-    publicUrl: string;
-    notifications?: Pick<NotificationsService, "notify">;
-    /** Where the winner is mailed. */
-    accounts: Pick<AccountsService, "mailContact">;
+  deps: UserMessageDeps & {
     /** The stored USD→INR rate (the quotes service), for a cash prize in rupees. */
     rates?: { inrMicrosPerUsd(): Promise<bigint> };
   },
