@@ -177,7 +177,7 @@ export function ChainSection() {
         onClose={() => asking?.answer(false)}
         title="Point every token's metadata at IPFS?"
       >
-        <p>
+        <p className="admin-confirm">
           This points every token's metadata at <code>ipfs://{asking?.cid}/metadata/…</code> with a
           transaction from the collectible's admin key. Wallets and marketplaces will read the snapshot from
           then on; only another change of base URI undoes it. Are you sure?

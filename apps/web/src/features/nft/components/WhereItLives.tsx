@@ -95,7 +95,9 @@ function LocationFacts({ where }: { where: TokenLocation }) {
         <div>
           <dt>Chain</dt>
           <dd>
-            {where.chainName} <span className="muted">(chain id {where.chainId})</span>
+            <span>
+              {where.chainName} <span className="muted">(chain id {where.chainId})</span>
+            </span>
           </dd>
         </div>
         <div>
@@ -182,8 +184,9 @@ export function WhereEditionsLive({ mintedTokenIds }: { mintedTokenIds: string[]
     return (
       <Panel>
         <p className="where-lead" data-testid="not-on-chain">
-          Not on chain yet. An edition becomes an ERC-721 token in its collector's wallet when it is bought;
-          its token page then shows the contract address and token id to find it anywhere.
+          Not on chain yet: no edition of this NFT has been minted. An edition becomes an ERC-721 token in its
+          collector's wallet when it is bought; its token page then shows the contract address and token id to
+          find it anywhere.
         </p>
       </Panel>
     );
