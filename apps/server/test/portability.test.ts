@@ -326,6 +326,21 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
       explorer: null,
     });
     expect((await app.inject("/api/v1/tokens/999999/location")).statusCode).toBe(404);
+    // The owner's handle when the wallet is linked and the public showcase shows the token; not when hidden.
+    const holder = await newSignedInUser(ctx, { name: "Boss Collector" });
+    await ctx.database.query(
+      "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
+      [chain.address(3), holder.user.id, ctx.chain?.chainId],
+    );
+    const [{ handle } = { handle: "" }] = await ctx.database.query<{ handle: string }>(
+      "SELECT handle FROM users WHERE id = $1",
+      [holder.user.id],
+    );
+    expect((await location(ids[2] as bigint)).ownerHandle).toBe(handle);
+    await ctx.services.social.arrangeShowcase(holder.user.id, {
+      items: [{ tokenId: String(ids[2]), hidden: true }],
+    });
+    expect((await location(ids[2] as bigint)).ownerHandle).toBeNull();
 
     // 3. The console's exit: administrators only, a directory CID only.
     const admin = await newSignedInUser(ctx, { role: "admin" });
