@@ -101,8 +101,8 @@ export async function settle(page: Page) {
     () =>
       Array.from(document.images).every((img) => img.complete && (img.naturalWidth > 0 || !img.currentSrc)),
     undefined,
-    // The first visit of a page makes its pictures' renditions (two at a time per server): with the
-    // whole browser suite asking at once that took over 15 s once (a film page at 390 px).
+    // A picture's rendition not made within RENDITION_WAIT_MS comes as the original (decision 163's
+    // addendum); before that, CI's whole browser suite asking at once once took over 30 s here.
     { timeout: 30_000 },
   );
   await page.evaluate(() => document.fonts.ready);

@@ -60,6 +60,11 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** Write the log here (also in test mode, where it is otherwise off): tests of the log itself. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Media keys whose raster renditions are made in the background once the app is built (the seeded
+   * artwork), so that the first visitors of a page get them made rather than waiting for them.
+   */
+  warmPictures?: readonly string[];
 }
 
 /** Builds the HTTP server: API, docs, health, media and the web app. Does not listen. */
@@ -175,7 +180,14 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     storage: ctx.storage,
     cacheDir: path.join(config.paths.cache, "renditions"),
   });
-  registerMediaRenditions(app, renditions);
+  registerMediaRenditions(app, renditions, { waitMs: config.RENDITION_WAIT_MS });
+  if (opts.warmPictures?.length) {
+    const started = Date.now();
+    renditions.warm(opts.warmPictures).then(
+      (count) => app.log.info({ count, ms: Date.now() - started }, "picture renditions ready"),
+      (err: unknown) => app.log.warn({ err }, "warming the picture renditions failed"),
+    );
+  }
   registerMedia(app, ctx.storage);
 
   const webDist =

@@ -304,6 +304,11 @@ export const envSchema = z
     WORDPRESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     /** Serve the built web app from this directory (default apps/web/dist). */
     WEB_DIST_DIR: z.string().optional(),
+    /**
+     * Milliseconds a picture's first request waits for its raster rendition; past that the original is
+     * sent (not cached) while the rendition is made in the background (0 = always wait; default 1500).
+     */
+    RENDITION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
     /** Milliseconds identical NFT list queries share one cached answer (0 = off; default 1000). */
     CATALOGUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Answer NFT lists from the in-memory search index (off = SQL queries; decision 023). */

@@ -1,5 +1,5 @@
 import { seedBlog } from "../seed/blog.ts";
-import { seedCatalogue } from "../seed/seed.ts";
+import { catalogueArtwork, seedCatalogue } from "../seed/seed.ts";
 import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
@@ -47,7 +47,9 @@ async function main() {
   }
   const role = config.ROLE;
   // ROLE=worker: no HTTP app at all, only the health endpoints; api and all: the whole app.
-  const app = servesHttp(role) ? await buildApp(ctx) : undefined;
+  // The seeded artwork's renditions are made in the background (a no-op once they are cached).
+  const warmPictures = config.SEED_ON_START ? catalogueArtwork().map((f) => f.svgPath) : undefined;
+  const app = servesHttp(role) ? await buildApp(ctx, { warmPictures }) : undefined;
   if (app) await app.ready();
   // The background work by role: jobs, subscriptions and the indexer in `all` and `worker`; an `api`
   // process registers the jobs (to enqueue them) and runs none.

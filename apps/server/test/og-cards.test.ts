@@ -10,6 +10,10 @@ import { seedFilms, seedNfts } from "../seed/catalogue-data.ts";
 import { catalogueArtwork, mediaPaths, nftPublicId, seedCatalogue } from "../seed/seed.ts";
 import { newUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import Fastify from "fastify";
+import { RENDITION_WIDTHS } from "@diginoor/api/media";
+import { registerMediaRenditions } from "../src/modules/media/routes.ts";
+import { createRenditions } from "../src/modules/media/service.ts";
 
 /**
  * Issue 23: every shared page names a link-preview card (og:image) that previewers show: a 1200 × 630
@@ -31,7 +35,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, "index.html"), INDEX_HTML);
   // Media in the database's table (STORAGE=postgres, the default with DATABASE_URL): the cards and
   // renditions must read pictures from where every server stores them, not from this disk.
-  t = await createTestApp({ WEB_DIST_DIR: dist, STORAGE: "postgres" });
+  // RENDITION_WAIT_MS 0: these tests check the renditions made, however loaded the machine.
+  t = await createTestApp({ WEB_DIST_DIR: dist, STORAGE: "postgres", RENDITION_WAIT_MS: "0" });
   await seedCatalogue(t.ctx.db);
   await seedBlog(t.ctx.db);
   // The seed's pictures these pages draw on (all of them take minutes to draw on a busy machine):
@@ -253,5 +258,53 @@ describe("raster renditions of the art (GET /media/_r/:width/…)", () => {
     // A file that is not a picture under an image name: nothing to render.
     await t.ctx.storage.put("not-a-picture.png", Buffer.from("hello"), "image/png");
     expect((await t.app.inject("/media/_r/480/not-a-picture.png")).statusCode).toBe(404);
+  });
+
+  it("sends the original, not to be cached, when the rendition is not made in time, and the rendition next", async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "renditions-"));
+    const renditions = createRenditions({ storage: t.ctx.storage, cacheDir });
+    const app = Fastify();
+    registerMediaRenditions(app, renditions, { waitMs: 1 });
+    try {
+      const first = await app.inject(`/media/_r/720/${svg}`);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers["content-type"]).toContain("image/svg+xml");
+      expect(first.headers["cache-control"]).toBe("no-store");
+      expect(first.body).toContain("<svg");
+      // The rendition was still made (this joins the render the request started) and is served next.
+      const made = await renditions.get(svg, 720);
+      expect(made && "file" in made && fs.existsSync(made.file)).toBe(true);
+      const next = await app.inject(`/media/_r/720/${svg}`);
+      expect(next.headers["content-type"]).toBe("image/webp");
+      expect(next.headers["cache-control"]).toBe("public, max-age=86400");
+      expect((await app.inject("/media/_r/720/catalogue/nfts/no-such.svg")).statusCode).toBe(404);
+    } finally {
+      await app.close();
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it("warms every width of the seeded art ahead of the first request", async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "renditions-"));
+    const renditions = createRenditions({ storage: t.ctx.storage, cacheDir });
+    try {
+      const keys = catalogueArtwork()
+        .slice(0, 3)
+        .map((f) => f.svgPath);
+      expect(await renditions.warm([...keys, "catalogue/nfts/no-such.svg"])).toBe(
+        keys.length * RENDITION_WIDTHS.length,
+      );
+      expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith(".webp"))).toHaveLength(
+        keys.length * RENDITION_WIDTHS.length,
+      );
+      // Warm again: everything is found, nothing is made twice.
+      const before = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+      expect(await renditions.warm(keys)).toBe(keys.length * RENDITION_WIDTHS.length);
+      expect(fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs)).toEqual(
+        before,
+      );
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });

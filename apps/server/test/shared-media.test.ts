@@ -53,6 +53,8 @@ const start = (dataDir: string, env: Record<string, string>) =>
       // Media need no chain; two servers starting their own local chain at once on one port raced to
       // deploy with the same key ("nonce too low") on a loaded machine.
       CHAIN_DISABLED: "1",
+      // The rendition is checked as made, not the original sent while it is made on a loaded machine.
+      RENDITION_WAIT_MS: "0",
       ...env,
     },
     { waitReady: true },

@@ -34,3 +34,44 @@ describe("createLimiter", () => {
     expect(inside).toBe(2);
   });
 });
+
+describe("createLimiter's background tasks", () => {
+  it("run after every waiting task, and leave a slot for the tasks somebody waits for", async () => {
+    const run = createLimiter(2);
+    const order: string[] = [];
+    let activeBackground = 0;
+    let peakBackground = 0;
+    const background = (name: string) =>
+      run(
+        async () => {
+          order.push(name);
+          activeBackground++;
+          peakBackground = Math.max(peakBackground, activeBackground);
+          await tick();
+          activeBackground--;
+        },
+        { background: true },
+      );
+    const foreground = (name: string) =>
+      run(async () => {
+        order.push(name);
+        await tick();
+      });
+    // Four warm-ups queued first, then three requests: the requests still start before warm-ups 2–4.
+    const all = [background("b1"), background("b2"), background("b3"), background("b4")];
+    all.push(foreground("f1"), foreground("f2"), foreground("f3"));
+    await Promise.all(all);
+    expect(peakBackground).toBe(1);
+    expect(order.slice(0, 4)).toEqual(["b1", "f1", "f2", "f3"]);
+    expect(order.slice(4)).toEqual(["b2", "b3", "b4"]);
+    // With one slot, background work still runs (one at a time) once nothing else waits.
+    const one = createLimiter(1);
+    const seen: string[] = [];
+    await Promise.all([
+      one(async () => void seen.push("x"), { background: true }),
+      one(async () => void seen.push("y")),
+      one(async () => void seen.push("z"), { background: true }),
+    ]);
+    expect(seen).toEqual(["x", "y", "z"]);
+  });
+});

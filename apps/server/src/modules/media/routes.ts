@@ -9,8 +9,17 @@ import { isRenditionWidth, type Renditions } from "./renditions.ts";
  * GET /media/_r/:width/<path>: the WebP rendition of the picture served at /media/<path>, `width`
  * pixels wide (one of RENDITION_WIDTHS). Made on the first request and kept; "_r" can never be a
  * storage key (keys start with a letter or digit), so no uploaded file is shadowed.
+ *
+ * A first request waits at most `waitMs` for the rendition (renders queue two at a time): past that
+ * it gets the original picture, marked not to be cached, and the rendition is still made for the
+ * next request. A page full of new pictures on a busy server shows them all at once instead of
+ * one after another (0 = always wait).
  */
-export function registerMediaRenditions(app: FastifyInstance, renditions: Renditions): void {
+export function registerMediaRenditions(
+  app: FastifyInstance,
+  renditions: Renditions,
+  opts: { waitMs: number },
+): void {
   app.route({
     method: ["GET", "HEAD"],
     url: "/media/_r/:width/*",
@@ -19,8 +28,12 @@ export function registerMediaRenditions(app: FastifyInstance, renditions: Rendit
       const { width, "*": rest } = req.params as { width: string; "*": string };
       const w = Number(width);
       if (String(w) !== width || !isRenditionWidth(w)) throw AppError.notFound("Picture");
-      const found = await renditions.get(rest, w);
+      const found = await renditions.get(rest, w, { waitMs: opts.waitMs });
       if (!found) throw AppError.notFound("Picture");
+      if ("late" in found) {
+        reply.header("cache-control", "no-store").header("x-content-type-options", "nosniff");
+        return reply.type(found.contentType).send(found.data);
+      }
       reply.header("cache-control", "public, max-age=86400").header("vary", "Accept-Encoding");
       if (notModified(req, reply, found.etag)) return reply;
       return reply.type("image/webp").send(await fs.readFile(found.file));
