@@ -9,7 +9,7 @@ import { type Query, queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
-import * as accounts from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import { nftHouses, studios } from "../catalogue/service.ts";
 import { salesWithNft } from "../indexer/service.ts";
 import type { KycService } from "../kyc/service.ts";
@@ -22,6 +22,8 @@ export interface EarningsDeps {
   /** The chain whose indexed sales count, and the minter key that sells primary auctions for the studios. */
   chain?: { chainId: number; minterAddress: string };
   kyc: Pick<KycService, "stateOf">;
+  /** The studio accounts of a production house (their KYC gates its payouts). */
+  accounts: Pick<AccountsService, "studioAccountIds">;
 }
 
 type Totals = Record<EarningCurrency, bigint>;
@@ -212,7 +214,7 @@ export function createEarningsService(deps: EarningsDeps) {
     ) {
       const tq = queryOf(tx);
       await studios.get(tx.db, houseId);
-      const ids = await accounts.studioAccountIds(tx.db, houseId);
+      const ids = await deps.accounts.studioAccountIds(houseId, tx.db);
       const states = await Promise.all(ids.map((id) => deps.kyc.stateOf(id, tq)));
       if (!states.includes("verified"))
         throw new AppError(

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
-import { mailContact } from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import { deliverOnce, lotteryWonMail, type Mailer } from "../mail/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { type LotteryService, lotteryResults } from "./service.ts";
@@ -75,6 +75,8 @@ export function lotteryResultsJob(
     mailer: Mailer;
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
+    /** Where the winner is mailed. */
+    accounts: Pick<AccountsService, "mailContact">;
     /** The stored USD→INR rate (the quotes service), for a cash prize in rupees. */
     rates?: { inrMicrosPerUsd(): Promise<bigint> };
   },
@@ -115,7 +117,7 @@ export function lotteryResultsJob(
       const winner = facts.winnerUserId;
       if (!winner) return;
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, winner);
+        const contact = await deps.accounts.mailContact(winner, db);
         if (!contact) return null;
         return {
           to: contact.email,

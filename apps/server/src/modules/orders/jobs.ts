@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { mailContact } from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
 import { deliverOnce, type Mailer, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
@@ -107,6 +107,7 @@ export function orderMailJob(
     mailer: Mailer;
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
+    accounts: Pick<AccountsService, "mailContact">;
   },
   orders: Pick<OrderLifecycle, "mailFacts">,
 ) {
@@ -130,7 +131,7 @@ export function orderMailJob(
         { mail: false },
       );
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, facts.userId);
+        const contact = await deps.accounts.mailContact(facts.userId, db);
         if (!contact) return null;
         const url = `${deps.publicUrl.replace(/\/$/, "")}/confirmation/${facts.nftId}/${orderId}`;
         return {
@@ -186,6 +187,7 @@ export function refundMailJob(
     mailer: Mailer;
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
+    accounts: Pick<AccountsService, "mailContact">;
   },
   orders: Pick<OrderLifecycle, "refundFacts">,
 ) {
@@ -211,7 +213,7 @@ export function refundMailJob(
         { mail: false },
       );
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, facts.userId);
+        const contact = await deps.accounts.mailContact(facts.userId, db);
         if (!contact) return null;
         return {
           to: contact.email,
@@ -247,6 +249,7 @@ export function ordersWork(
     mailer: Mailer;
     publicUrl: string;
     notifications?: Pick<NotificationsService, "notify">;
+    accounts: Pick<AccountsService, "mailContact">;
     /** Whether a chain is configured (without one no chain events arrive and no auction opens). */
     chain: boolean;
     /** PAYMENT_PROVIDER_TIMEOUT_MS: bounds a refund job's run. */
@@ -259,6 +262,7 @@ export function ordersWork(
     mailer: deps.mailer,
     publicUrl: deps.publicUrl,
     notifications: deps.notifications,
+    accounts: deps.accounts,
   };
   const reconcile = reconcileOrdersJob(orders);
   const openAuctions = openAuctionsJob(orders.auctions, (o) => deps.log(o, "primary auctions"));
