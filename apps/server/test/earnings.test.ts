@@ -118,15 +118,24 @@ const indianMonth = (sec: bigint) => new Date(Number(sec) * 1000 + 330 * 60_000)
 
 type Line = Pick<
   EarningsStatement["lines"][number],
-  "kind" | "currency" | "grossMinor" | "amountMinor" | "owed" | "month" | "reference" | "nftId"
+  | "kind"
+  | "currency"
+  | "grossMinor"
+  | "platformFeeMinor"
+  | "amountMinor"
+  | "owed"
+  | "month"
+  | "reference"
+  | "nftId"
 >;
 const key = (l: Line) => `${l.kind} ${l.reference} ${l.currency}`;
 const comparable = (lines: Line[]) =>
   lines
-    .map(({ kind, currency, grossMinor, amountMinor, owed, month, reference, nftId }) => ({
+    .map(({ kind, currency, grossMinor, platformFeeMinor, amountMinor, owed, month, reference, nftId }) => ({
       kind,
       currency,
       grossMinor,
+      platformFeeMinor,
       amountMinor,
       owed,
       month,
@@ -318,6 +327,8 @@ describe("studio earnings", () => {
         kind: "primary_fiat",
         currency: r.currency as EarningCurrency,
         grossMinor: r.amount,
+        // Nothing charges a commission on a fiat sale (decision 174): gross = net.
+        platformFeeMinor: "0",
         amountMinor: r.amount,
         owed: true,
         month: r.month,
@@ -347,6 +358,7 @@ describe("studio earnings", () => {
           ...line,
           kind: "primary_wallet",
           grossMinor: String(a.price),
+          platformFeeMinor: String(a.platformFee),
           amountMinor: String((a.price as bigint) - (a.platformFee as bigint)),
           owed: false,
           nftId: "walletOne",
@@ -360,6 +372,7 @@ describe("studio earnings", () => {
           ...line,
           kind: "resale_royalty",
           grossMinor: String(a.price),
+          platformFeeMinor: "0",
           amountMinor: String(a.royaltyAmount),
           owed: false,
           nftId: "walletOne",
@@ -371,12 +384,23 @@ describe("studio earnings", () => {
         expect(a.seller).toBe(minter);
         expect(a.sellerProceeds as bigint).toBeGreaterThan(0n);
         const gross = { ...line, grossMinor: String(a.amount), nftId: "auctionOne" };
-        expected
-          .get(1)!
-          .push(
-            { ...gross, kind: "auction_seller_share", amountMinor: String(a.sellerProceeds), owed: true },
-            { ...gross, kind: "auction_royalty", amountMinor: String(a.royaltyAmount), owed: false },
-          );
+        // The seller share is net of the platform fee (and of the royalty, a line of its own).
+        expected.get(1)!.push(
+          {
+            ...gross,
+            kind: "auction_seller_share",
+            platformFeeMinor: String(a.platformFee),
+            amountMinor: String(a.sellerProceeds),
+            owed: true,
+          },
+          {
+            ...gross,
+            kind: "auction_royalty",
+            platformFeeMinor: "0",
+            amountMinor: String(a.royaltyAmount),
+            owed: false,
+          },
+        );
         chainLines += 2;
       }
     }
@@ -391,6 +415,9 @@ describe("studio earnings", () => {
       const want = expected.get(house)!;
       // Every line, one for one; then the months and the totals, currency by currency.
       expect(comparable(s.lines)).toEqual(comparable(want));
+      // A primary line shows gross, platform share and net, and they add up.
+      for (const l of s.lines.filter((x) => x.kind === "primary_fiat" || x.kind === "primary_wallet"))
+        expect(BigInt(l.grossMinor) - BigInt(l.platformFeeMinor)).toBe(BigInt(l.amountMinor));
       const sums = summed(want);
       expect(s.totals.earned).toEqual(sums.earned);
       expect(s.totals.owed).toEqual(sums.owed);
@@ -428,7 +455,7 @@ describe("studio earnings", () => {
       expect(
         rows
           .slice(1)
-          .reduce((s, r) => s + (r.split(",")[3] === currency ? BigInt(r.split(",")[5]!) : 0n), 0n),
+          .reduce((s, r) => s + (r.split(",")[3] === currency ? BigInt(r.split(",")[6]!) : 0n), 0n),
       ).toBe(sumOf(1, currency));
 
     // A studio account sees its own house only; a fan nothing.

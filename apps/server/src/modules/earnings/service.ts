@@ -69,6 +69,8 @@ export function createEarningsService(deps: EarningsDeps) {
         month: monthOf(f.fulfilled_at),
         currency,
         grossMinor: f.pay_amount_minor,
+        // No commission is charged on a fiat sale (decision 174): the whole charge is the studio's.
+        platformFeeMinor: "0",
         amountMinor: f.pay_amount_minor,
         owed: true,
         nftId: f.nft_id,
@@ -86,6 +88,7 @@ export function createEarningsService(deps: EarningsDeps) {
         month: monthOf(s.block_time),
         currency: "wei" as const,
         grossMinor: s.price_wei,
+        platformFeeMinor: "0",
         nftId: nft.id,
         reference: s.tx_hash,
         tokenId: s.token_id,
@@ -96,12 +99,19 @@ export function createEarningsService(deps: EarningsDeps) {
       const fee = BigInt(s.fee_wei);
       if (s.kind === "primary") {
         // Credited to the studio's payee on chain (pendingWithdrawals, decision 106): earned, not owed by us.
-        lines.push({ ...base, kind: "primary_wallet", amountMinor: (price - fee).toString(), owed: false });
+        lines.push({
+          ...base,
+          kind: "primary_wallet",
+          platformFeeMinor: fee.toString(),
+          amountMinor: (price - fee).toString(),
+          owed: false,
+        });
       } else if (s.kind === "auction" && s.seller.toLowerCase() === minter) {
         // A primary auction: the seller share reached the minter key (decision 140) and is owed to the studio.
         lines.push({
           ...base,
           kind: "auction_seller_share",
+          platformFeeMinor: fee.toString(),
           amountMinor: (price - royalty - fee).toString(),
           owed: true,
         });
@@ -176,7 +186,7 @@ export function createEarningsService(deps: EarningsDeps) {
       const s = await statement(houseId);
       const cell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
       const rows = [
-        "month,at,kind,currency,gross_minor,amount_minor,owed,nft_id,token_id,reference",
+        "month,at,kind,currency,gross_minor,platform_fee_minor,amount_minor,owed,nft_id,token_id,reference",
         ...s.lines.map((l) =>
           [
             l.month,
@@ -184,6 +194,7 @@ export function createEarningsService(deps: EarningsDeps) {
             l.kind,
             l.currency,
             l.grossMinor,
+            l.platformFeeMinor,
             l.amountMinor,
             String(l.owed),
             l.nftId,
@@ -194,7 +205,7 @@ export function createEarningsService(deps: EarningsDeps) {
             .join(","),
         ),
         ...s.payouts.map((p) =>
-          [p.month, p.at, "payout", p.currency, "", p.amountMinor, "", "", "", p.reference]
+          [p.month, p.at, "payout", p.currency, "", "", p.amountMinor, "", "", "", p.reference]
             .map(cell)
             .join(","),
         ),
