@@ -6,6 +6,7 @@ import { isWebPagePath } from "@diginoor/api/web-paths";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerChain } from "./modules/chain/routes.ts";
+import { registerPortability } from "./modules/portability/routes.ts";
 import { registerTokenRoutes } from "./modules/indexer/routes.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
@@ -155,6 +156,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerEarnings(app, { earnings: services.earnings, admin: services.admin });
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
+  registerPortability(app, services.portability);
   registerWalletRoutes(app, services.wallets, services.walletRecovery, services.walletDevices);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {

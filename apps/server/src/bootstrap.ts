@@ -38,6 +38,7 @@ import { createPortabilityService } from "./modules/portability/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
+import { defaultExplorerUrl } from "@diginoor/api/chain";
 import { createAdminService, hiddenTokensReader } from "./modules/admin/service.ts";
 import { adminWork } from "./modules/admin/jobs.ts";
 import { accountsWork } from "./modules/accounts/jobs.ts";
@@ -290,12 +291,26 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     orders: orders.lifecycle,
     catalogue,
   });
+  const social = createSocialService({
+    database,
+    clock,
+    accounts,
+    catalogue,
+    tokens,
+    wallets,
+    notifications,
+    chainId: chain?.chainId,
+    symbol,
+  });
   const portability = createPortabilityService({
     tokens,
     storage,
     publicUrl: config.PUBLIC_URL,
+    holders: social,
     // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
     chain: chain?.deployment && {
+      chainId: chain.chainId,
+      explorerUrl: config.CHAIN_EXPLORER_URL ?? defaultExplorerUrl(chain.chainId),
       publicClient: chain.publicClient,
       collectible: chain.deployment.collectible,
       admin:
@@ -358,17 +373,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       tokens,
       notifications,
       lottery,
-      social: createSocialService({
-        database,
-        clock,
-        accounts,
-        catalogue,
-        tokens,
-        wallets,
-        notifications,
-        chainId: chain?.chainId,
-        symbol,
-      }),
+      social,
       orders,
       admin: createAdminService({
         database,

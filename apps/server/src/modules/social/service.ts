@@ -225,6 +225,20 @@ export function createSocialService(deps: SocialDeps) {
       };
     },
 
+    /**
+     * The handle of the account whose linked wallet `address` holds `tokenId`, when its public showcase
+     * shows the token (hidden from the showcase: null, the link between account and token stays private).
+     */
+    async holderHandle(address: string, tokenId: string): Promise<string | null> {
+      if (deps.chainId === undefined) return null;
+      const userId = await deps.wallets.ownerOf(address);
+      if (!userId) return null;
+      const account = (await deps.accounts.publicAccountsByIds([userId])).get(userId);
+      if (!account) return null;
+      const arranged = await repo.showcaseOf(q, userId, deps.chainId);
+      return arranged.some((r) => r.token_id === tokenId && r.hidden) ? null : account.handle;
+    },
+
     async showcase(handle: string): Promise<Showcase> {
       return showcaseOf((await accountOf(handle)).id, false);
     },
