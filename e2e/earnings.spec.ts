@@ -72,6 +72,6 @@ test("the console shows a studio its earnings by month and exports them", async 
   const csv = await page.request.get(`/api/v1/admin/studios/${house!.id}/earnings.csv`);
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toContain(
-    `primary_fiat,inr,${order.payAmountMinor},${order.payAmountMinor},true,${nft.id}`,
+    `primary_fiat,inr,${order.payAmountMinor},0,${order.payAmountMinor},true,${nft.id}`,
   );
 });

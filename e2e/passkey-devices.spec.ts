@@ -15,7 +15,7 @@ import { expectNoProblems, shotsAtBothWidths, waitForData, watchPage } from "./s
  * WebAuthn authenticator (Chromium's DevTools protocol), signed in to the same account. The second device
  * makes a passkey and asks; the first compares the code and approves with its passkey (a user operation
  * through the real bundler, our paymaster paying); the second device's passkey then lists and removes a
- * listing alone. Then recovery: the fan asks for a link, opens it on a new device and makes a new passkey;
+ * listing alone; then, the second device lost, the first removes its passkey (removePasskey, sponsored). Then recovery: the fan asks for a link, opens it on a new device and makes a new passkey;
  * the wallet page shows the waiting period, and the surviving device cancels it.
  */
 const shots = (page: Page, name: string) => shotsAtBothWidths(page, `devices-${name}`);
@@ -32,7 +32,7 @@ async function signIn(page: Page, email: string) {
   expect(login.status(), await login.text()).toBe(200);
 }
 
-test("a second device's passkey, approved by the first, lists and removes a listing alone", async ({
+test("a second device's passkey, approved by the first, lists and removes a listing alone; lost, the first removes it", async ({
   browser,
   request,
 }) => {
@@ -129,6 +129,40 @@ test("a second device's passkey, approved by the first, lists and removes a list
     const after = await phone.cdp.send("WebAuthn.getCredentials", { authenticatorId: phone.authenticatorId });
     expect(after.credentials[0]!.signCount).toBeGreaterThanOrEqual(credentials[0]!.signCount + 2);
     expect(await chain.getBalance({ address })).toBe(0n);
+
+    // ------------------------------------------------------------ the phone is lost: the laptop removes its passkey
+    await laptop.page.goto("/wallet");
+    await waitForData(laptop.page);
+    const laptopDevices = laptop.page.getByTestId("passkey-devices");
+    const rows = laptopDevices.getByTestId("passkey-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText("This device");
+    await expect(rows.nth(1)).toContainText(`code ${code}`);
+    await expect(rows.nth(1)).not.toContainText("This device");
+    await shots(laptop.page, "remove-1-passkeys");
+    await laptopDevices.getByRole("button", { name: "Remove Passkey 2" }).click();
+    const confirm = laptop.page.getByRole("dialog", { name: "Remove a passkey" });
+    await expect(confirm).toContainText(`Passkey 2 (code ${code}`);
+    await shots(laptop.page, "remove-2-confirm");
+    await confirm.getByRole("button", { name: "Yes" }).click();
+    await expect(laptop.page.getByText("The passkey was removed from your wallet")).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(rows).toHaveCount(1);
+    await expect(laptopDevices.getByTestId("only-passkey")).toContainText("only passkey");
+    await expect(laptopDevices.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+    await shots(laptop.page, "remove-3-removed");
+    const [xs] = await chain.readContract({
+      address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "passkeys",
+    });
+    expect(xs).toHaveLength(1);
+    // The server forgot it: the phone's page lists the laptop's passkey only.
+    await phone.page.goto("/wallet");
+    await waitForData(phone.page);
+    await expect(phone.page.getByTestId("passkey-row")).toHaveCount(1);
+    await expect(phone.page.getByTestId("passkey-row")).not.toContainText("This device");
     expectNoProblems(laptop.watch);
     expectNoProblems(phone.watch);
   } finally {

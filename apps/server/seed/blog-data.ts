@@ -226,7 +226,7 @@ Before you buy, look at:
 - **Properties:** category, film, star, production house and rarity.
 - **Exclusive rewards:** what comes with the token beyond the art.
 - **Creator and royalties:** 10% of every resale goes to the production house.
-- **Proof of authenticity:** the link to the token on a blockchain explorer.
+- **Where it lives:** each token's chain, contract address and token id (with a block explorer link where the chain has one), enough to find it in any wallet or marketplace.
 
 ## Collecting with a theme
 

@@ -6,6 +6,7 @@ import { isWebPagePath } from "@diginoor/api/web-paths";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerChain } from "./modules/chain/routes.ts";
+import { registerPortability } from "./modules/portability/routes.ts";
 import { registerTokenRoutes } from "./modules/indexer/routes.ts";
 import type { AppContext } from "./context.ts";
 import { registerCatalogue } from "./modules/catalogue/routes.ts";
@@ -116,7 +117,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
   installAccessControl(app, {
     db: ctx.db,
-    authenticate: (req) => optionalUser(ctx, req),
+    authenticate: (req) => optionalUser(ctx.services.accounts, req),
     loginRequiredMessage: authMessages.loginRequired,
   });
   await registerOpenApi(app, { sessionCookie: SESSION_COOKIE });
@@ -141,10 +142,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     heartbeatMs: config.SSE_HEARTBEAT_MS,
   };
   await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
-  await registerAuth(app, ctx);
-  await registerUsers(app, ctx);
-  registerPrivacy(app, { privacy: services.privacy, accounts: ctx });
-  registerTax(app, { tax: services.tax, accounts: ctx, chainId: ctx.chain?.chainId });
+  const { accounts } = services;
+  await registerAuth(app, { accounts, config, db: ctx.db });
+  await registerUsers(app, { accounts, config, pubsub: ctx.pubsub, database: ctx.database });
+  registerPrivacy(app, { privacy: services.privacy, accounts, config });
+  registerTax(app, { tax: services.tax, accounts, chainId: ctx.chain?.chainId });
   await registerKyc(app, services.kyc);
   await registerCatalogue(app, services.catalogue);
   await registerContact(app, services.contact);
@@ -154,6 +156,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerEarnings(app, { earnings: services.earnings, admin: services.admin });
   await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
   await registerTokenRoutes(app, services.tokens);
+  registerPortability(app, services.portability);
   registerWalletRoutes(app, services.wallets, services.walletRecovery, services.walletDevices);
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
@@ -168,8 +171,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     database: ctx.database,
     sse,
   });
-  await registerSocial(app, { social: services.social, accounts: ctx });
-  await registerEvents(app, { accounts: ctx, pubsub: ctx.pubsub, database: ctx.database, sse });
+  await registerSocial(app, { social: services.social, accounts });
+  await registerEvents(app, { accounts, pubsub: ctx.pubsub, database: ctx.database, sse });
 
   const mediaDir = config.paths.media;
   fs.mkdirSync(mediaDir, { recursive: true });

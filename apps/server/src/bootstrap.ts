@@ -32,12 +32,13 @@ import {
   type OrdersUnits,
   sandboxSecret,
 } from "./modules/orders/service.ts";
-import { checkoutContact } from "./modules/accounts/service.ts";
+import { type AccountsService, createAccountsService } from "./modules/accounts/service.ts";
 import { createKeySender, createMarketView, createMinter, type Minter } from "./modules/chain/service.ts";
 import { createPortabilityService } from "./modules/portability/service.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
+import { defaultExplorerUrl } from "@diginoor/api/chain";
 import { createAdminService, hiddenTokensReader } from "./modules/admin/service.ts";
 import { adminWork } from "./modules/admin/jobs.ts";
 import { accountsWork } from "./modules/accounts/jobs.ts";
@@ -130,6 +131,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     if (ownDatabase) await database.close();
     throw err;
   }
+  const storage = createStorage(config, database);
+  const { pubsub, jobs } = platform;
+  const accounts = createAccountsService({ config, database, jobs, clock, storage, pubsub });
   const catalogue = createCatalogueService(database, {
     cacheTtlMs: test ? 0 : 10_000,
     listCacheTtlMs: test ? 0 : config.CATALOGUE_LIST_CACHE_MS,
@@ -229,10 +233,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     tokens,
     lottery,
     kyc,
+    accounts,
   });
-  const storage = createStorage(config, database);
   const mailer = createMailer(config, database.db);
-  const { pubsub, jobs } = platform;
   const walletsLog = pino({ level: config.LOG_LEVEL, name: "wallets" });
   const walletRecovery = createWalletRecovery({
     database,
@@ -243,6 +246,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     wallets,
     mailer,
     notifications,
+    accounts,
     log: (level, msg, extra) => walletsLog[level](extra ?? {}, msg),
   });
   const walletDevices = createWalletDevices({
@@ -267,7 +271,6 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   });
   // Names this process in its catalogue messages (the console's cache invalidation).
   const processId = randomUUID();
-  const accounts = { config, database, jobs, clock, storage, pubsub };
   const workLogger = pino({ level: test ? "silent" : config.LOG_LEVEL, name: "work" });
   const workLog: WorkLog = (level, obj, msg) => workLogger[level](obj, msg);
   const earnings = createEarningsService({
@@ -275,8 +278,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     clock,
     chain: chain?.minter ? { chainId: chain.chainId, minterAddress: chain.minter.address } : undefined,
     kyc,
+    accounts,
   });
-  const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub });
+  const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub, accounts });
   const tax = createTaxService({
     database,
     clock,
@@ -287,12 +291,26 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     orders: orders.lifecycle,
     catalogue,
   });
+  const social = createSocialService({
+    database,
+    clock,
+    accounts,
+    catalogue,
+    tokens,
+    wallets,
+    notifications,
+    chainId: chain?.chainId,
+    symbol,
+  });
   const portability = createPortabilityService({
     tokens,
     storage,
     publicUrl: config.PUBLIC_URL,
+    holders: social,
     // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
     chain: chain?.deployment && {
+      chainId: chain.chainId,
+      explorerUrl: config.CHAIN_EXPLORER_URL ?? defaultExplorerUrl(chain.chainId),
       publicClient: chain.publicClient,
       collectible: chain.deployment.collectible,
       admin:
@@ -302,22 +320,26 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     },
   });
   const work = [
-    accountsWork(accounts, mailer, (counts) => workLog("info", { counts }, "pruned accounts data")),
+    accountsWork(accounts, { database, mailer }, (counts) =>
+      workLog("info", { counts }, "pruned accounts data"),
+    ),
     ordersWork(orders, {
       database,
       mailer,
       publicUrl: config.PUBLIC_URL,
       notifications,
+      accounts,
       chain: !!chain,
       providerTimeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
       log: (o, msg) => workLog("info", o, msg),
     }),
-    notificationsWork(notifications, { database, mailer, chain: !!chain }),
+    notificationsWork(notifications, { database, mailer, accounts, chain: !!chain }),
     lotteryWork(lottery, {
       database,
       mailer,
       publicUrl: config.PUBLIC_URL,
       notifications,
+      accounts,
       rates: quotes,
       log: (o) => workLog("info", o, "lotteries"),
     }),
@@ -342,6 +364,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     storage,
     mailer,
     services: {
+      accounts,
       catalogue,
       wallets,
       walletRecovery,
@@ -350,16 +373,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       tokens,
       notifications,
       lottery,
-      social: createSocialService({
-        database,
-        clock,
-        catalogue,
-        tokens,
-        wallets,
-        notifications,
-        chainId: chain?.chainId,
-        symbol,
-      }),
+      social,
       orders,
       admin: createAdminService({
         database,
@@ -373,6 +387,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         newsletter,
         portability,
         earnings,
+        accounts,
       }),
       blog,
       contact,
@@ -415,6 +430,7 @@ function buildOrders(
     lottery: LotteryService;
     minter: Minter | undefined;
     kyc: KycService;
+    accounts: Pick<AccountsService, "checkoutContact">;
   },
 ): OrdersUnits {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
@@ -445,7 +461,7 @@ function buildOrders(
     catalogue,
     quotes: d.quotes,
     wallets: d.wallets,
-    contactOf: (userId) => checkoutContact(database.db, userId),
+    contactOf: (userId) => d.accounts.checkoutContact(userId),
     chain,
     lifecycle,
     lottery: d.lottery,

@@ -125,6 +125,13 @@ export const envSchema = z
       .pipe(z.array(urlWithProtocol(["http", "https"])).min(1, "must name at least one URL"))
       .optional(),
     CHAIN_ID: z.coerce.number().int().positive().optional(),
+    /**
+     * Block explorer of the chain (Etherscan-style: /address/, /tx/, /nft/<contract>/<id>) for the token
+     * page's "Where it lives"; Polygon and Amoy have defaults (polygonscan), the local chain none.
+     */
+    CHAIN_EXPLORER_URL: urlWithProtocol(["http", "https"])
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional(),
     /** Set to 1 to run without any chain (tests of areas that do not need one). */
     CHAIN_DISABLED: boolFlag,
     /** Our contracts on CHAIN_RPC_URL: the JSON line `npm run deploy -w packages/contracts` prints. */

@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import type { AccountsService } from "./modules/accounts/service.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { Storage } from "./lib/storage/storage.ts";
 import type { CatalogueService } from "./modules/catalogue/service.ts";
@@ -29,6 +30,8 @@ import type { EarningsService } from "./modules/earnings/service.ts";
 
 /** The services built once by bootstrap() and shared by routes, jobs and other services. */
 export interface Services {
+  /** Sign-up, sign-in, sessions, profiles, the console's account changes and other modules' account reads. */
+  accounts: AccountsService;
   catalogue: CatalogueService;
   wallets: WalletsService;
   /** Recovery of passkey wallets whose every passkey is lost (decision 160). */

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteToAdmin, setSuspended } from "../src/modules/accounts/service.ts";
 import { hashPassword } from "../src/modules/accounts/password.ts";
 import { pruneAuthData } from "../src/modules/accounts/service.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
@@ -460,11 +459,11 @@ describe("roles", () => {
   it("admin:create promotes an existing user, creates a new admin with a set-password link, and suspends", async () => {
     const u = await createVerifiedUser(t.app, "boss@example.com", "boss-password-1");
     expect((await me(t.app, u.cookie)).json().user.role).toBe("user");
-    const promoted = await promoteToAdmin(t.ctx, "BOSS@example.com");
+    const promoted = await t.ctx.services.accounts.promoteToAdmin("BOSS@example.com");
     expect(promoted).toEqual({ userId: u.id, created: false });
     expect((await me(t.app, u.cookie)).json().user.role).toBe("admin");
 
-    const created = await promoteToAdmin(t.ctx, "founder@example.com");
+    const created = await t.ctx.services.accounts.promoteToAdmin("founder@example.com");
     expect(created.created).toBe(true);
     const token = new URL(created.setPasswordUrl as string).searchParams.get("token");
     const set = await post(t.app, "/api/v1/auth/password-reset/confirm", {
@@ -479,9 +478,9 @@ describe("roles", () => {
     });
     expect(login.json().user.role).toBe("admin");
 
-    await setSuspended(t.ctx, "boss@example.com", true);
+    await t.ctx.services.accounts.setSuspended("boss@example.com", true);
     expect((await me(t.app, u.cookie)).statusCode).toBe(401);
-    await setSuspended(t.ctx, "boss@example.com", false);
+    await t.ctx.services.accounts.setSuspended("boss@example.com", false);
     expect(
       (await post(t.app, "/api/v1/auth/login", { email: "boss@example.com", password: "boss-password-1" }))
         .statusCode,

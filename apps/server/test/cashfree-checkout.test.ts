@@ -1,10 +1,9 @@
-import { createHmac } from "node:crypto";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
 import { Cashfree, CFEnvironment } from "cashfree-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
-import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
+import { CASHFREE_CLIENT_SECRET, cashfreeEnv, cashfreeWebhook, createFakeCashfree } from "./fake-cashfree.ts";
 import { cashfreeProvider } from "../src/modules/orders/providers/cashfree.ts";
 import {
   checkoutRequest,
@@ -20,101 +19,17 @@ import {
  * own verifier), forged or stale ones refused, a paid order minted once on anvil, a failing provider
  * leaving nothing held, and reconciliation through GET /pg/orders/:id.
  */
-const CLIENT_SECRET = "cfsk_ma_test_diginoor_secret";
+const CLIENT_SECRET = CASHFREE_CLIENT_SECRET;
 
 let h: HostedCheckoutApp;
 let t: HostedCheckoutApp["t"];
 let clock: HostedCheckoutApp["clock"];
 let fake: HostedCheckoutApp["fake"];
-let mode: "ok" | "500" | "hang" = "ok";
-const orders = new Map<string, Record<string, unknown>>();
-/** Refunds the fake Cashfree made, by x-idempotency-key; `refundMode` "500" processes it and then answers 500. */
-const refundsByKey = new Map<string, Record<string, unknown>>();
-let refundMode: "ok" | "500" = "ok";
-
-function refundAnswer(r: FakeRequest, orderId: string): FakeAnswer {
-  const req = JSON.parse(r.body) as Record<string, unknown>;
-  const key = String(r.headers["x-idempotency-key"] ?? "");
-  let refund = refundsByKey.get(key);
-  if (!refund) {
-    refund = {
-      cf_payment_id: "885473311",
-      cf_refund_id: String(3_000_000 + refundsByKey.size),
-      order_id: orderId,
-      refund_id: req.refund_id,
-      entity: "refund",
-      refund_amount: req.refund_amount,
-      refund_currency: "INR",
-      refund_note: req.refund_note,
-      refund_status: "PENDING",
-      refund_type: "MERCHANT_INITIATED",
-    };
-    refundsByKey.set(key, refund);
-  }
-  if (refundMode === "500")
-    return { status: 500, json: { message: "internal error", code: "internal_error", type: "api_error" } };
-  return { status: 200, json: refund };
-}
-
-function answer(r: FakeRequest): FakeAnswer {
-  const refundPath = /^\/pg\/orders\/([\w-]+)\/refunds$/.exec(r.path);
-  if (r.method === "POST" && refundPath?.[1]) return refundAnswer(r, refundPath[1]);
-  const refundGet = /^\/pg\/orders\/([\w-]+)\/refunds\/([\w-]+)$/.exec(r.path);
-  if (r.method === "GET" && refundGet) {
-    const found = [...refundsByKey.values()].find((x) => x.refund_id === refundGet[2]);
-    if (found) return { status: 200, json: found };
-  }
-  if (mode === "hang") return "hang";
-  if (mode === "500")
-    return { status: 500, json: { message: "internal error", code: "internal_error", type: "api_error" } };
-  if (r.method === "POST" && r.path === "/pg/orders") {
-    const req = JSON.parse(r.body) as Record<string, unknown>;
-    const entity = {
-      cf_order_id: String(2_000_000 + orders.size),
-      order_id: req.order_id,
-      entity: "order",
-      order_currency: req.order_currency,
-      order_amount: req.order_amount,
-      order_status: "ACTIVE",
-      payment_session_id: `session_${Math.random().toString(36).slice(2)}payment`,
-      order_expiry_time: req.order_expiry_time,
-      customer_details: req.customer_details,
-      order_meta: req.order_meta,
-    };
-    orders.set(String(req.order_id), entity);
-    return { status: 200, json: entity };
-  }
-  const m = /^\/pg\/orders\/([\w-]+)$/.exec(r.path);
-  if (r.method === "GET" && m?.[1] && orders.has(m[1])) return { status: 200, json: orders.get(m[1]) };
-  // Terminate Order: only an ACTIVE order can be terminated.
-  const open = m?.[1] ? orders.get(m[1]) : undefined;
-  if (
-    r.method === "PATCH" &&
-    open &&
-    (JSON.parse(r.body) as { order_status?: string }).order_status === "TERMINATED"
-  ) {
-    if (open.order_status !== "ACTIVE")
-      return {
-        status: 400,
-        json: { message: "order is not active", code: "order_inactive", type: "invalid_request_error" },
-      };
-    open.order_status = "TERMINATED";
-    return { status: 200, json: open };
-  }
-  return {
-    status: 404,
-    json: { message: "order not found", code: "order_not_found", type: "invalid_request_error" },
-  };
-}
+const cashfreeFake = createFakeCashfree(() => clock.now());
+const { state, orders, refundsByKey, event, signed } = cashfreeFake;
 
 beforeAll(async () => {
-  h = await startHostedCheckoutApp(answer, (url) => ({
-    CASHFREE_CLIENT_ID: "TEST_APP_ID",
-    CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
-    CASHFREE_API_BASE: url,
-    RATES_TABLE: "ETH=3000,POL=0.25,INR=84.5",
-    ONRAMP_URL: "https://onramp.example/buy?address={address}&amount={amount}",
-  }));
+  h = await startHostedCheckoutApp(cashfreeFake.answer, cashfreeEnv);
   ({ t, clock, fake } = h);
 }, 120_000);
 
@@ -123,7 +38,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  mode = "ok";
+  state.mode = "ok";
 });
 
 const rupeeOrder = (cookie: string, phone?: string) =>
@@ -133,47 +48,8 @@ const rupeeOrder = (cookie: string, phone?: string) =>
     ...(phone ? { phone } : {}),
   });
 
-/** A payment webhook as Cashfree sends it (2023-08-01 and later payload). */
-function event(o: Order, type: string, over: { amount?: number; currency?: string } = {}) {
-  return JSON.stringify({
-    data: {
-      order: { order_id: o.orderId, order_amount: 2112.5, order_currency: "INR", order_tags: null },
-      payment: {
-        cf_payment_id: Math.floor(Math.random() * 1e12),
-        payment_status: type === "PAYMENT_SUCCESS_WEBHOOK" ? "SUCCESS" : "FAILED",
-        payment_amount: over.amount ?? 2112.5,
-        payment_currency: over.currency ?? "INR",
-        payment_message: "Simulated response message",
-        payment_time: new Date(clock.now()).toISOString(),
-        payment_group: "upi",
-      },
-      customer_details: { customer_id: "x", customer_phone: "9876543210" },
-    },
-    event_time: new Date(clock.now()).toISOString(),
-    type,
-  });
-}
-/** x-webhook-signature: base64 HMAC-SHA256 of timestamp + raw body with the client secret. */
-const signature = (body: string, timestamp: string, secret = CLIENT_SECRET) =>
-  createHmac("sha256", secret)
-    .update(timestamp + body)
-    .digest("base64");
 const webhook = (body: string, headers: { signature: string; timestamp: string }) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/v1/webhooks/cashfree",
-    payload: body,
-    headers: {
-      "content-type": "application/json",
-      "x-webhook-signature": headers.signature,
-      "x-webhook-timestamp": headers.timestamp,
-      "x-webhook-version": "2025-01-01",
-    },
-  });
-const signed = (body: string, o: { secret?: string; timestamp?: number } = {}) => {
-  const timestamp = String(o.timestamp ?? clock.now());
-  return { timestamp, signature: signature(body, timestamp, o.secret) };
-};
+  cashfreeWebhook(t.app, body, headers);
 
 describe("Cashfree rupee checkout", () => {
   let alice: Awaited<ReturnType<HostedCheckoutApp["buyer"]>>;
@@ -372,11 +248,11 @@ describe("Cashfree rupee checkout", () => {
   it("a Cashfree answering 500 or timing out: 503, and no order keeps an edition", async () => {
     const before = await h.editions();
     for (const m of ["500", "hang"] as const) {
-      mode = m;
+      state.mode = m;
       const res = await rupeeOrder(alice.cookie);
       expect(res.status, JSON.stringify(res.body)).toBe(503);
     }
-    mode = "ok";
+    state.mode = "ok";
     expect(await h.editions()).toBe(before);
   });
 
@@ -398,10 +274,10 @@ describe("Cashfree rupee checkout", () => {
     const o = (await rupeeOrder(alice.cookie)).body;
     const service = t.ctx.services.orders.hostedCheckout;
     clock.advance(4 * 60 * 1000);
-    mode = "hang";
+    state.mode = "hang";
     expect((await service.reconcilePayments()).failed).toBeGreaterThanOrEqual(1);
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
-    mode = "ok";
+    state.mode = "ok";
     orders.get(o.orderId)!.order_status = "PAID";
     await service.reconcilePayments();
     const done = await until(
@@ -418,7 +294,7 @@ describe("Cashfree rupee checkout", () => {
     const o = (await rupeeOrder(alice.cookie, "9876543210")).body;
     await h.lapseUnpaid();
     // Cashfree takes the refund but answers 500: the job fails and is retried with the same key.
-    refundMode = "500";
+    state.refundMode = "500";
     const paid = event(o, "PAYMENT_SUCCESS_WEBHOOK");
     const headers = signed(paid);
     expect((await webhook(paid, headers)).statusCode).toBe(200);
@@ -431,7 +307,7 @@ describe("Cashfree rupee checkout", () => {
       (n) => n >= 1,
       20_000,
     );
-    refundMode = "ok";
+    state.refundMode = "ok";
     const row = await until(
       "the refund requested",
       async () =>

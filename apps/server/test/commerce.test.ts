@@ -1,7 +1,6 @@
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
-import { voucherFromJson } from "@diginoor/contracts/voucher";
 import type { NftAuction, Order } from "@diginoor/api/orders";
 import type { Market, Token } from "@diginoor/api/chain";
 import type { NotificationList } from "@diginoor/api/notifications";
@@ -9,19 +8,14 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createWalletClient,
   type Hex,
-  http,
   type PrivateKeyAccount,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestClock, type TestClock } from "../src/platform/clock.ts";
 import { EXPIRY_GRACE_MS } from "../src/modules/orders/service.ts";
 import { newSignedInUser } from "./factories.ts";
-import { httpApi, linkedBuyer, seedStudioFilmAndStar, until } from "./commerce-helpers.ts";
-import { createTestApp, type TestApp } from "./harness.ts";
+import { type CommerceApp, startCommerceApp, until } from "./commerce-helpers.ts";
 
 /**
  * The heart of the product over HTTP and a real anvil: buy a fixed-price NFT with a wallet (server-signed
@@ -29,23 +23,19 @@ import { createTestApp, type TestApp } from "./harness.ts";
  * auction with two bidders, settled by a third party. After each step the API and the chain agree,
  * including for actions made directly on the contracts by an outside client.
  */
-const PUBLIC_URL = "http://localhost:3000";
 const PAYOUT = ANVIL_ADDRESSES[9];
 
-let t: TestApp;
-let clock: TestClock;
-let rpcUrl: string;
+let c: CommerceApp;
+let t: CommerceApp["t"];
+let clock: CommerceApp["clock"];
 let collectible: Address;
 let marketplace: Address;
+let api: CommerceApp["api"];
 
 beforeAll(async () => {
-  clock = createTestClock(Date.now());
-  t = await createTestApp({ PUBLIC_URL, INDEXER_POLL_MS: "100" }, { clock, chain: true });
-  rpcUrl = t.ctx.chain!.rpcUrl;
-  ({ collectible, marketplace } = t.ctx.chain!.deployment);
-  const q = (s: string, p?: unknown[]) => t.ctx.database.query(s, p);
-  await seedStudioFilmAndStar(t.ctx.database, PAYOUT);
-  await q(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
+  c = await startCommerceApp(PAYOUT);
+  ({ t, clock, collectible, marketplace, api } = c);
+  await t.ctx.database.query(`INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
       thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
     VALUES ('bossEntry', 'The Boss Entry', 'rare', 'Scene', 1, 1, 1, '/i.svg', '/t.svg', 2, 2, 'fixed', 2500, NULL),
            ('coinFlip', 'The Coin Flip', 'legendary', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`);
@@ -55,15 +45,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const pc = () => createPublicClient({ transport: http(rpcUrl) });
-const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, transport: http(rpcUrl) });
-
-const api = httpApi(() => t.app);
-
-async function buyer(key: Hex) {
-  const b = await linkedBuyer(t, { api, clock, publicUrl: PUBLIC_URL }, key);
-  return { ...b, wallet: walletOf(b.account) };
-}
+const pc = () => c.pc();
+const walletOf = (account: PrivateKeyAccount) => c.walletOf(account);
+const buyer = (key: Hex) => c.buyer(key);
+const order = (cookie: string, nftId: string) => c.order(cookie, nftId);
+const pay = (wallet: ReturnType<typeof walletOf>, o: Order) => c.pay(wallet, o);
+const openAuction = (id: string, title: string) => c.openAuction(id, title);
 
 async function revertName(p: Promise<unknown>): Promise<string> {
   try {
@@ -88,46 +75,6 @@ const ownerOnChain = (tokenId: bigint) =>
     args: [tokenId],
   });
 const tokenApi = (tokenId: string | bigint) => api<Token>("GET", `/api/v1/tokens/${tokenId}`);
-
-async function order(cookie: string, nftId: string): Promise<{ status: number; body: Order }> {
-  const quote = await api<{ quoteId: string }>("POST", "/api/v1/quotes", cookie, { nftId });
-  expect(quote.status, JSON.stringify(quote.body)).toBe(201);
-  return api<Order>("POST", "/api/v1/orders", cookie, {
-    nftId,
-    provider: "wallet",
-    quoteId: quote.body.quoteId,
-  });
-}
-
-/** Sends the purchase exactly as the web app does: purchase(voucher, signature) with the quoted value. */
-async function pay(wallet: ReturnType<typeof walletOf>, o: Order) {
-  const p = o.payment!;
-  return wallet.writeContract({
-    chain: null,
-    address: p.marketplace as Address,
-    abi: diginoorMarketplaceAbi,
-    functionName: "purchase",
-    args: [voucherFromJson(p.voucher), p.signature as Hex],
-    value: BigInt(p.valueWei),
-  });
-}
-
-/** Adds a one-edition auction NFT, opens its primary auction and waits until the API shows it open. */
-async function openAuction(id: string, title: string): Promise<bigint> {
-  await t.ctx.database.query(
-    `INSERT INTO nfts (id, title, tier, category, film_id, celebrity_id, production_house_id, image_url,
-        thumbnail_url, edition_size, editions_available, sale_type, price_usd_cents, auction_duration_days)
-      VALUES ($1, $2, 'rare', 'Prop', 1, 1, 1, '/i.svg', '/t.svg', 1, 1, 'auction', 30000, 1)`,
-    [id, title],
-  );
-  await t.ctx.services.orders.auctions.openPrimaryAuctions();
-  const open = await until(
-    "auction open",
-    async () => (await api<NftAuction>("GET", `/api/v1/nfts/${id}/auction`)).body,
-    (b) => b.status === "open",
-  );
-  return BigInt(open.tokenId);
-}
 
 describe("commerce on the chain, over HTTP", () => {
   let alice: Awaited<ReturnType<typeof buyer>>;

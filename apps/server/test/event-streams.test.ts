@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { endSession, pruneAuthData } from "../src/modules/accounts/service.ts";
+import { pruneAuthData } from "../src/modules/accounts/service.ts";
 import { SESSION_COOKIE, toApiUser } from "../src/modules/accounts/session.ts";
 import {
   openStreamCount,
@@ -240,7 +240,7 @@ describe("point 2: a session that ends while its stream is being opened", () => 
     app.addHook("preHandler", async (req) => {
       const secret = req.cookies[SESSION_COOKIE];
       if (req.url === "/api/v1/events" && req.headers["x-sign-out-now"] && secret)
-        await endSession(ctx, secret);
+        await ctx.services.accounts.endSession(secret);
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const other = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

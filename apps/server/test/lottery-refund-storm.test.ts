@@ -9,7 +9,9 @@ import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { sandboxRefundId, signSandboxPayload } from "../src/modules/orders/sandbox.ts";
 import { sandboxEvent } from "./card-orders.ts";
 import { newSignedInUser } from "./factories.ts";
+import { createFakeCashfree } from "./fake-cashfree.ts";
 import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-provider.ts";
+import { createFakeStripe } from "./fake-stripe.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
 
@@ -37,100 +39,24 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-refund-storm-"))
 const stripe = new Stripe("sk_test_helper_only");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The fake Stripe: Checkout Sessions, and refunds by idempotency key (a key names one refund, as at Stripe). */
-const stripeSessions = new Map<string, Record<string, unknown>>();
-const stripeRefunds = new Map<string, Record<string, unknown>>();
-async function stripeAnswer(r: FakeRequest): Promise<FakeAnswer> {
-  const form = new URLSearchParams(r.body);
-  if (r.method === "POST" && r.path === "/v1/checkout/sessions") {
-    const id = `cs_test_${Math.random().toString(36).slice(2)}`;
-    const s = {
-      id,
-      object: "checkout.session",
-      url: `https://checkout.stripe.test/c/pay/${id}`,
-      mode: "payment",
-      status: "open",
-      payment_status: "unpaid",
-      amount_total: Number(form.get("line_items[0][price_data][unit_amount]")),
-      currency: form.get("line_items[0][price_data][currency]"),
-      client_reference_id: form.get("client_reference_id"),
-      metadata: { orderId: form.get("metadata[orderId]") },
-      payment_intent: `pi_test_${Math.random().toString(36).slice(2)}`,
-    };
-    stripeSessions.set(id, s);
-    return { status: 200, json: s };
-  }
-  if (r.method === "POST" && r.path === "/v1/refunds") {
-    const key = String(r.headers["idempotency-key"] ?? "");
-    let refund = stripeRefunds.get(key);
-    if (!refund) {
-      refund = {
-        id: `re_test_${Math.random().toString(36).slice(2)}`,
-        object: "refund",
-        amount: Number(form.get("amount")),
-        currency: "usd",
-        payment_intent: form.get("payment_intent"),
-        status: "pending",
-        metadata: { orderId: form.get("metadata[orderId]"), reason: form.get("metadata[reason]") },
-      };
-      stripeRefunds.set(key, refund);
-    }
-    await sleep(REFUND_ANSWER_MS);
-    return { status: 200, json: refund };
-  }
-  const m = /^\/v1\/checkout\/sessions\/(\w+)$/.exec(r.path);
-  if (r.method === "GET" && m?.[1] && stripeSessions.has(m[1]))
-    return { status: 200, json: stripeSessions.get(m[1]) };
-  return { status: 404, json: { error: { type: "invalid_request_error", message: "No such route" } } };
-}
-
-/** The fake Cashfree: orders, and refunds by x-idempotency-key. */
-const cashfreeOrders = new Map<string, Record<string, unknown>>();
-const cashfreeRefunds = new Map<string, Record<string, unknown>>();
-async function cashfreeAnswer(r: FakeRequest): Promise<FakeAnswer> {
-  const refundPath = /^\/pg\/orders\/([\w-]+)\/refunds$/.exec(r.path);
-  if (r.method === "POST" && refundPath?.[1]) {
-    const req = JSON.parse(r.body) as Record<string, unknown>;
-    const key = String(r.headers["x-idempotency-key"] ?? "");
-    let refund = cashfreeRefunds.get(key);
-    if (!refund) {
-      refund = {
-        cf_payment_id: "885473311",
-        cf_refund_id: String(3_000_000 + cashfreeRefunds.size),
-        order_id: refundPath[1],
-        refund_id: req.refund_id,
-        entity: "refund",
-        refund_amount: req.refund_amount,
-        refund_currency: "INR",
-        refund_status: "PENDING",
-        refund_type: "MERCHANT_INITIATED",
-      };
-      cashfreeRefunds.set(key, refund);
-    }
-    await sleep(REFUND_ANSWER_MS);
-    return { status: 200, json: refund };
-  }
-  if (r.method === "POST" && r.path === "/pg/orders") {
-    const req = JSON.parse(r.body) as Record<string, unknown>;
-    const entity = {
-      cf_order_id: String(2_000_000 + cashfreeOrders.size),
-      order_id: req.order_id,
-      entity: "order",
-      order_currency: req.order_currency,
-      order_amount: req.order_amount,
-      order_status: "ACTIVE",
-      payment_session_id: `session_${Math.random().toString(36).slice(2)}payment`,
-      order_expiry_time: req.order_expiry_time,
-      customer_details: req.customer_details,
-    };
-    cashfreeOrders.set(String(req.order_id), entity);
-    return { status: 200, json: entity };
-  }
-  return {
-    status: 404,
-    json: { message: "order not found", code: "order_not_found", type: "invalid_request_error" },
+/**
+ * The fake Stripe and Cashfree of their checkout tests (refunds by idempotency key, one per key, as at
+ * the providers), answering a refund call only after REFUND_ANSWER_MS.
+ */
+const stripeFake = createFakeStripe(() => Math.floor(Date.now() / 1000));
+const cashfreeFake = createFakeCashfree(() => Date.now());
+const stripeSessions = stripeFake.sessions;
+const stripeRefunds = stripeFake.refundsByKey;
+const cashfreeRefunds = cashfreeFake.refundsByKey;
+const slowRefunds =
+  (answer: (r: FakeRequest) => FakeAnswer, refundPath: RegExp) =>
+  async (r: FakeRequest): Promise<FakeAnswer> => {
+    const a = answer(r);
+    if (r.method === "POST" && refundPath.test(r.path)) await sleep(REFUND_ANSWER_MS);
+    return a;
   };
-}
+const stripeAnswer = slowRefunds(stripeFake.answer, /^\/v1\/refunds$/);
+const cashfreeAnswer = slowRefunds(cashfreeFake.answer, /^\/pg\/orders\/[\w-]+\/refunds$/);
 
 const fakes = {
   stripe: undefined as unknown as Awaited<ReturnType<typeof startFakeProvider>>,

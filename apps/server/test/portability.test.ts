@@ -300,6 +300,48 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
       }
     }
 
+    // "Where it lives" (the token page's panel): what the chain has, our metadata URL before the exit.
+    const location = async (id: bigint) => {
+      const res = await app.inject(`/api/v1/tokens/${id}/location`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const owner = await chain.client.readContract({
+      address: chain.deployment.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "ownerOf",
+      args: [ids[0] as bigint],
+    });
+    expect(await location(ids[0] as bigint)).toEqual({
+      tokenId: String(ids[0]),
+      standard: "ERC-721",
+      chainId: ctx.chain?.chainId,
+      chainName: "Local chain",
+      contract: chain.deployment.collectible,
+      owner,
+      ownerHandle: null,
+      tokenUri: `${PUBLIC_URL}/api/v1/metadata/${ids[0]}`,
+      onIpfs: false,
+      // The local chain has no explorer: no invented link.
+      explorer: null,
+    });
+    expect((await app.inject("/api/v1/tokens/999999/location")).statusCode).toBe(404);
+    // The owner's handle when the wallet is linked and the public showcase shows the token; not when hidden.
+    const holder = await newSignedInUser(ctx, { name: "Boss Collector" });
+    await ctx.database.query(
+      "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
+      [chain.address(3), holder.user.id, ctx.chain?.chainId],
+    );
+    const [{ handle } = { handle: "" }] = await ctx.database.query<{ handle: string }>(
+      "SELECT handle FROM users WHERE id = $1",
+      [holder.user.id],
+    );
+    expect((await location(ids[2] as bigint)).ownerHandle).toBe(handle);
+    await ctx.services.social.arrangeShowcase(holder.user.id, {
+      items: [{ tokenId: String(ids[2]), hidden: true }],
+    });
+    expect((await location(ids[2] as bigint)).ownerHandle).toBeNull();
+
     // 3. The console's exit: administrators only, a directory CID only.
     const admin = await newSignedInUser(ctx, { role: "admin" });
     const fan = await newSignedInUser(ctx);
@@ -343,6 +385,11 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
     });
     expect(events.map((e) => e.args)).toEqual([{ _fromTokenId: 0n, _toTokenId: 2n ** 256n - 1n }]);
 
+    expect(await location(ids[1] as bigint)).toMatchObject({
+      tokenUri: `ipfs://${exported.root}/metadata/${ids[1]}`,
+      onIpfs: true,
+    });
+
     // The console reads where token URIs point; the exit is in the audit log.
     const where = await app.inject({
       url: "/api/v1/admin/chain/metadata",
@@ -372,6 +419,8 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
       storage: ctx.storage,
       publicUrl: PUBLIC_URL,
       chain: {
+        chainId: runtime.chainId,
+        explorerUrl: null,
         publicClient: runtime.publicClient,
         collectible: runtime.deployment.collectible,
         admin: createKeySender(runtime, stranger),

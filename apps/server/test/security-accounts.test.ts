@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteToAdmin } from "../src/modules/accounts/service.ts";
 import { ipSubject } from "../src/lib/rate-limit.ts";
 import { type TestApp, createTestApp } from "./harness.ts";
 import { createVerifiedUser, me, post, sessionCookie, tokenFromMail } from "./fixtures/accounts.ts";
@@ -78,7 +77,7 @@ describe("admin:create on a never-verified account", () => {
     });
     expect(squat.statusCode).toBe(201);
     const { token: verify } = await tokenFromMail(t.app, "boss@example.com", "/verify-email");
-    const result = await promoteToAdmin(t.ctx, "boss@example.com");
+    const result = await t.ctx.services.accounts.promoteToAdmin("boss@example.com");
     expect(result.userId).toBe(squat.json().user.id);
     expect(result.setPasswordUrl).toMatch(/\/resetpass\?token=/);
     // The squatter's sign-up link (clicked by the unsuspecting owner) no longer verifies anything…

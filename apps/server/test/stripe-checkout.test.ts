@@ -1,10 +1,9 @@
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import type { CheckoutOptions, Order } from "@diginoor/api/orders";
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { until } from "./commerce-helpers.ts";
 import { newSignedInUser } from "./factories.ts";
-import type { FakeAnswer, FakeRequest } from "./fake-provider.ts";
+import { createFakeStripe, STRIPE_WEBHOOK_SECRET, stripeEnv, stripeWebhook } from "./fake-stripe.ts";
 import { stripeProvider } from "../src/modules/orders/providers/stripe.ts";
 import {
   checkoutRequest,
@@ -20,94 +19,17 @@ import {
  * ones refused, a paid order minted once on anvil, a failing provider leaving nothing held, and
  * reconciliation of a lost webhook.
  */
-const WEBHOOK_SECRET = "whsec_test_diginoor_0123456789abcdef";
-
 let h: HostedCheckoutApp;
 let t: HostedCheckoutApp["t"];
 let clock: HostedCheckoutApp["clock"];
 let fake: HostedCheckoutApp["fake"];
-/** What the fake Stripe does next: answer, fail with 500, or never answer. */
-let mode: "ok" | "500" | "hang" = "ok";
-/** Sessions the fake Stripe created, by id (their status can be changed by a test). */
-const sessions = new Map<string, Record<string, unknown>>();
-const stripe = new Stripe("sk_test_helper_only");
-/** Refunds the fake Stripe made, by idempotency key (as Stripe does, a key names one refund). */
-const refundsByKey = new Map<string, Record<string, unknown>>();
-/** The fake's refund calls: answered, or processed and then never answered (the answer lost). */
-let refundMode: "ok" | "lost" | "refuse" = "ok";
-
-function refundAnswer(r: FakeRequest): FakeAnswer {
-  if (refundMode === "refuse")
-    return {
-      status: 400,
-      json: {
-        error: { type: "invalid_request_error", code: "charge_disputed", message: "The charge is disputed" },
-      },
-    };
-  const form = new URLSearchParams(r.body);
-  const key = String(r.headers["idempotency-key"] ?? "");
-  let refund = refundsByKey.get(key);
-  if (!refund) {
-    refund = {
-      id: `re_test_${Math.random().toString(36).slice(2)}`,
-      object: "refund",
-      amount: Number(form.get("amount")),
-      currency: "usd",
-      payment_intent: form.get("payment_intent"),
-      status: "pending",
-      metadata: { orderId: form.get("metadata[orderId]"), reason: form.get("metadata[reason]") },
-    };
-    refundsByKey.set(key, refund);
-  }
-  return refundMode === "lost" ? "hang" : { status: 200, json: refund };
-}
-
-function answer(r: FakeRequest): FakeAnswer {
-  if (r.method === "POST" && r.path === "/v1/refunds") return refundAnswer(r);
-  if (mode === "hang") return "hang";
-  if (mode === "500")
-    return { status: 500, json: { error: { type: "api_error", message: "Something went wrong" } } };
-  if (r.method === "POST" && r.path === "/v1/checkout/sessions") {
-    const form = new URLSearchParams(r.body);
-    const id = `cs_test_${Math.random().toString(36).slice(2)}`;
-    const s = {
-      id,
-      object: "checkout.session",
-      url: `https://checkout.stripe.test/c/pay/${id}`,
-      mode: "payment",
-      status: "open",
-      payment_status: "unpaid",
-      amount_total: Number(form.get("line_items[0][price_data][unit_amount]")),
-      currency: form.get("line_items[0][price_data][currency]"),
-      client_reference_id: form.get("client_reference_id"),
-      metadata: { orderId: form.get("metadata[orderId]") },
-      payment_intent: `pi_test_${Math.random().toString(36).slice(2)}`,
-    };
-    sessions.set(id, s);
-    return { status: 200, json: s };
-  }
-  const expire = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(r.path);
-  const open = expire?.[1] ? sessions.get(expire[1]) : undefined;
-  if (r.method === "POST" && open) {
-    // Stripe expires only an open session.
-    if (open.status !== "open")
-      return { status: 400, json: { error: { type: "invalid_request_error", message: "not open" } } };
-    open.status = "expired";
-    return { status: 200, json: open };
-  }
-  const m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(r.path);
-  if (r.method === "GET" && m?.[1] && sessions.has(m[1])) return { status: 200, json: sessions.get(m[1]) };
-  return { status: 404, json: { error: { type: "invalid_request_error", message: "No such route" } } };
-}
+const now = () => Math.floor(clock.now() / 1000);
+const stripeFake = createFakeStripe(now);
+const { state, sessions, refundsByKey, event, sign } = stripeFake;
 
 beforeAll(async () => {
-  h = await startHostedCheckoutApp(answer, (url) => ({
-    STRIPE_SECRET_KEY: "sk_test_diginoor",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: url,
-    // This account charges dollars; rupees (the default) are checked against the SDK below.
-    STRIPE_CURRENCY: "usd",
-  }));
+  // This account charges dollars; rupees (the default) are checked against the SDK below.
+  h = await startHostedCheckoutApp(stripeFake.answer, (url) => stripeEnv(url, "usd"));
   ({ t, clock, fake } = h);
 }, 120_000);
 
@@ -116,48 +38,12 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  mode = "ok";
+  state.mode = "ok";
 });
 
-const now = () => Math.floor(clock.now() / 1000);
 const stripeOrder = (cookie: string) =>
   h.api<Order>("POST", "/api/v1/orders", cookie, { nftId: "bossEntry", provider: "stripe" });
-
-/** A Stripe event about order `o`'s session, as Stripe sends it. */
-function event(o: Order, type: string, over: Record<string, unknown> = {}) {
-  const session = [...sessions.values()].find(
-    (s) => (s.metadata as { orderId: string }).orderId === o.orderId,
-  );
-  return JSON.stringify({
-    id: `evt_test_${Math.random().toString(36).slice(2)}`,
-    object: "event",
-    api_version: "2025-01-27.acacia",
-    created: now(),
-    livemode: false,
-    type,
-    data: {
-      object: {
-        ...session,
-        status: type === "checkout.session.expired" ? "expired" : "complete",
-        payment_status: type === "checkout.session.completed" ? "paid" : "unpaid",
-        ...over,
-      },
-    },
-  });
-}
-const sign = (payload: string, o: { secret?: string; timestamp?: number } = {}) =>
-  stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: o.secret ?? WEBHOOK_SECRET,
-    timestamp: o.timestamp ?? now(),
-  });
-const webhook = (body: string, signature: string) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/v1/webhooks/stripe",
-    payload: body,
-    headers: { "content-type": "application/json", "stripe-signature": signature },
-  });
+const webhook = (body: string, signature: string) => stripeWebhook(t.app, body, signature);
 
 describe("Stripe checkout", () => {
   let alice: Awaited<ReturnType<HostedCheckoutApp["buyer"]>>;
@@ -223,7 +109,7 @@ describe("Stripe checkout", () => {
     const before = fake.requests.length;
     const p = stripeProvider({
       secretKey: "sk_test_x",
-      webhookSecret: WEBHOOK_SECRET,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,
       timeoutMs: 800,
     });
@@ -234,14 +120,14 @@ describe("Stripe checkout", () => {
   it("charges rupees in paise when STRIPE_CURRENCY is inr (the default), and refuses dollars then", async () => {
     const p = stripeProvider({
       secretKey: "sk_test_x",
-      webhookSecret: WEBHOOK_SECRET,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,
       timeoutMs: 800,
     });
     expect(p.currency).toBe("usd");
     const inr = stripeProvider({
       secretKey: "sk_test_x",
-      webhookSecret: WEBHOOK_SECRET,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,
       timeoutMs: 800,
       currency: "inr",
@@ -369,12 +255,12 @@ describe("Stripe checkout", () => {
   it("a Stripe answering 500 or timing out: 503, and no order keeps an edition", async () => {
     const before = await h.editions();
     for (const m of ["500", "hang"] as const) {
-      mode = m;
+      state.mode = m;
       const res = await stripeOrder(alice.cookie);
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(JSON.stringify(res.body)).toContain("nothing was charged");
     }
-    mode = "ok";
+    state.mode = "ok";
     expect(await h.editions()).toBe(before);
     const orders = (await h.api<{ items: Order[] }>("GET", "/api/v1/orders", alice.cookie)).body.items;
     expect(orders.slice(0, 2).map((x) => x.state)).toEqual(["failed", "failed"]);
@@ -421,12 +307,12 @@ describe("Stripe checkout", () => {
     expect((await orders.reconcilePayments()).asked).toBe(0);
     clock.advance(4 * 60 * 1000);
     // Stripe down: the order stays as it is.
-    mode = "500";
+    state.mode = "500";
     const down = await orders.reconcilePayments();
     expect(down.failed).toBeGreaterThanOrEqual(1);
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("awaiting_payment");
     // Stripe back, the payment made, the webhook lost.
-    mode = "ok";
+    state.mode = "ok";
     session.status = "complete";
     session.payment_status = "paid";
     await orders.reconcilePayments();
@@ -454,7 +340,7 @@ describe("Stripe checkout", () => {
     await h.lapseUnpaid();
     expect((await h.getOrder(alice.cookie, o.orderId)).body.state).toBe("expired");
     // Stripe processes the refund but its answers are lost (the worker dies waiting, as far as we know).
-    refundMode = "lost";
+    state.refundMode = "lost";
     const paid = event(o, "checkout.session.completed");
     const sig = sign(paid);
     expect((await webhook(paid, sig)).statusCode).toBe(200);
@@ -468,7 +354,7 @@ describe("Stripe checkout", () => {
       (n) => n >= 3,
       30_000,
     );
-    refundMode = "ok";
+    state.refundMode = "ok";
     await until(
       "the refund requested",
       async () =>
@@ -543,7 +429,7 @@ describe("Stripe checkout", () => {
   it("a refund Stripe refuses ends refund_failed; the console's retry is a new attempt with a new key", async () => {
     const o = (await stripeOrder(alice.cookie)).body;
     await h.lapseUnpaid();
-    refundMode = "refuse";
+    state.refundMode = "refuse";
     const paid = event(o, "checkout.session.completed");
     expect((await webhook(paid, sign(paid))).statusCode).toBe(200);
     const failed = await until(
@@ -553,7 +439,7 @@ describe("Stripe checkout", () => {
       20_000,
     );
     expect(failed.transitions.at(-1)?.cause).toMatch(/failed at stripe .*refused/);
-    refundMode = "ok";
+    state.refundMode = "ok";
     const admin = await newSignedInUser(t.ctx, { role: "admin" });
     const studio = await newSignedInUser(t.ctx, { role: "studio", productionHouseId: 1 });
     const url = `/api/v1/admin/orders/${o.orderId}/refund`;

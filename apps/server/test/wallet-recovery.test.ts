@@ -322,6 +322,14 @@ describe("a passkey of another device (decision 171)", () => {
       args: halvesOf(p),
     }),
   });
+  const removePasskey = (address: Address, p: SoftwarePasskey) => ({
+    to: address,
+    data: encodeFunctionData({
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "removePasskey",
+      args: halvesOf(p),
+    }),
+  });
   const halvesOf = (p: SoftwarePasskey) =>
     [`0x${p.publicKey.slice(2, 66)}`, `0x${p.publicKey.slice(66)}`] as readonly [Hex, Hex];
 
@@ -382,6 +390,67 @@ describe("a passkey of another device (decision 171)", () => {
     // The same passkey cannot be asked for again.
     const again = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
     expect(again.statusCode).toBe(409);
+  }, 240_000);
+
+  it("a lost device's passkey: removed on chain by another passkey of the wallet, the server forgets it only then; never for another fan", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const removed = (who: string, credentialId: string) =>
+      inject("POST", `/api/v1/wallets/${fan.address}/passkeys/${credentialId}/removed`, who);
+    // Not deployed yet: its one passkey (the address's key) is the account's, whatever isPasskey would say.
+    const undeployed = await removed(fan.cookie, fan.passkey.id);
+    expect(undeployed.statusCode).toBe(409);
+    expect(undeployed.json().error.message).toBe(m.passkeyStillOnChain);
+
+    const phone = createSoftwarePasskey({ origin: ORIGIN });
+    const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
+    expect(asked.statusCode, asked.body).toBe(201);
+    await sponsored(await accountOf(fan.passkey, fan.address), [addPasskey(fan.address, phone)]);
+    const added = await inject("POST", `${requests(fan.address)}/${asked.json().id}/added`, fan.cookie);
+    expect(added.statusCode, added.body).toBe(200);
+
+    // The chain still has the phone's passkey: nothing is forgotten.
+    const early = await removed(fan.cookie, phone.id);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.message).toBe(m.passkeyStillOnChain);
+    // Another fan cannot act on this wallet; an unknown credential is not found.
+    const other = await newSignedInUser(t.ctx);
+    expect((await removed(other.cookie, phone.id)).statusCode).toBe(404);
+    const unknown = await removed(fan.cookie, "bm90LWEtcGFzc2tleQ");
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe(m.passkeyNotFound);
+
+    // The phone is lost: the first device's passkey removes its key (a sponsored user operation).
+    const receipt = await sponsored(await accountOf(fan.passkey, fan.address), [
+      removePasskey(fan.address, phone),
+    ]);
+    expect(receipt.actualGasUsed).toBeGreaterThan(0n);
+    expect(
+      await pc.readContract({
+        address: fan.address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "isPasskey",
+        args: halvesOf(phone),
+      }),
+    ).toBe(false);
+    // Removed on chain, still not another fan's to record.
+    expect((await removed(other.cookie, phone.id)).statusCode).toBe(404);
+    const done = await removed(fan.cookie, phone.id);
+    expect(done.statusCode, done.body).toBe(204);
+    const [wallet] = (await inject("GET", "/api/v1/wallets", fan.cookie)).json().items;
+    expect(wallet.passkeys.map((p: { credentialId: string }) => p.credentialId)).toEqual([fan.passkey.id]);
+    expect(wallet.passkey.credentialId).toBe(fan.passkey.id);
+    expect((await removed(fan.cookie, phone.id)).statusCode).toBe(404);
+    // The first passkey is still on chain: it cannot be forgotten.
+    expect((await removed(fan.cookie, fan.passkey.id)).statusCode).toBe(409);
+    // The phone's passkey no longer signs for the wallet.
+    const phoneAccount = await toPasskeyAccount({
+      client: pc,
+      factory: t.ctx.chain!.wallets!.accountFactory,
+      owner: phone.account,
+      address: fan.address,
+      firstPublicKey: fan.passkey.publicKey,
+    });
+    expect(await refused(sponsored(phoneAccount, [approveMarketplace()]))).toMatch(/AA24|signature/i);
   }, 240_000);
 
   it("a declined request can no longer be recorded, even if the key is added on chain later", async () => {

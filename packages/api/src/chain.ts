@@ -162,6 +162,55 @@ export const chainEndpoints = {
   }),
 };
 
+/**
+ * The block explorer of a chain we know (Etherscan-style paths: /address/, /tx/, /nft/<contract>/<id>);
+ * null for the local development chain and chains we do not know (the server's CHAIN_EXPLORER_URL
+ * names one for those).
+ */
+export function defaultExplorerUrl(chainId: number): string | null {
+  if (chainId === 137) return "https://polygonscan.com";
+  if (chainId === 80002) return "https://amoy.polygonscan.com";
+  return null;
+}
+
+/**
+ * "Where it lives" (issue 25): everything a holder needs to find a minted token without us, read from
+ * the chain and the indexer. The owner's handle only when the owner's wallet is linked to an account
+ * whose public profile shows this token.
+ */
+export const tokenLocationSchema = z.object({
+  tokenId: z.string(),
+  standard: z.literal("ERC-721"),
+  chainId: z.number().int(),
+  chainName: z.string(),
+  /** The collectible contract (checksummed). */
+  contract: address,
+  /** The current holder on chain (the marketplace while the token is escrowed in an auction). */
+  owner: address,
+  ownerHandle: z.string().nullable(),
+  /** The contract's tokenURI for this token, as the chain answers it; null when the chain did not answer. */
+  tokenUri: z.string().nullable(),
+  /** Whether tokenURI points at an IPFS snapshot (after the exit) rather than our server. */
+  onIpfs: z.boolean(),
+  /** Block explorer pages; null on a chain without an explorer (the local development chain). */
+  explorer: z.object({ token: z.string(), contract: z.string(), owner: z.string() }).nullable(),
+});
+export type TokenLocation = z.infer<typeof tokenLocationSchema>;
+
+export const tokenLocationEndpoints = {
+  getTokenLocation: endpoint({
+    operationId: "getTokenLocation",
+    method: "GET",
+    path: "/api/v1/tokens/{tokenId}/location",
+    summary:
+      "Where a minted token lives: chain, contract, token id, owner, tokenURI and explorer links (for wallets and other marketplaces)",
+    tags: ["chain"],
+    params: tokenIdParamSchema,
+    success: { status: 200, schema: tokenLocationSchema },
+    errors: ["not_found", "unavailable"],
+  }),
+};
+
 /** The ERC-4337 methods the bundler proxy passes on (decision 160). */
 export const BUNDLER_METHODS = [
   "eth_chainId",

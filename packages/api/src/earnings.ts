@@ -34,6 +34,12 @@ export const earningLineSchema = z.object({
   currency: earningCurrencySchema,
   /** What the buyer paid (minor units of `currency`). */
   grossMinor: integer,
+  /**
+   * The platform's share taken from this line's gross: the marketplace's fee on a wallet primary sale
+   * (`primaryFeeBps`, decision 104) and on a primary auction's seller share (the auction's fee rate);
+   * none on a card or rupee sale, which nothing charges a commission on, nor on a royalty (decision 174).
+   */
+  platformFeeMinor: integer,
   /** The studio's part of it. */
   amountMinor: integer,
   /** True when the platform holds it for the studio (a payout settles it); false when paid or credited on chain. */

@@ -65,6 +65,12 @@ export const walletMessages = {
     "The wallet does not have this passkey on chain yet: approve it with a passkey of the wallet first",
   passkeyKnown: "This passkey already belongs to a wallet",
   passkeyAdded: "The passkey of your other device was added to your wallet",
+  passkeyNotFound: "No such passkey in this wallet",
+  passkeyStillOnChain:
+    "The wallet still has this passkey on chain: remove it with a passkey of the wallet first",
+  passkeyRemoved: "The passkey was removed from your wallet",
+  passkeyOnlyOne:
+    "This is the wallet's only passkey: it cannot be removed. Add a passkey on another device first, or recover the wallet if every device is lost",
   cryptoNeedsWalletApp:
     "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
@@ -103,6 +109,9 @@ export const passkeyPublicKeySchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{128}$/, "must be a 64-byte P-256 public key (x || y)");
 
+/** A WebAuthn credential id, base64url as browsers give it. */
+const credentialIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/, "must be a base64url credential id");
+
 /**
  * Body of POST /api/v1/wallets/passkey: a new passkey's public key and its WebAuthn assertion over the
  * nonce of POST /api/v1/wallets/nonce (challenge = the nonce's UTF-8 bytes), proving the fan holds it.
@@ -110,7 +119,7 @@ export const passkeyPublicKeySchema = z
 export const linkPasskeyRequestSchema = z
   .object({
     nonce: z.string().min(1, "is required").max(100, "is too long"),
-    credentialId: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/, "must be a base64url credential id"),
+    credentialId: credentialIdSchema,
     publicKey: passkeyPublicKeySchema,
     authenticatorData: z.string().regex(/^0x(?:[0-9a-fA-F]{2}){37,1024}$/, "must be hex authenticator data"),
     clientDataJSON: z.string().min(1, "is required").max(4000, "is too long"),
@@ -199,6 +208,12 @@ export const passkeyRequestListSchema = z.object({ items: z.array(passkeyRequest
 export const passkeyRequestParamsSchema = z.object({
   address: addressSchema,
   id: z.uuid("must be a request id"),
+});
+
+/** A passkey of a passkey wallet, by its credential id (as `Wallet.passkeys` lists it). */
+export const walletPasskeyParamsSchema = z.object({
+  address: addressSchema,
+  credentialId: credentialIdSchema,
 });
 
 /** Body of PATCH /api/v1/wallets/:address: make this wallet the one that receives purchases. */
@@ -400,6 +415,17 @@ export const walletEndpoints = {
     params: passkeyRequestParamsSchema,
     success: { status: 204 },
     errors: ["not_found", "conflict"],
+  }),
+  removedWalletPasskey: endpoint({
+    operationId: "removedWalletPasskey",
+    method: "POST",
+    path: "/api/v1/wallets/{address}/passkeys/{credentialId}/removed",
+    summary:
+      "After a passkey of the wallet removed this passkey on chain (the account's removePasskey): the server checks the account no longer has it and forgets it",
+    tags: ["wallets"],
+    params: walletPasskeyParamsSchema,
+    success: { status: 204 },
+    errors: ["not_found", "conflict", "unavailable"],
   }),
   listWallets: endpoint({
     operationId: "listWallets",

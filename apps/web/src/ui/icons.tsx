@@ -34,6 +34,12 @@ export const ShareIcon = (p: IconProps) => (
     <path d="M8.2 10.8l7.6-4.4M8.2 13.2l7.6 4.4" />
   </Svg>
 );
+export const CopyIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="9" y="9" width="11" height="11" rx="2" />
+    <path d="M5 15V6a2 2 0 0 1 2-2h9" />
+  </Svg>
+);
 export const WalletIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H18v3" />

@@ -4,7 +4,6 @@
 import { emailSchema } from "@diginoor/api/auth";
 import { bootstrap } from "../../bootstrap.ts";
 import { ConfigError, loadConfig } from "../../config.ts";
-import { promoteToAdmin, setSuspended } from "./service.ts";
 
 async function main() {
   const args = process.argv.slice(2).filter((a) => a !== "--");
@@ -23,13 +22,13 @@ async function main() {
   const ctx = await bootstrap(config, { chain: null });
   try {
     if (flag) {
-      await setSuspended(ctx, email, flag === "--suspend");
+      await ctx.services.accounts.setSuspended(email, flag === "--suspend");
       console.log(
         flag === "--suspend" ? `Suspended ${email}; its sessions are ended.` : `Reinstated ${email}.`,
       );
       return;
     }
-    const result = await promoteToAdmin(ctx, email);
+    const result = await ctx.services.accounts.promoteToAdmin(email);
     if (result.created) {
       console.log(`Created administrator ${email}.`);
       console.log(`Choose its password within one hour at:\n  ${result.setPasswordUrl}`);

@@ -4,28 +4,24 @@ import type { JobRef } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
 import { deliverOnce } from "../mail/service.ts";
 import type { Mailer } from "../mail/service.ts";
-import {
-  type AccountsDeps,
-  accountMail,
-  accountMailPayload,
-  composeAccountMail,
-  pruneAuthData,
-} from "./service.ts";
+import type { Database } from "../../db/client.ts";
+import { type AccountsService, accountMail, accountMailPayload } from "./service.ts";
 
 /**
  * The job that sends every account mail (decision 060): enqueued in the transaction of the change
  * that causes it, retried with backoff, delivered once per job.
  */
-export function accountMailJob(ctx: AccountsDeps, mailer: Mailer) {
+export function accountMailJob(
+  accounts: Pick<AccountsService, "composeMail">,
+  deps: { database: Database; mailer: Mailer },
+) {
   return defineJob({
     name: accountMail.name,
     payload: accountMailPayload,
     retry: { limit: 6, delaySeconds: 15, backoff: true },
     expireInSeconds: 120,
     handler: async (mail, job) => {
-      await deliverOnce({ database: ctx.database, mailer }, job.id, (db) =>
-        composeAccountMail(ctx, db, mail),
-      );
+      await deliverOnce(deps, job.id, (db) => accounts.composeMail(db, mail));
     },
   });
 }
@@ -42,25 +38,23 @@ export const accountsPrune: JobRef<z.infer<typeof prunePayload>> = {
  * buckets, never-verified accounts): a scheduled job, so it runs once per hour across all worker
  * processes, not once per process.
  */
-export function pruneJob(ctx: AccountsDeps, log: (counts: object) => void = () => {}) {
+export function pruneJob(accounts: Pick<AccountsService, "prune">, log: (counts: object) => void = () => {}) {
   return defineJob({
     name: accountsPrune.name,
     payload: prunePayload,
     retry: { limit: 2, delaySeconds: 60, backoff: true },
     schedule: { cron: "17 * * * *", payload: {} },
     handler: async () => {
-      const counts = await pruneAuthData(ctx.database.db, {
-        now: ctx.clock.date(),
-        pubsub: ctx.pubsub,
-        maxSessionsPerUser: ctx.config.MAX_SESSIONS_PER_USER,
-        unverifiedAccountDays: ctx.config.UNVERIFIED_ACCOUNT_DAYS,
-      });
-      log(counts);
+      log(await accounts.prune());
     },
   });
 }
 
 /** The accounts module's background work: account mail and the hourly clean-up, as durable jobs (decision 060). */
-export function accountsWork(ctx: AccountsDeps, mailer: Mailer, log: (counts: object) => void): ModuleWork {
-  return { module: "accounts", jobs: [accountMailJob(ctx, mailer), pruneJob(ctx, log)] };
+export function accountsWork(
+  accounts: Pick<AccountsService, "composeMail" | "prune">,
+  deps: { database: Database; mailer: Mailer },
+  log: (counts: object) => void,
+): ModuleWork {
+  return { module: "accounts", jobs: [accountMailJob(accounts, deps), pruneJob(accounts, log)] };
 }

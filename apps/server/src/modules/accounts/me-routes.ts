@@ -7,13 +7,24 @@ import { route } from "../../http/route.ts";
 import { profileEndpoints as api, profileImageEndpoints } from "@diginoor/api/auth-endpoints";
 import { publishToUser } from "../events/service.ts";
 import { useFriendlyValidationMessages } from "./http.ts";
-import * as accounts from "./service.ts";
+import type { Config } from "../../config.ts";
+import type { Database } from "../../db/client.ts";
+import type { PubSub } from "../../platform/pubsub/pubsub.ts";
+import type { AccountsService } from "./service.ts";
 import { clearSessionCookie, optionalUser, requireUser, toApiUser } from "./session.ts";
 import { AVATAR_RENDITIONS, COVER_RENDITIONS, type Rendition } from "../media/service.ts";
 import { limits } from "./limits.ts";
 
+/** What the profile routes use: the accounts service, and where a changed profile is announced. */
+export interface UsersRoutesDeps {
+  accounts: AccountsService;
+  config: Config;
+  pubsub: PubSub;
+  database: Database;
+}
+
 /** The signed-in user's own profile: read, edit, change email and password, avatar and cover. */
-export async function registerUsers(app: FastifyInstance, ctx: accounts.AccountsDeps): Promise<void> {
+export async function registerUsers(app: FastifyInstance, ctx: UsersRoutesDeps): Promise<void> {
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
     // Multipart only in this scope; one file, at most 5 MiB (the part stream is cut one byte over → 413).
@@ -24,12 +35,13 @@ export async function registerUsers(app: FastifyInstance, ctx: accounts.Accounts
   });
 }
 
-function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
+function registerRoutes(app: FastifyInstance, ctx: UsersRoutesDeps): void {
+  const { accounts } = ctx;
   route(app, api.session, {
     permission: "public",
     handler: async ({ req, reply }) => {
       reply.header("cache-control", "no-store");
-      const user = await optionalUser(ctx, req);
+      const user = await optionalUser(accounts, req);
       return { user: user ? toApiUser(user) : null };
     },
   });
@@ -38,14 +50,14 @@ function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void 
     permission: "signed-in",
     handler: async ({ req, reply }) => {
       reply.header("cache-control", "no-store");
-      return { user: toApiUser(await requireUser(ctx, req)) };
+      return { user: toApiUser(await requireUser(accounts, req)) };
     },
   });
 
   route(app, api.updateMe, {
     permission: "signed-in",
     handler: async ({ req, body }) => {
-      const user = toApiUser(await accounts.updateProfile(ctx, await requireUser(ctx, req), body));
+      const user = toApiUser(await accounts.updateProfile(await requireUser(accounts, req), body));
       // The user's other tabs and devices see the change at once (GET /api/v1/events).
       await publishToUser(ctx.pubsub, user.id, { type: "profile.updated", user }, { database: ctx.database });
       return { user };
@@ -55,8 +67,8 @@ function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void 
   route(app, api.changeEmail, {
     permission: "signed-in",
     handler: async ({ req, body }) => {
-      const user = await requireUser(ctx, req);
-      const { jobId, delivered } = await accounts.requestEmailChange(ctx, user, body);
+      const user = await requireUser(accounts, req);
+      const { jobId, delivered } = await accounts.requestEmailChange(user, body);
       if (!delivered) {
         req.log.error({ jobId }, "email change verification failed; it will be retried");
         throw new AppError("mail_failed", authMessages.verificationSendFailed);
@@ -68,8 +80,8 @@ function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void 
   route(app, api.changePassword, {
     permission: "signed-in",
     handler: async ({ req, reply, body }) => {
-      const user = await requireUser(ctx, req);
-      await accounts.changePassword(ctx, user, body);
+      const user = await requireUser(accounts, req);
+      await accounts.changePassword(user, body);
       clearSessionCookie(ctx.config, reply);
       return { ok: true as const };
     },
@@ -80,9 +92,9 @@ function registerRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void 
       permission: "signed-in",
       rateLimits: [{ rule: limits.uploadPerUser, by: "user" }],
       handler: async ({ req }) => {
-        const user = await requireUser(ctx, req);
+        const user = await requireUser(accounts, req);
         const data = await readSingleFile(req);
-        const updated = await accounts.setProfileImage(ctx, user, kind, data, renditions);
+        const updated = await accounts.setProfileImage(user, kind, data, renditions);
         return { user: toApiUser(updated) };
       },
     });

@@ -16,14 +16,23 @@ import {
 } from "./google.ts";
 import { useFriendlyValidationMessages } from "./http.ts";
 import { limits } from "./limits.ts";
-import * as accounts from "./service.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { AccountsService } from "./service.ts";
 import { clearSessionCookie, optionalUser, signIn, signOut, toApiUser } from "./session.ts";
 
 const OIDC_COOKIE = "diginoor_oidc";
 const OIDC_COOKIE_PATH = "/api/v1/auth/google";
 
+/** What the sign-in routes use: the accounts service, the configuration, the rate limits' database. */
+export interface AuthRoutesDeps {
+  accounts: AccountsService;
+  config: Config;
+  db: Db;
+}
+
 /** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
-export async function registerAuth(app: FastifyInstance, ctx: accounts.AccountsDeps): Promise<void> {
+export async function registerAuth(app: FastifyInstance, ctx: AuthRoutesDeps): Promise<void> {
   await app.register(async (scope) => {
     useFriendlyValidationMessages(scope);
     registerPasswordRoutes(scope, ctx);
@@ -31,7 +40,8 @@ export async function registerAuth(app: FastifyInstance, ctx: accounts.AccountsD
   });
 }
 
-function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
+function registerPasswordRoutes(app: FastifyInstance, ctx: AuthRoutesDeps): void {
+  const { accounts, config } = ctx;
   const ip = (rule: RateLimitRule): RateLimit => ({ rule, by: "ip" });
   /** Per the address a form names (validated and normalised by then). */
   const email = (rule: RateLimitRule): RateLimit => ({
@@ -43,7 +53,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
     permission: "public",
     rateLimits: [ip(limits.signupPerIp)],
     handler: async ({ body, req }) => {
-      const { user, jobId, verificationEmailSent } = await accounts.signUp(ctx, body);
+      const { user, jobId, verificationEmailSent } = await accounts.signUp(body);
       if (!verificationEmailSent) req.log.error({ jobId }, "verification email failed; it will be retried");
       return { user: toApiUser(user), verificationEmailSent };
     },
@@ -52,14 +62,14 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
   route(app, api.verifyEmail, {
     permission: "public",
     rateLimits: [ip(limits.verifyPerIp)],
-    handler: async ({ body }) => ({ user: toApiUser(await accounts.verifyEmail(ctx, body.token)) }),
+    handler: async ({ body }) => ({ user: toApiUser(await accounts.verifyEmail(body.token)) }),
   });
 
   route(app, api.resendVerification, {
     permission: "public",
     rateLimits: [ip(limits.resendPerIp), email(limits.resendPerEmail)],
     handler: async ({ body }) => {
-      await accounts.resendVerification(ctx, body.email);
+      await accounts.resendVerification(body.email);
       return { ok: true as const };
     },
   });
@@ -68,8 +78,8 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
     permission: "public",
     rateLimits: [ip(limits.loginPerIp)],
     handler: async ({ body, req, reply }) => {
-      const user = await accounts.logIn(ctx, body.email, body.password);
-      await signIn(ctx, req, reply, user.id);
+      const user = await accounts.logIn(body.email, body.password);
+      await signIn(accounts, config, req, reply, user.id);
       return { user: toApiUser(user) };
     },
   });
@@ -77,7 +87,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
   route(app, api.logout, {
     permission: "public",
     handler: async ({ req, reply }) => {
-      await signOut(ctx, req, reply);
+      await signOut(accounts, config, req, reply);
       return undefined;
     },
   });
@@ -86,7 +96,7 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
     permission: "public",
     rateLimits: [ip(limits.resetPerIp), email(limits.resetPerEmail)],
     handler: async ({ body }) => {
-      await accounts.requestPasswordReset(ctx, body.email);
+      await accounts.requestPasswordReset(body.email);
       return { ok: true as const };
     },
   });
@@ -96,17 +106,17 @@ function registerPasswordRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps
     rateLimits: [ip(limits.resetConfirmPerIp)],
     handler: async ({ body, req, reply }) => {
       // Who this browser is signed in as, read before the sessions end.
-      const current = await optionalUser(ctx, req);
-      const userId = await accounts.resetPassword(ctx, body.token, body.password);
+      const current = await optionalUser(accounts, req);
+      const userId = await accounts.resetPassword(body.token, body.password);
       // This browser's cookie is cleared only if it was signed in as that user (its session is gone).
-      if (current?.id === userId) clearSessionCookie(ctx.config, reply);
+      if (current?.id === userId) clearSessionCookie(config, reply);
       return { ok: true as const };
     },
   });
 
   route(app, api.providers, {
     permission: "public",
-    handler: () => ({ google: googleEnabled(ctx.config) }),
+    handler: () => ({ google: googleEnabled(config) }),
   });
 }
 
@@ -119,8 +129,8 @@ function googleRoute(e: Endpoint) {
   };
 }
 
-function registerGoogleRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps): void {
-  const { config } = ctx;
+function registerGoogleRoutes(app: FastifyInstance, ctx: AuthRoutesDeps): void {
+  const { accounts, config } = ctx;
   // Always `error=google` (the contract); `reason` says more when it helps the user.
   const failTo = (reason?: "unverified_email" | "suspended" | "disabled") =>
     `/login?error=google${reason ? `&reason=${reason}` : ""}`;
@@ -143,7 +153,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps):
 
   app.get("/api/v1/auth/google/start", googleRoute(googleEndpoints.start), async (req, reply) => {
     if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
-    await hitSlidingLimit(ctx.database.db, limits.googlePerIp, ipSubject(req.ip));
+    await hitSlidingLimit(ctx.db, limits.googlePerIp, ipSubject(req.ip));
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
     let url: URL;
@@ -177,11 +187,11 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: accounts.AccountsDeps):
       req.log.warn({ err }, "Google sign-in failed");
       return reply.redirect(failTo(), 302);
     }
-    const user = await accounts.accountForGoogle(ctx, identity);
+    const user = await accounts.accountForGoogle(identity);
     if (user === "unverified") return reply.redirect(failTo("unverified_email"), 302);
     if (user === "linked_elsewhere") return reply.redirect(failTo(), 302);
     if (user.suspendedAt) return reply.redirect(failTo("suspended"), 302);
-    await signIn(ctx, req, reply, user.id);
+    await signIn(accounts, config, req, reply, user.id);
     return reply.redirect(flow.next, 302);
   });
 }

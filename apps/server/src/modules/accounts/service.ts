@@ -6,7 +6,6 @@ import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
 import type { Config } from "../../config.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
-import { pageOf } from "../../lib/paging.ts";
 import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
@@ -27,6 +26,8 @@ import { limits } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import * as repo from "./repo.ts";
 import type { UserRow } from "./tables.ts";
+import * as directory from "./directory.ts";
+import type { PublicAccount, StaffView } from "./directory.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { z } from "zod";
 
@@ -82,11 +83,7 @@ export type AccountMail = z.infer<typeof accountMailPayload>;
 export const accountMail: JobRef<AccountMail> = { name: "accounts.mail", payload: accountMailPayload };
 
 /** The message a queued account mail turns into when its job runs (null: nothing to send any more). */
-export async function composeAccountMail(
-  ctx: AccountsDeps,
-  db: Db,
-  mail: AccountMail,
-): Promise<MailMessage | null> {
+async function composeAccountMail(ctx: AccountsDeps, db: Db, mail: AccountMail): Promise<MailMessage | null> {
   const publicUrl = ctx.config.PUBLIC_URL;
   switch (mail.kind) {
     case "verify_email": {
@@ -166,34 +163,7 @@ export interface SignUpResult {
   verificationEmailSent: boolean;
 }
 
-/**
- * Where another module mails a user (e.g. an order confirmation): the address and the name to greet,
- * or undefined for an unknown or suspended user. The name is only used once the address is verified.
- */
-export async function mailContact(
-  db: Db,
-  userId: string,
-): Promise<{ email: string; name: string | null; verified: boolean } | undefined> {
-  const user = await repo.findUserById(db, userId);
-  if (!user || user.suspendedAt) return undefined;
-  return {
-    email: user.email,
-    name: user.emailVerifiedAt ? user.name : null,
-    verified: !!user.emailVerifiedAt,
-  };
-}
-
-/** What a payment provider's checkout is told about the buyer: email, and the phone on file. */
-export async function checkoutContact(
-  db: Db,
-  userId: string,
-): Promise<{ email: string; phone: string | null } | undefined> {
-  const user = await repo.findUserById(db, userId);
-  if (!user) return undefined;
-  return { email: user.email, phone: user.phone ?? null };
-}
-
-export async function signUp(
+async function signUp(
   ctx: AccountsDeps,
   input: { name: string; email: string; phone?: string | null; password: string },
 ): Promise<SignUpResult> {
@@ -215,7 +185,7 @@ export async function signUp(
 }
 
 /** Uses a verification link: verifies the account's address, or moves it to the new one of an email change. */
-export async function verifyEmail(ctx: AccountsDeps, secret: string): Promise<UserRow> {
+async function verifyEmail(ctx: AccountsDeps, secret: string): Promise<UserRow> {
   return withTransaction(ctx.database, async (tx) => {
     const token = await repo.consumeToken(tx.db, hashSecret(secret), "verify_email");
     if (!token) throw new AppError("invalid_token", authMessages.invalidToken);
@@ -246,13 +216,13 @@ export async function verifyEmail(ctx: AccountsDeps, secret: string): Promise<Us
 }
 
 /** Queues a new verification link for `email` (sent only if it is an unverified password account). */
-export async function resendVerification(ctx: AccountsDeps, email: string): Promise<void> {
+async function resendVerification(ctx: AccountsDeps, email: string): Promise<void> {
   // Always one job, whether or not the address has an account: the answer's timing tells nothing.
   await ctx.jobs.enqueue(accountMail, { kind: "resend_verification", email });
 }
 
 /** Checks email and password; the account's failure window is cleared on success. */
-export async function logIn(ctx: AccountsDeps, email: string, password: string): Promise<UserRow> {
+async function logIn(ctx: AccountsDeps, email: string, password: string): Promise<UserRow> {
   const db = ctx.database.db;
   await hitSlidingLimit(db, limits.loginPerAccount, email);
   const user = await repo.findUserByEmail(db, email);
@@ -266,13 +236,13 @@ export async function logIn(ctx: AccountsDeps, email: string, password: string):
 }
 
 /** Queues a password reset link for `email` (sent only if a not-suspended account has it). */
-export async function requestPasswordReset(ctx: AccountsDeps, email: string): Promise<void> {
+async function requestPasswordReset(ctx: AccountsDeps, email: string): Promise<void> {
   // Always one job, whether or not the address has an account: the answer's timing tells nothing.
   await ctx.jobs.enqueue(accountMail, { kind: "password_reset", email });
 }
 
 /** Sets a new password with a reset link; every session of the user ends. Returns the user's id. */
-export async function resetPassword(ctx: AccountsDeps, secret: string, password: string): Promise<string> {
+async function resetPassword(ctx: AccountsDeps, secret: string, password: string): Promise<string> {
   const passwordHash = await hashPassword(password);
   // Using the link, setting the password, revoking the other links and ending the sessions
   // happen together or not at all.
@@ -315,7 +285,7 @@ async function endUserSessions(ctx: Pick<AccountsDeps, "pubsub">, tx: Tx, userId
 }
 
 /** Which of these session hashes (`SessionUser.sessionIdHash`) belong to live sessions. */
-export async function liveSessionHashes(
+async function liveSessionHashes(
   ctx: Pick<AccountsDeps, "database">,
   idHashes: string[],
 ): Promise<Set<string>> {
@@ -326,7 +296,7 @@ export async function liveSessionHashes(
  * Starts a new session for `userId` and returns its secret (the cookie value). Session ids are
  * rotated at every sign-in: the browser's previous session (`previousSecret`) ends.
  */
-export async function startSession(
+async function startSession(
   ctx: AccountsDeps,
   userId: string,
   client: { previousSecret?: string; userAgent?: string; ip: string | null },
@@ -351,13 +321,13 @@ export async function startSession(
 }
 
 /** Ends one session (sign-out); the user's streams of it end too. */
-export async function endSession(ctx: AccountsDeps, secret: string): Promise<void> {
+async function endSession(ctx: AccountsDeps, secret: string): Promise<void> {
   const userId = await repo.deleteSession(ctx.database.db, hashSecret(secret));
   if (userId) await announceSessionsEnded(ctx, userId);
 }
 
 /** The user of a session secret, or null (forged, expired or idle session; suspended user). */
-export async function sessionUser(ctx: AccountsDeps, secret: string): Promise<SessionUser | null> {
+async function sessionUser(ctx: AccountsDeps, secret: string): Promise<SessionUser | null> {
   // A well-formed id is 43 base64url characters; anything else is not worth a query.
   if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
   const db = ctx.database.db;
@@ -375,7 +345,7 @@ export async function sessionUser(ctx: AccountsDeps, secret: string): Promise<Se
  * account with the same email when Google says the email is verified (linked now); else a new
  * account. An unverified Google email is never linked to or used for an account.
  */
-export async function accountForGoogle(
+async function accountForGoogle(
   ctx: AccountsDeps,
   id: GoogleIdentity,
 ): Promise<UserRow | "unverified" | "linked_elsewhere"> {
@@ -416,7 +386,7 @@ export async function accountForGoogle(
 
 // ---- the signed-in user's profile
 
-export async function updateProfile(
+async function updateProfile(
   ctx: AccountsDeps,
   user: UserRow,
   changes: { name?: string; phone?: string | null },
@@ -447,7 +417,7 @@ async function checkCurrentPassword(ctx: AccountsDeps, user: UserRow, password: 
  * Checks the account's password before an irreversible act (deleting the account): counted per user
  * like every password check; a wrong one is `invalid_credentials`. False for a Google-only account.
  */
-export async function confirmPassword(ctx: AccountsDeps, user: UserRow, password: string): Promise<boolean> {
+async function confirmPassword(ctx: AccountsDeps, user: UserRow, password: string): Promise<boolean> {
   if (!user.passwordHash) return false;
   await hitSlidingLimit(ctx.database.db, limits.passwordCheckPerUser, user.id);
   if (!(await verifyPassword(user.passwordHash, password))) {
@@ -460,7 +430,7 @@ export async function confirmPassword(ctx: AccountsDeps, user: UserRow, password
  * Asks to move the account to a new address: a verification link goes to it (the address moves
  * when it is used). Returns the mail job and whether its first delivery attempt succeeded.
  */
-export async function requestEmailChange(
+async function requestEmailChange(
   ctx: AccountsDeps,
   user: UserRow,
   input: { email: string; currentPassword: string },
@@ -486,7 +456,7 @@ export async function requestEmailChange(
 }
 
 /** Changes the password (the current one is required); every session of the user ends. */
-export async function changePassword(
+async function changePassword(
   ctx: AccountsDeps,
   user: UserRow,
   input: { currentPassword: string; password: string },
@@ -510,7 +480,7 @@ export async function changePassword(
  * files, and a name never changes content); the previous
  * files are deleted once the account points at the new ones.
  */
-export async function setProfileImage(
+async function setProfileImage(
   ctx: AccountsDeps,
   user: UserRow,
   kind: repo.ImageKind,
@@ -545,7 +515,7 @@ export interface PromoteResult {
  * Makes `email` an administrator. An existing account is promoted; otherwise an account is
  * created (email counted as verified, no password yet) and a password-setting link is returned.
  */
-export async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promise<PromoteResult> {
+async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promise<PromoteResult> {
   const email = emailSchema.parse(rawEmail);
   const setPasswordUrl = (token: string) => `${ctx.config.PUBLIC_URL}/resetpass?token=${token}`;
   return withTransaction(ctx.database, async (tx) => {
@@ -579,7 +549,7 @@ export async function promoteToAdmin(ctx: AccountsDeps, rawEmail: string): Promi
 }
 
 /** Suspends (blocks sign-in and ends every session) or reinstates an account; returns its id. */
-export async function setSuspended(ctx: AccountsDeps, rawEmail: string, suspended: boolean): Promise<string> {
+async function setSuspended(ctx: AccountsDeps, rawEmail: string, suspended: boolean): Promise<string> {
   const email = emailSchema.parse(rawEmail);
   return withTransaction(ctx.database, async (tx) => {
     const user = await repo.findUserByEmail(tx.db, email);
@@ -590,129 +560,20 @@ export async function setSuspended(ctx: AccountsDeps, rawEmail: string, suspende
   });
 }
 
-// ---- the studio console (modules/admin calls these; decision 132)
-
-/** An account as the console shows it (and as its audit log records it). */
-export interface StaffView {
-  id: string;
-  name: string;
-  email: string;
-  role: UserRow["role"];
-  productionHouseId: number | null;
-  emailVerified: boolean;
-  suspended: boolean;
-  createdAt: string;
-}
-
-export function staffView(u: UserRow): StaffView {
-  return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    role: u.role,
-    productionHouseId: u.productionHouseId,
-    emailVerified: u.emailVerifiedAt !== null,
-    suspended: u.suspendedAt !== null,
-    createdAt: u.createdAt.toISOString(),
-  };
-}
-
-/** Accounts newest first (keyset on created_at, id), optionally matching `q` in name or email. */
-export async function listAccounts(
-  db: Db,
-  o: { q?: string; cursor?: string; limit: number },
-): Promise<{ items: StaffView[]; nextCursor: string | null }> {
-  let after: { createdAt: Date; id: string } | undefined;
-  if (o.cursor) {
-    const [at, id] = Buffer.from(o.cursor, "base64url").toString("utf8").split("|");
-    const createdAt = new Date(at ?? "");
-    if (!id || Number.isNaN(createdAt.getTime())) {
-      throw AppError.validation("query parameter", [{ field: "cursor", message: "is not a valid cursor" }]);
-    }
-    after = { createdAt, id };
-  }
-  const rows = await repo.listUsers(db, { q: o.q || undefined, after, limit: o.limit + 1 });
-  return pageOf(rows, o.limit, staffView, (last) =>
-    Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url"),
-  );
-}
-
-/** One account by id (404 when there is none). */
-export async function getAccount(db: Db, id: string): Promise<UserRow> {
-  const user = await repo.findUserById(db, id);
-  if (!user) throw AppError.notFound("Account");
-  return user;
-}
-
-/** What anyone may see of an account: its public profile (social module, issue 12). */
-export interface PublicAccount {
-  id: string;
-  handle: string;
-  name: string;
-  avatarUrl: string | null;
-  coverUrl: string | null;
-  createdAt: Date;
-}
-
-const PUBLIC_COLUMNS = `id::text AS id, handle, name, avatar_url AS "avatarUrl", cover_url AS "coverUrl",
-  created_at AS "createdAt"`;
-
-/** The public profile of the active (not suspended) account with this handle, if any. */
-export async function publicAccountByHandle(
-  database: Pick<Database, "query">,
-  handle: string,
-): Promise<PublicAccount | undefined> {
-  const rows = await database.query<PublicAccount>(
-    `SELECT ${PUBLIC_COLUMNS} FROM users WHERE suspended_at IS NULL AND handle = $1`,
-    [handle.toLowerCase()],
-  );
-  return rows[0];
-}
-
-/** Public profiles of active accounts by id (missing and suspended ones left out). */
-export async function publicAccountsByIds(
-  database: Pick<Database, "query">,
-  ids: string[],
-): Promise<Map<string, PublicAccount>> {
-  if (ids.length === 0) return new Map();
-  const rows = await database.query<PublicAccount>(
-    `SELECT ${PUBLIC_COLUMNS} FROM users WHERE suspended_at IS NULL AND id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 /**
  * Suspends or reinstates an account by id, in `tx` (suspension ends every session, announced at
  * commit); returns before and after.
  */
-export async function setAccountSuspended(
+async function setAccountSuspended(
   ctx: Pick<AccountsDeps, "pubsub">,
   tx: Tx,
   id: string,
   suspended: boolean,
 ): Promise<{ before: UserRow; after: UserRow }> {
-  const before = await getAccount(tx.db, id);
+  const before = await directory.getAccount(tx.db, id);
   await repo.setSuspendedAt(tx.db, id, suspended);
   if (suspended) await endUserSessions(ctx, tx, id);
-  return { before, after: await getAccount(tx.db, id) };
-}
-
-/** Gives an account a role (a studio account belongs to one production house); returns before and after. */
-export async function setAccountRole(
-  db: Db,
-  id: string,
-  role: UserRow["role"],
-  productionHouseId: number | null,
-): Promise<{ before: UserRow; after: UserRow }> {
-  const before = await getAccount(db, id);
-  const after = await repo.updateUser(db, id, {
-    role,
-    productionHouseId: role === "studio" ? productionHouseId : null,
-  });
-  if (!after) throw AppError.notFound("Account");
-  // A changed role takes effect at the next request: sessions read the role fresh every time.
-  return { before, after };
+  return { before, after: await directory.getAccount(tx.db, id) };
 }
 
 // ---- clean-up (the hourly accounts.prune job)
@@ -776,8 +637,116 @@ export {
   exportAccount,
   releaseHandles,
 } from "./personal-data.ts";
+export { type PublicAccount, type StaffView, staffView } from "./directory.ts";
 
-/** The ids of the live studio accounts of a production house (their KYC gates its payouts, decision 175). */
-export function studioAccountIds(db: Db, houseId: number): Promise<string[]> {
-  return repo.studioAccountIds(db, houseId);
+// ---- the service object (bootstrap.ts builds it once; other modules get the part they use)
+
+type MailContact = { email: string; name: string | null; verified: boolean };
+
+/**
+ * The accounts module's operations over its deps. Another module declares the part it uses in its
+ * own deps (e.g. `Pick<AccountsService, "mailContact">`); `db` parameters are the caller's
+ * transaction (the read or write joins it), defaulting to the database.
+ */
+export interface AccountsService {
+  // sign-up, verification, sign-in, password reset
+  signUp(input: {
+    name: string;
+    email: string;
+    phone?: string | null;
+    password: string;
+  }): Promise<SignUpResult>;
+  verifyEmail(secret: string): Promise<UserRow>;
+  resendVerification(email: string): Promise<void>;
+  logIn(email: string, password: string): Promise<UserRow>;
+  requestPasswordReset(email: string): Promise<void>;
+  resetPassword(secret: string, password: string): Promise<string>;
+  accountForGoogle(id: GoogleIdentity): Promise<UserRow | "unverified" | "linked_elsewhere">;
+  // sessions
+  startSession(
+    userId: string,
+    client: { previousSecret?: string; userAgent?: string; ip: string | null },
+  ): Promise<string>;
+  endSession(secret: string): Promise<void>;
+  sessionUser(secret: string): Promise<SessionUser | null>;
+  liveSessionHashes(idHashes: string[]): Promise<Set<string>>;
+  // the signed-in user's profile
+  updateProfile(user: UserRow, changes: { name?: string; phone?: string | null }): Promise<UserRow>;
+  confirmPassword(user: UserRow, password: string): Promise<boolean>;
+  requestEmailChange(
+    user: UserRow,
+    input: { email: string; currentPassword: string },
+  ): Promise<{ jobId: string | null; delivered: boolean }>;
+  changePassword(user: UserRow, input: { currentPassword: string; password: string }): Promise<void>;
+  setProfileImage(
+    user: UserRow,
+    kind: repo.ImageKind,
+    data: Buffer,
+    renditions: Rendition[],
+  ): Promise<UserRow>;
+  // background work (jobs.ts) and administration (npm run admin:create)
+  composeMail(db: Db, mail: AccountMail): Promise<MailMessage | null>;
+  prune(): Promise<PruneCounts>;
+  promoteToAdmin(email: string): Promise<PromoteResult>;
+  setSuspended(email: string, suspended: boolean): Promise<string>;
+  // what other modules read: mail and checkout contacts, public profiles, studio accounts
+  mailContact(userId: string, db?: Db): Promise<MailContact | undefined>;
+  checkoutContact(userId: string): Promise<{ email: string; phone: string | null } | undefined>;
+  publicAccountByHandle(handle: string): Promise<PublicAccount | undefined>;
+  publicAccountsByIds(ids: string[]): Promise<Map<string, PublicAccount>>;
+  studioAccountIds(houseId: number, db?: Db): Promise<string[]>;
+  // the studio console (modules/admin; decision 132)
+  listAccounts(o: { q?: string; cursor?: string; limit: number }): Promise<{
+    items: StaffView[];
+    nextCursor: string | null;
+  }>;
+  getAccount(id: string, db?: Db): Promise<UserRow>;
+  setAccountSuspended(tx: Tx, id: string, suspended: boolean): Promise<{ before: UserRow; after: UserRow }>;
+  setAccountRole(
+    tx: Tx,
+    id: string,
+    role: UserRow["role"],
+    productionHouseId: number | null,
+  ): Promise<{ before: UserRow; after: UserRow }>;
+}
+
+export function createAccountsService(deps: AccountsDeps): AccountsService {
+  const { database, config } = deps;
+  return {
+    signUp: (input) => signUp(deps, input),
+    verifyEmail: (secret) => verifyEmail(deps, secret),
+    resendVerification: (email) => resendVerification(deps, email),
+    logIn: (email, password) => logIn(deps, email, password),
+    requestPasswordReset: (email) => requestPasswordReset(deps, email),
+    resetPassword: (secret, password) => resetPassword(deps, secret, password),
+    accountForGoogle: (id) => accountForGoogle(deps, id),
+    startSession: (userId, client) => startSession(deps, userId, client),
+    endSession: (secret) => endSession(deps, secret),
+    sessionUser: (secret) => sessionUser(deps, secret),
+    liveSessionHashes: (idHashes) => liveSessionHashes(deps, idHashes),
+    updateProfile: (user, changes) => updateProfile(deps, user, changes),
+    confirmPassword: (user, password) => confirmPassword(deps, user, password),
+    requestEmailChange: (user, input) => requestEmailChange(deps, user, input),
+    changePassword: (user, input) => changePassword(deps, user, input),
+    setProfileImage: (user, kind, data, renditions) => setProfileImage(deps, user, kind, data, renditions),
+    composeMail: (db, mail) => composeAccountMail(deps, db, mail),
+    prune: () =>
+      pruneAuthData(database.db, {
+        now: deps.clock.date(),
+        pubsub: deps.pubsub,
+        maxSessionsPerUser: config.MAX_SESSIONS_PER_USER,
+        unverifiedAccountDays: config.UNVERIFIED_ACCOUNT_DAYS,
+      }),
+    promoteToAdmin: (email) => promoteToAdmin(deps, email),
+    setSuspended: (email, suspended) => setSuspended(deps, email, suspended),
+    mailContact: (userId, db = database.db) => directory.mailContact(db, userId),
+    checkoutContact: (userId) => directory.checkoutContact(database.db, userId),
+    publicAccountByHandle: (handle) => directory.publicAccountByHandle(database, handle),
+    publicAccountsByIds: (ids) => directory.publicAccountsByIds(database, ids),
+    studioAccountIds: (houseId, db = database.db) => directory.studioAccountIds(db, houseId),
+    listAccounts: (o) => directory.listAccounts(database.db, o),
+    getAccount: (id, db = database.db) => directory.getAccount(db, id),
+    setAccountSuspended: (tx, id, suspended) => setAccountSuspended(deps, tx, id, suspended),
+    setAccountRole: (tx, id, role, house) => directory.setAccountRole(tx.db, id, role, house),
+  };
 }

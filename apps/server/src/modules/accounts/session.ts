@@ -5,17 +5,13 @@ import { authMessages } from "@diginoor/api/auth";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../http/errors.ts";
-import {
-  type AccountsDeps,
-  SESSION_TTL_SECONDS,
-  type SessionUser,
-  endSession,
-  sessionUser,
-  startSession,
-} from "./service.ts";
+import { type AccountsService, SESSION_TTL_SECONDS, type SessionUser } from "./service.ts";
 import type { UserRow } from "./tables.ts";
 
 export const SESSION_COOKIE = "diginoor_session";
+
+/** What reading a request's session needs (other modules' routes take this part of the service). */
+export type SessionReader = Pick<AccountsService, "sessionUser">;
 
 /** The user as the API shows it (never the password hash or provider ids). */
 export function toApiUser(u: UserRow): User {
@@ -44,17 +40,18 @@ function cookieOptions(config: Config) {
 
 /** Signs this browser in as `userId`: a new session (the previous one ends) and its cookie. */
 export async function signIn(
-  ctx: AccountsDeps,
+  accounts: Pick<AccountsService, "startSession">,
+  config: Config,
   req: FastifyRequest,
   reply: FastifyReply,
   userId: string,
 ): Promise<void> {
-  const secret = await startSession(ctx, userId, {
+  const secret = await accounts.startSession(userId, {
     previousSecret: req.cookies[SESSION_COOKIE],
     userAgent: req.headers["user-agent"],
     ip: req.ip,
   });
-  reply.setCookie(SESSION_COOKIE, secret, { ...cookieOptions(ctx.config), maxAge: SESSION_TTL_SECONDS });
+  reply.setCookie(SESSION_COOKIE, secret, { ...cookieOptions(config), maxAge: SESSION_TTL_SECONDS });
   sessionCache.set(req, Promise.resolve(null));
 }
 
@@ -63,29 +60,34 @@ export function clearSessionCookie(config: Config, reply: FastifyReply): void {
 }
 
 /** Ends the session of this request (if any) and clears the cookie. */
-export async function signOut(ctx: AccountsDeps, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function signOut(
+  accounts: Pick<AccountsService, "endSession">,
+  config: Config,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const secret = req.cookies[SESSION_COOKIE];
-  if (secret) await endSession(ctx, secret);
-  clearSessionCookie(ctx.config, reply);
+  if (secret) await accounts.endSession(secret);
+  clearSessionCookie(config, reply);
   sessionCache.set(req, Promise.resolve(null));
 }
 
 const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
 /** The signed-in user of this request, or null (no, forged, expired or idle session; suspended user). */
-export function optionalUser(ctx: AccountsDeps, req: FastifyRequest): Promise<SessionUser | null> {
+export function optionalUser(accounts: SessionReader, req: FastifyRequest): Promise<SessionUser | null> {
   let cached = sessionCache.get(req);
   if (!cached) {
     const secret = req.cookies?.[SESSION_COOKIE];
-    cached = secret ? sessionUser(ctx, secret) : Promise.resolve(null);
+    cached = secret ? accounts.sessionUser(secret) : Promise.resolve(null);
     sessionCache.set(req, cached);
   }
   return cached;
 }
 
 /** The signed-in user, or 401 'Please Login to Continue'. Use it to guard routes. */
-export async function requireUser(ctx: AccountsDeps, req: FastifyRequest): Promise<SessionUser> {
-  const user = await optionalUser(ctx, req);
+export async function requireUser(accounts: SessionReader, req: FastifyRequest): Promise<SessionUser> {
+  const user = await optionalUser(accounts, req);
   if (!user) throw AppError.unauthorized(authMessages.loginRequired);
   return user;
 }

@@ -43,7 +43,7 @@ import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
-import * as accounts from "../accounts/service.ts";
+import { type AccountsService, staffView } from "../accounts/service.ts";
 import { postsAdmin } from "../blog/service.ts";
 import { celebritiesAdmin, filmsAdmin, nftsAdmin, studios } from "../catalogue/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
@@ -137,6 +137,7 @@ export interface AdminDeps {
   newsletter: Pick<NewsletterService, "exportCsv">;
   portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata">;
   earnings: Pick<EarningsService, "recordPayout">;
+  accounts: Pick<AccountsService, "getAccount" | "listAccounts" | "setAccountSuspended" | "setAccountRole">;
 }
 
 export function createAdminService(deps: AdminDeps) {
@@ -296,7 +297,7 @@ export function createAdminService(deps: AdminDeps) {
     },
     async createPost(actor: Actor, input: Parsed<typeof adminPostInputSchema>): Promise<AdminPost> {
       requireAdminRole(actor);
-      const author = input.author ?? (await accounts.getAccount(ctx.db, actor.id)).name;
+      const author = input.author ?? (await deps.accounts.getAccount(actor.id)).name;
       return audited(actor, "post.create", "post", catalogueWrite, async (tx) => {
         const post = await postsAdmin.create(tx.db, { ...input, author });
         return { result: post, subjectId: post.slug, before: null, after: post };
@@ -314,7 +315,7 @@ export function createAdminService(deps: AdminDeps) {
 
     listUsers(actor: Actor, q: { q?: string; cursor?: string }) {
       requireAdminRole(actor);
-      return accounts.listAccounts(ctx.db, { ...q, limit: 50 });
+      return deps.accounts.listAccounts({ ...q, limit: 50 });
     },
     /** Queues a paid card order's mint again (its fulfilment failed); audited. Administrators only. */
     retryOrderFulfilment(actor: Actor, orderId: string) {
@@ -400,8 +401,8 @@ export function createAdminService(deps: AdminDeps) {
       if (suspended && id === actor.id) throw AppError.conflict("You cannot suspend your own account");
       const action = suspended ? "user.suspend" : "user.unsuspend";
       return audited(actor, action, "user", { catalogue: false }, async (tx) => {
-        const c = await accounts.setAccountSuspended(ctx, tx, id, suspended);
-        return changed({ before: accounts.staffView(c.before), after: accounts.staffView(c.after) });
+        const c = await deps.accounts.setAccountSuspended(tx, id, suspended);
+        return changed({ before: staffView(c.before), after: staffView(c.after) });
       });
     },
     setRole(
@@ -415,8 +416,8 @@ export function createAdminService(deps: AdminDeps) {
       }
       return audited(actor, "user.set_role", "user", { catalogue: false }, async (tx) => {
         if (input.productionHouseId !== null) await studios.get(tx.db, input.productionHouseId);
-        const c = await accounts.setAccountRole(tx.db, id, input.role, input.productionHouseId);
-        return changed({ before: accounts.staffView(c.before), after: accounts.staffView(c.after) });
+        const c = await deps.accounts.setAccountRole(tx, id, input.role, input.productionHouseId);
+        return changed({ before: staffView(c.before), after: staffView(c.after) });
       });
     },
 

@@ -9,7 +9,7 @@ import { type Query, queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
-import * as accounts from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import { nftHouses, studios } from "../catalogue/service.ts";
 import { salesWithNft } from "../indexer/service.ts";
 import type { KycService } from "../kyc/service.ts";
@@ -22,6 +22,8 @@ export interface EarningsDeps {
   /** The chain whose indexed sales count, and the minter key that sells primary auctions for the studios. */
   chain?: { chainId: number; minterAddress: string };
   kyc: Pick<KycService, "stateOf">;
+  /** The studio accounts of a production house (their KYC gates its payouts). */
+  accounts: Pick<AccountsService, "studioAccountIds">;
 }
 
 type Totals = Record<EarningCurrency, bigint>;
@@ -67,6 +69,8 @@ export function createEarningsService(deps: EarningsDeps) {
         month: monthOf(f.fulfilled_at),
         currency,
         grossMinor: f.pay_amount_minor,
+        // No commission is charged on a fiat sale (decision 174): the whole charge is the studio's.
+        platformFeeMinor: "0",
         amountMinor: f.pay_amount_minor,
         owed: true,
         nftId: f.nft_id,
@@ -84,6 +88,7 @@ export function createEarningsService(deps: EarningsDeps) {
         month: monthOf(s.block_time),
         currency: "wei" as const,
         grossMinor: s.price_wei,
+        platformFeeMinor: "0",
         nftId: nft.id,
         reference: s.tx_hash,
         tokenId: s.token_id,
@@ -94,12 +99,19 @@ export function createEarningsService(deps: EarningsDeps) {
       const fee = BigInt(s.fee_wei);
       if (s.kind === "primary") {
         // Credited to the studio's payee on chain (pendingWithdrawals, decision 106): earned, not owed by us.
-        lines.push({ ...base, kind: "primary_wallet", amountMinor: (price - fee).toString(), owed: false });
+        lines.push({
+          ...base,
+          kind: "primary_wallet",
+          platformFeeMinor: fee.toString(),
+          amountMinor: (price - fee).toString(),
+          owed: false,
+        });
       } else if (s.kind === "auction" && s.seller.toLowerCase() === minter) {
         // A primary auction: the seller share reached the minter key (decision 140) and is owed to the studio.
         lines.push({
           ...base,
           kind: "auction_seller_share",
+          platformFeeMinor: fee.toString(),
           amountMinor: (price - royalty - fee).toString(),
           owed: true,
         });
@@ -174,7 +186,7 @@ export function createEarningsService(deps: EarningsDeps) {
       const s = await statement(houseId);
       const cell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
       const rows = [
-        "month,at,kind,currency,gross_minor,amount_minor,owed,nft_id,token_id,reference",
+        "month,at,kind,currency,gross_minor,platform_fee_minor,amount_minor,owed,nft_id,token_id,reference",
         ...s.lines.map((l) =>
           [
             l.month,
@@ -182,6 +194,7 @@ export function createEarningsService(deps: EarningsDeps) {
             l.kind,
             l.currency,
             l.grossMinor,
+            l.platformFeeMinor,
             l.amountMinor,
             String(l.owed),
             l.nftId,
@@ -192,7 +205,7 @@ export function createEarningsService(deps: EarningsDeps) {
             .join(","),
         ),
         ...s.payouts.map((p) =>
-          [p.month, p.at, "payout", p.currency, "", p.amountMinor, "", "", "", p.reference]
+          [p.month, p.at, "payout", p.currency, "", "", p.amountMinor, "", "", "", p.reference]
             .map(cell)
             .join(","),
         ),
@@ -212,7 +225,7 @@ export function createEarningsService(deps: EarningsDeps) {
     ) {
       const tq = queryOf(tx);
       await studios.get(tx.db, houseId);
-      const ids = await accounts.studioAccountIds(tx.db, houseId);
+      const ids = await deps.accounts.studioAccountIds(houseId, tx.db);
       const states = await Promise.all(ids.map((id) => deps.kyc.stateOf(id, tq)));
       if (!states.includes("verified"))
         throw new AppError(

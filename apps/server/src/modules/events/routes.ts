@@ -3,12 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Database } from "../../db/client.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { route } from "../../http/route.ts";
-import {
-  type AccountsDeps,
-  SESSIONS_ENDED_CHANNEL,
-  liveSessionHashes,
-  sessionsEndedSchema,
-} from "../accounts/service.ts";
+import { type AccountsService, SESSIONS_ENDED_CHANNEL, sessionsEndedSchema } from "../accounts/service.ts";
 import { CHAIN_EVENTS_CHANNEL, type ChainEventsMessage } from "../indexer/service.ts";
 import {
   anonymousHolder,
@@ -30,14 +25,14 @@ import {
 export async function registerEvents(
   app: FastifyInstance,
   ctx: {
-    accounts: AccountsDeps;
+    accounts: Pick<AccountsService, "liveSessionHashes">;
     pubsub: PubSub;
     database: Database;
     sse: { maxStreamsPerUser: number; maxStreamsPerAddress: number; heartbeatMs: number };
   },
 ): Promise<void> {
   trackUserStreams(app);
-  watchSessions(app, (hashes) => liveSessionHashes(ctx.accounts, hashes));
+  watchSessions(app, (hashes) => ctx.accounts.liveSessionHashes(hashes));
   route(app, eventsEndpoints.stream, {
     permission: "signed-in",
     handler: ({ user, req, reply }) =>

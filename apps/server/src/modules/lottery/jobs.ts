@@ -2,12 +2,10 @@
 import { formatPrice } from "@diginoor/api/money";
 import type { Lottery } from "@diginoor/api/lottery";
 import { z } from "zod";
-import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
-import { mailContact } from "../accounts/service.ts";
-import { deliverOnce, lotteryWonMail, type Mailer } from "../mail/service.ts";
-import type { NotificationsService } from "../notifications/service.ts";
+import { deliverOnce, lotteryWonMail } from "../mail/service.ts";
+import type { UserMessageDeps } from "../notifications/service.ts";
 import { type LotteryService, lotteryResults } from "./service.ts";
 
 /**
@@ -70,11 +68,7 @@ function nextStep(l: Lottery): { text: string; link: string } {
  * source names the lottery and the player, so a retried job stores none twice.
  */
 export function lotteryResultsJob(
-  deps: {
-    database: Database;
-    mailer: Mailer;
-    publicUrl: string;
-    notifications?: Pick<NotificationsService, "notify">;
+  deps: UserMessageDeps & {
     /** The stored USD→INR rate (the quotes service), for a cash prize in rupees. */
     rates?: { inrMicrosPerUsd(): Promise<bigint> };
   },
@@ -115,7 +109,7 @@ export function lotteryResultsJob(
       const winner = facts.winnerUserId;
       if (!winner) return;
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, winner);
+        const contact = await deps.accounts.mailContact(winner, db);
         if (!contact) return null;
         return {
           to: contact.email,

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { mailContact } from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import { deliverOnce, type Mailer, notificationMail as notificationMailBody } from "../mail/service.ts";
 import { type NotificationsService, notificationMail } from "./service.ts";
 
@@ -27,7 +27,7 @@ export function deliverNotificationsJob(service: Pick<NotificationsService, "del
  * one-click unsubscribe headers of RFC 8058.
  */
 export function notificationMailJob(
-  deps: { database: Database; mailer: Mailer },
+  deps: { database: Database; mailer: Mailer; accounts: Pick<AccountsService, "mailContact"> },
   service: Pick<NotificationsService, "mailFacts">,
 ) {
   return defineJob({
@@ -39,7 +39,7 @@ export function notificationMailJob(
       const facts = await service.mailFacts(notificationId);
       if (!facts) return;
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, facts.userId);
+        const contact = await deps.accounts.mailContact(facts.userId, db);
         // Only a verified address hears about auctions and sales (an unverified one may be a typo).
         if (!contact?.verified) return null;
         return { to: contact.email, ...notificationMailBody(contact.name, facts), headers: facts.headers };
@@ -55,7 +55,12 @@ export function notificationMailJob(
  */
 export function notificationsWork(
   service: NotificationsService,
-  deps: { database: Database; mailer: Mailer; chain: boolean },
+  deps: {
+    database: Database;
+    mailer: Mailer;
+    accounts: Pick<AccountsService, "mailContact">;
+    chain: boolean;
+  },
 ): ModuleWork {
   return {
     module: "notifications",

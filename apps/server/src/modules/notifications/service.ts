@@ -21,7 +21,21 @@ import { withTransaction } from "../../platform/tx.ts";
 import { publishToUser } from "../events/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
+import type { Mailer } from "../mail/service.ts";
 import * as repo from "./repo.ts";
+
+/**
+ * What a job needs to tell a user of something once (the orders', refunds' and lottery's messages):
+ * the bell, the user's mail contact, and the mailer with its database for deliverOnce.
+ */
+export interface UserMessageDeps {
+  database: Database;
+  mailer: Mailer;
+  publicUrl: string;
+  notifications?: Pick<NotificationsService, "notify">;
+  accounts: Pick<AccountsService, "mailContact">;
+}
 
 export interface NotificationsDeps {
   database: Database;

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import type { Database } from "../../db/client.ts";
 import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
-import { mailContact } from "../accounts/service.ts";
-import type { NotificationsService } from "../notifications/service.ts";
-import { deliverOnce, type Mailer, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
+import type { UserMessageDeps } from "../notifications/service.ts";
+import { deliverOnce, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
 import type { PrimaryAuctions } from "./auctions.ts";
 import { type CardFulfilment, mintPrizeJob } from "./fulfilment.ts";
@@ -101,15 +99,7 @@ export function mintPrizeJobOf(fulfilment: Pick<CardFulfilment, "mintPrize">) {
  * wallet order is confirmed by the chain's own PrimaryPurchase notification and its mail, so it gets
  * nothing here (one mail per purchase, never two).
  */
-export function orderMailJob(
-  deps: {
-    database: Database;
-    mailer: Mailer;
-    publicUrl: string;
-    notifications?: Pick<NotificationsService, "notify">;
-  },
-  orders: Pick<OrderLifecycle, "mailFacts">,
-) {
+export function orderMailJob(deps: UserMessageDeps, orders: Pick<OrderLifecycle, "mailFacts">) {
   return defineJob({
     name: orderMail.name,
     payload: orderMail.payload,
@@ -130,7 +120,7 @@ export function orderMailJob(
         { mail: false },
       );
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, facts.userId);
+        const contact = await deps.accounts.mailContact(facts.userId, db);
         if (!contact) return null;
         const url = `${deps.publicUrl.replace(/\/$/, "")}/confirmation/${facts.nftId}/${orderId}`;
         return {
@@ -180,15 +170,7 @@ const REFUND_WHY: Record<string, string> = {
 };
 
 /** Tells the buyer their order was refunded: a notification in the bell (once: its source is the order) and a mail (once per job). */
-export function refundMailJob(
-  deps: {
-    database: Database;
-    mailer: Mailer;
-    publicUrl: string;
-    notifications?: Pick<NotificationsService, "notify">;
-  },
-  orders: Pick<OrderLifecycle, "refundFacts">,
-) {
+export function refundMailJob(deps: UserMessageDeps, orders: Pick<OrderLifecycle, "refundFacts">) {
   return defineJob({
     name: refundMail.name,
     payload: refundMail.payload,
@@ -211,7 +193,7 @@ export function refundMailJob(
         { mail: false },
       );
       await deliverOnce(deps, job.id, async (db) => {
-        const contact = await mailContact(db, facts.userId);
+        const contact = await deps.accounts.mailContact(facts.userId, db);
         if (!contact) return null;
         return {
           to: contact.email,
@@ -242,11 +224,7 @@ export function ordersWork(
     fulfilment: CardFulfilment;
     auctions: PrimaryAuctions;
   },
-  deps: {
-    database: Database;
-    mailer: Mailer;
-    publicUrl: string;
-    notifications?: Pick<NotificationsService, "notify">;
+  deps: UserMessageDeps & {
     /** Whether a chain is configured (without one no chain events arrive and no auction opens). */
     chain: boolean;
     /** PAYMENT_PROVIDER_TIMEOUT_MS: bounds a refund job's run. */
@@ -259,6 +237,7 @@ export function ordersWork(
     mailer: deps.mailer,
     publicUrl: deps.publicUrl,
     notifications: deps.notifications,
+    accounts: deps.accounts,
   };
   const reconcile = reconcileOrdersJob(orders);
   const openAuctions = openAuctionsJob(orders.auctions, (o) => deps.log(o, "primary auctions"));

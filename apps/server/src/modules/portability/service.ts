@@ -3,7 +3,8 @@
 // This module owns no table: it reads tokens through the indexer's reads, media through the storage, and
 // acts on the chain with the admin key the chain runtime holds.
 import type { ChainMetadata, IpfsExitResult } from "@diginoor/api/admin";
-import type { TokenMetadata } from "@diginoor/api/chain";
+import type { TokenLocation, TokenMetadata } from "@diginoor/api/chain";
+import { chainNameOf } from "@diginoor/api/wallets";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { CID } from "multiformats/cid";
 import * as dagPb from "@ipld/dag-pb";
@@ -21,12 +22,17 @@ export { buildSnapshot, IPFS_ADD_OPTIONS, metadataBytes, type Snapshot, writeCar
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 export interface PortabilityDeps {
-  tokens: Pick<TokenReads, "tokenIds" | "metadata">;
+  tokens: Pick<TokenReads, "tokenIds" | "metadata" | "getToken">;
   storage: Pick<Storage, "get">;
   /** PUBLIC_URL: media under `<publicUrl>/media/` are ours, read from the storage. */
   publicUrl: string;
+  /** The account showing a token on its public profile, by the wallet holding it (social's). */
+  holders?: { holderHandle(address: string, tokenId: string): Promise<string | null> };
   /** Absent without a chain: the export is empty and the exit unavailable. */
   chain?: {
+    chainId: number;
+    /** Block explorer base URL (CHAIN_EXPLORER_URL or the chain's default); none on the local chain. */
+    explorerUrl: string | null;
     publicClient: PublicClient;
     collectible: Address;
     /** Sends from the key the runtime believes is the collectible's admin (the deployer's), if any. */
@@ -106,8 +112,55 @@ export function createPortabilityService(deps: PortabilityDeps) {
     return { collectible: chain.collectible, baseUri: base, onIpfs: base.startsWith("ipfs://") };
   }
 
+  /** tokenURI as the chain answers it; null when it does not (the rest of the answer still helps). */
+  async function tokenUri(chain: NonNullable<PortabilityDeps["chain"]>, tokenId: string) {
+    try {
+      return await chain.publicClient.readContract({
+        address: chain.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "tokenURI",
+        args: [BigInt(tokenId)],
+      });
+    } catch {
+      return null;
+    }
+  }
+
   return {
     snapshot,
+
+    /**
+     * Where a minted token lives, for finding it without us (issue 25): chain, contract, token id, owner,
+     * tokenURI and the explorer's pages. 404 for a token the indexer has not seen minted.
+     */
+    async whereItLives(tokenId: string): Promise<TokenLocation> {
+      const token = await deps.tokens.getToken(tokenId);
+      const chain = chainOrUnavailable();
+      const contract = getAddress(chain.collectible);
+      const [uri, ownerHandle] = await Promise.all([
+        tokenUri(chain, token.tokenId),
+        deps.holders?.holderHandle(token.owner, token.tokenId) ?? null,
+      ]);
+      const x = chain.explorerUrl;
+      return {
+        tokenId: token.tokenId,
+        standard: "ERC-721",
+        chainId: chain.chainId,
+        chainName: chainNameOf(chain.chainId),
+        contract,
+        owner: token.owner,
+        ownerHandle,
+        tokenUri: uri,
+        onIpfs: !!uri?.startsWith("ipfs://"),
+        explorer: x
+          ? {
+              token: `${x}/nft/${contract}/${token.tokenId}`,
+              contract: `${x}/address/${contract}`,
+              owner: `${x}/address/${token.owner}`,
+            }
+          : null,
+      };
+    },
 
     /** Writes the CAR of every token's metadata and media to `out`; answers what it wrote. */
     async exportCar(out: string) {

@@ -2,8 +2,8 @@ import { privacyEndpoints as api } from "@diginoor/api/privacy";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
-import type { AccountsDeps } from "../accounts/service.ts";
-import { clearSessionCookie, requireUser } from "../accounts/session.ts";
+import type { Config } from "../../config.ts";
+import { clearSessionCookie, requireUser, type SessionReader } from "../accounts/session.ts";
 import type { PrivacyService } from "./service.ts";
 
 const exportPerUser: RateLimitRule = { name: "data-export:user", limit: 3, windowSeconds: 86_400 };
@@ -15,7 +15,7 @@ const confirmPerIp: RateLimitRule = { name: "delete-confirm:ip", limit: 30, wind
 /** Data rights (decision 170): Download my data, Delete my account, the newsletter consent. */
 export function registerPrivacy(
   app: FastifyInstance,
-  d: { privacy: PrivacyService; accounts: AccountsDeps },
+  d: { privacy: PrivacyService; accounts: SessionReader; config: Config },
 ) {
   const { privacy, accounts } = d;
   route(app, api.requestExport, {
@@ -43,7 +43,7 @@ export function registerPrivacy(
     rateLimits: [{ rule: deletePerUser, by: "user" }],
     handler: async ({ req, reply, body }) => {
       const result = await privacy.deleteAccount(await requireUser(accounts, req), body.password);
-      if (result.deleted) clearSessionCookie(accounts.config, reply);
+      if (result.deleted) clearSessionCookie(d.config, reply);
       return result;
     },
   });
@@ -68,7 +68,7 @@ export function registerPrivacy(
     rateLimits: [{ rule: confirmPerIp, by: "ip" }],
     handler: async ({ body, reply }) => {
       const result = await privacy.confirmDelete(body.token);
-      clearSessionCookie(accounts.config, reply);
+      clearSessionCookie(d.config, reply);
       return result;
     },
   });

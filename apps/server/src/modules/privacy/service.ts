@@ -18,6 +18,7 @@ import { forgetJobsMentioning, type JobRef, type Jobs } from "../../platform/job
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
 import { withTransaction } from "../../platform/tx.ts";
 import * as accounts from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import * as admin from "../admin/service.ts";
 import * as contact from "../contact/service.ts";
 import * as events from "../events/service.ts";
@@ -45,6 +46,8 @@ export interface PrivacyDeps {
   clock: Clock;
   storage: Storage;
   pubsub: PubSub;
+  /** Where the links are mailed, and the password check before a deletion. */
+  accounts: Pick<AccountsService, "mailContact" | "confirmPassword">;
 }
 
 /**
@@ -162,7 +165,7 @@ export function createPrivacyService(deps: PrivacyDeps) {
 
     /** The mail of a built archive, or null for an erased account (run by the export job). */
     async composeExport(db: Db, userId: string, archive: unknown): Promise<MailMessage | null> {
-      const contact = await accounts.mailContact(db, userId);
+      const contact = await deps.accounts.mailContact(userId, db);
       if (!contact || !archive) return null;
       const secret = await issueLink(db, {
         userId,
@@ -200,7 +203,7 @@ export function createPrivacyService(deps: PrivacyDeps) {
             { field: "password", message: privacyMessages.passwordRequired },
           ]);
         }
-        await accounts.confirmPassword(deps, user, password);
+        await deps.accounts.confirmPassword(user, password);
         await erase(user.id);
         return { deleted: true, message: privacyMessages.deleted };
       }
@@ -213,7 +216,7 @@ export function createPrivacyService(deps: PrivacyDeps) {
 
     /** The confirmation mail of a Google-only account's deletion (run by its job). */
     async composeConfirmDeletion(db: Db, userId: string): Promise<MailMessage | null> {
-      const contact = await accounts.mailContact(db, userId);
+      const contact = await deps.accounts.mailContact(userId, db);
       if (!contact) return null;
       const secret = await issueLink(db, {
         userId,

@@ -1,11 +1,10 @@
 import { socialEndpoints as api } from "@diginoor/api/social";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AccountsDeps } from "../accounts/service.ts";
 import type { SocialService } from "./service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
-import { optionalUser } from "../accounts/session.ts";
+import { optionalUser, type SessionReader } from "../accounts/session.ts";
 
 /** Likes and follows a user may give in a minute (a script liking everything is stopped). */
 const SOCIAL_WRITES: RateLimitRule = { name: "social:user", limit: 120, windowSeconds: 60 };
@@ -13,7 +12,7 @@ const SOCIAL_WRITES: RateLimitRule = { name: "social:user", limit: 120, windowSe
 /** Likes, follows, public profiles, showcases, bids and activity (decision 151). */
 export async function registerSocial(
   app: FastifyInstance,
-  ctx: { social: SocialService; accounts: AccountsDeps },
+  ctx: { social: SocialService; accounts: SessionReader },
 ): Promise<void> {
   const { social } = ctx;
   const id = (u: AuthUser | null) => (u as AuthUser).id;

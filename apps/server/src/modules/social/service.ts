@@ -19,7 +19,7 @@ import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { withTransaction } from "../../platform/tx.ts";
-import { type PublicAccount, publicAccountByHandle, publicAccountsByIds } from "../accounts/service.ts";
+import type { AccountsService, PublicAccount } from "../accounts/service.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
@@ -29,6 +29,8 @@ import * as repo from "./repo.ts";
 export interface SocialDeps {
   database: Database;
   clock: Clock;
+  /** Public profiles of accounts (by handle, by id). */
+  accounts: Pick<AccountsService, "publicAccountByHandle" | "publicAccountsByIds">;
   catalogue: Pick<CatalogueService, "catalogueNumberOf" | "nftsByCatalogueNumber">;
   tokens: Pick<TokenReads, "tokensOfAccounts" | "bidsOf" | "activityOfAccounts">;
   wallets: Pick<WalletsService, "list" | "ownerOf">;
@@ -54,7 +56,7 @@ export function createSocialService(deps: SocialDeps) {
   const q: repo.Query = (t, p) => database.query(t, p);
 
   async function accountOf(handle: string): Promise<PublicAccount> {
-    const account = await publicAccountByHandle(database, handle);
+    const account = await deps.accounts.publicAccountByHandle(handle);
     if (!account) throw AppError.notFound("User");
     return account;
   }
@@ -177,7 +179,7 @@ export function createSocialService(deps: SocialDeps) {
     /** The name of the account an address is linked to, if any (link previews of tokens). */
     async holderName(address: string): Promise<string | undefined> {
       const userId = await deps.wallets.ownerOf(address);
-      return userId ? (await publicAccountsByIds(database, [userId])).get(userId)?.name : undefined;
+      return userId ? (await deps.accounts.publicAccountsByIds([userId])).get(userId)?.name : undefined;
     },
 
     async profile(handle: string, viewerId: string | null): Promise<PublicProfile> {
@@ -191,7 +193,7 @@ export function createSocialService(deps: SocialDeps) {
         repo.addFollow((t, p) => tx.query(t, p), userId, target.id, clock.date()),
       );
       if (added) {
-        const follower = (await publicAccountsByIds(database, [userId])).get(userId);
+        const follower = (await deps.accounts.publicAccountsByIds([userId])).get(userId);
         if (follower) {
           await deps.notifications.notify(target.id, {
             kind: "new_follower",
@@ -214,16 +216,27 @@ export function createSocialService(deps: SocialDeps) {
     async followList(handle: string, side: "followers" | "following"): Promise<UserList> {
       const account = await accountOf(handle);
       const rows = await repo.followList(q, account.id, side, LIST_SIZE);
-      const accounts = await publicAccountsByIds(
-        database,
-        rows.map((r) => r.user_id),
-      );
+      const accounts = await deps.accounts.publicAccountsByIds(rows.map((r) => r.user_id));
       return {
         items: rows.flatMap((r) => {
           const a = accounts.get(r.user_id);
           return a ? [card(a)] : [];
         }),
       };
+    },
+
+    /**
+     * The handle of the account whose linked wallet `address` holds `tokenId`, when its public showcase
+     * shows the token (hidden from the showcase: null, the link between account and token stays private).
+     */
+    async holderHandle(address: string, tokenId: string): Promise<string | null> {
+      if (deps.chainId === undefined) return null;
+      const userId = await deps.wallets.ownerOf(address);
+      if (!userId) return null;
+      const account = (await deps.accounts.publicAccountsByIds([userId])).get(userId);
+      if (!account) return null;
+      const arranged = await repo.showcaseOf(q, userId, deps.chainId);
+      return arranged.some((r) => r.token_id === tokenId && r.hidden) ? null : account.handle;
     },
 
     async showcase(handle: string): Promise<Showcase> {
@@ -351,10 +364,7 @@ export function createSocialService(deps: SocialDeps) {
       for (const side of ["followers", "following"] as const) {
         if (!want(side)) continue;
         const rows = await repo.followList(q, account.id, side, FEED_SIZE);
-        const accounts = await publicAccountsByIds(
-          database,
-          rows.map((r) => r.user_id),
-        );
+        const accounts = await deps.accounts.publicAccountsByIds(rows.map((r) => r.user_id));
         for (const r of rows) {
           const other = accounts.get(r.user_id);
           if (!other) continue;

@@ -2,8 +2,7 @@ import { taxEndpoints as api } from "@diginoor/api/tax";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
-import type { AccountsDeps } from "../accounts/service.ts";
-import { requireUser } from "../accounts/session.ts";
+import { requireUser, type SessionReader } from "../accounts/session.ts";
 import type { TaxService } from "./service.ts";
 
 const statementsPerUser: RateLimitRule = { name: "tax-statement:user", limit: 60, windowSeconds: 3600 };
@@ -12,7 +11,7 @@ const previewPerUser: RateLimitRule = { name: "tds-preview:user", limit: 300, wi
 /** Tax residence, the TDS shown before a sale, and the yearly statements (decision 176). */
 export function registerTax(
   app: FastifyInstance,
-  d: { tax: TaxService; accounts: AccountsDeps; chainId: number | undefined },
+  d: { tax: TaxService; accounts: SessionReader; chainId: number | undefined },
 ) {
   const { tax, accounts } = d;
   route(app, api.getTaxProfile, {

@@ -44,12 +44,34 @@ function toApi(r: RequestRow): PasskeyRequest {
 }
 
 /**
+ * Whether the deployed account at `address` has the passkey `publicKey` (x || y) among its signers, read
+ * on chain (`isPasskey`); `undeployed` when the account has no code yet (its one passkey is then the key
+ * its address was made from, which the factory would install).
+ */
+async function passkeyOnChain(
+  chain: { publicClient: PublicClient },
+  address: string,
+  publicKey: string,
+): Promise<boolean | "undeployed"> {
+  const code = await chain.publicClient.getCode({ address: address as Address });
+  if (!code || code === "0x") return "undeployed";
+  return chain.publicClient.readContract({
+    address: address as Address,
+    abi: diginoorPasskeyAccountAbi,
+    functionName: "isPasskey",
+    args: [`0x${publicKey.slice(2, 66)}` as Hex, `0x${publicKey.slice(66, 130)}` as Hex],
+  });
+}
+
+/**
  * Passkeys of the fan's other devices on a passkey wallet (decision 171). The new device, signed in to the
  * same account, creates a passkey and proves it (an assertion over our nonce, as when linking): the server
  * keeps a pending request (public data). A passkey the wallet already has approves it by sending the
  * account's `addPasskey` as a user operation; only then, and only if the account on chain has the key, the
  * server records the credential so the wallet list offers it on every device. The server can refuse or
  * forget a request; it can never add a passkey to an account (the account takes `addPasskey` from itself).
+ * Removing is the same the other way: a passkey of the wallet sends `removePasskey`, then the server
+ * forgets the credential once the account on chain no longer has the key.
  */
 export function createWalletDevices(deps: WalletDevicesDeps) {
   const { database, clock } = deps;
@@ -138,17 +160,8 @@ export function createWalletDevices(deps: WalletDevicesDeps) {
       const chain = deps.chain;
       if (!chain?.accountFactory) throw new AppError("unavailable", m.passkeyUnavailable);
       const r = await pendingRequest(userId, rawAddress, id);
-      const code = await chain.publicClient.getCode({ address: r.address as Address });
-      const onChain =
-        !!code &&
-        code !== "0x" &&
-        (await chain.publicClient.readContract({
-          address: r.address as Address,
-          abi: diginoorPasskeyAccountAbi,
-          functionName: "isPasskey",
-          args: [`0x${r.public_key.slice(2, 66)}` as Hex, `0x${r.public_key.slice(66)}` as Hex],
-        }));
-      if (!onChain) throw AppError.conflict(m.passkeyNotOnChain);
+      if ((await passkeyOnChain(chain, r.address, r.public_key)) !== true)
+        throw AppError.conflict(m.passkeyNotOnChain);
       const now = clock.date();
       return withTransaction(database, async (tx) => {
         const [row] = await tx.query<RequestRow & Record<string, unknown>>(
@@ -164,6 +177,28 @@ export function createWalletDevices(deps: WalletDevicesDeps) {
         );
         return toApi(row);
       });
+    },
+
+    /**
+     * After a passkey of the wallet sent the account's `removePasskey`: forgets the credential, only if the
+     * account on chain no longer has its key (an undeployed account still has its first passkey). The
+     * server removes nothing on chain; it stops offering a passkey the wallet no longer accepts.
+     */
+    async confirmRemoved(userId: string, rawAddress: string, credentialId: string): Promise<void> {
+      const chain = deps.chain;
+      if (!chain?.accountFactory) throw new AppError("unavailable", m.passkeyUnavailable);
+      const address = await passkeyWallet(userId, rawAddress);
+      const [p] = await q<{ public_key: string }>(
+        "SELECT public_key FROM passkey_credentials WHERE credential_id = $1 AND address = $2",
+        [credentialId, address],
+      );
+      if (!p) throw new AppError("not_found", m.passkeyNotFound);
+      if ((await passkeyOnChain(chain, address, p.public_key)) !== false)
+        throw AppError.conflict(m.passkeyStillOnChain);
+      await q("DELETE FROM passkey_credentials WHERE credential_id = $1 AND address = $2", [
+        credentialId,
+        address,
+      ]);
     },
 
     /** Declines a pending request (from any device of the fan). */

@@ -12,7 +12,7 @@ import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { withTransaction } from "../../platform/tx.ts";
-import { mailContact } from "../accounts/service.ts";
+import type { AccountsService } from "../accounts/service.ts";
 import type { Minter } from "../chain/service.ts";
 import { deliverOnce, type Mailer, walletRecoveryMail } from "../mail/service.ts";
 import type { NotificationsService } from "../notifications/service.ts";
@@ -31,6 +31,8 @@ export interface WalletRecoveryDeps {
   wallets: Pick<WalletsService, "provePasskey">;
   mailer: Mailer;
   notifications?: Pick<NotificationsService, "notify">;
+  /** Where the user is mailed. */
+  accounts: Pick<AccountsService, "mailContact">;
   log?: (level: "info" | "warn", msg: string, extra?: object) => void;
 }
 
@@ -118,7 +120,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
       { mail: false },
     );
     await deliverOnce(deps, deliveryId(r.id, step), async (db) => {
-      const contact = await mailContact(db, r.user_id);
+      const contact = await deps.accounts.mailContact(r.user_id, db);
       if (!contact) return null;
       return {
         to: contact.email,
@@ -291,7 +293,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
         [address],
       );
       if (live.length > 0) throw AppError.conflict(m.recoveryPending);
-      const contact = await mailContact(database.db, userId);
+      const contact = await deps.accounts.mailContact(userId);
       if (!contact) throw new AppError("not_found", m.notLinked);
       const token = randomBytes(32).toString("base64url");
       const now = clock.date();

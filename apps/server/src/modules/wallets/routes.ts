@@ -38,6 +38,14 @@ export function registerWalletRoutes(
     rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
     handler: ({ user, params }) => devices.confirmAdded(userId(user), params.address, params.id),
   });
+  route(app, api.removedWalletPasskey, {
+    permission: "signed-in",
+    rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],
+    handler: async ({ user, params }) => {
+      await devices.confirmRemoved(userId(user), params.address, params.credentialId);
+      return undefined;
+    },
+  });
   route(app, api.declineWalletPasskey, {
     permission: "signed-in",
     handler: async ({ user, params }) => {

@@ -17,6 +17,7 @@ import { useDocumentTitle } from "../../lib/hooks.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { ResaleCheckout, useCardFirst } from "../../features/nft/checkout/HostedCheckout.tsx";
 import { TdsNotice } from "../../features/tax/TdsNotice.tsx";
+import { WhereItLives } from "../../features/nft/components/WhereItLives.tsx";
 import { AuctionBox } from "../../lib/wallet/AuctionBox.tsx";
 import { parseNative } from "../../lib/wallet/amounts.ts";
 import { type ReadyChain, useLinkedWallets } from "../../lib/wallet/chain.ts";
@@ -151,6 +152,7 @@ function TokenView({ token, nft }: { token: Token; nft: NftDetail | undefined })
           </dl>
         ) : null}
         {nft?.description ? <p>{nft.description}</p> : null}
+        <WhereItLives tokenId={token.tokenId} />
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { Forbidden } from "../../ui/Forbidden.tsx";
 import { NotFoundContent } from "../../ui/NotFound.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { useConsoleMe } from "./api.ts";
+import { ChainSection } from "./chain.tsx";
 import { EarningsSection } from "./earnings.tsx";
 import {
   AuditSection,
@@ -46,6 +47,7 @@ const SECTIONS: Section[] = [
   { path: "orders", label: "Orders", studio: false, render: () => <OrdersSection /> },
   { path: "users", label: "Users", studio: false, render: () => <UsersSection /> },
   { path: "tokens", label: "Hidden tokens", studio: false, render: () => <TokensSection /> },
+  { path: "chain", label: "Chain", studio: false, render: () => <ChainSection /> },
   { path: "inbox", label: "Inbox", studio: false, render: () => <InboxSection /> },
   { path: "newsletter", label: "Newsletter", studio: false, render: () => <NewsletterSection /> },
   { path: "audit", label: "Audit log", studio: false, render: () => <AuditSection /> },

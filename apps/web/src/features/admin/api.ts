@@ -175,6 +175,18 @@ export function bodySchemaOf(what: CollectionName, isNew: boolean) {
   return isNew ? endpoints.create.body : endpoints.update.body;
 }
 
+/** The schema of "Exit to IPFS": the endpoint's body (the root CID). */
+export const ipfsExitFormSchema = api.ipfsExit.body;
+
+/** Where the collectible's token URIs point now, read from the chain (the Chain section). */
+export function useChainMetadata() {
+  return useQuery({
+    queryKey: adminKeys.list("chain-metadata"),
+    queryFn: ({ signal }) =>
+      callApi<typeof api.chainMetadata>("GET /api/v1/admin/chain/metadata", { signal }),
+  });
+}
+
 /** The schema of "Hide a token": the path's token id and the body, as one form. */
 export const hideTokenFormSchema = api.hideToken.body.extend(api.hideToken.params.shape);
 
@@ -207,6 +219,8 @@ export const consoleActions = {
     callApi<typeof api.hideToken>("PUT /api/v1/admin/hidden-tokens/{tokenId}", { params: { tokenId }, body }),
   unhideToken: (tokenId: string) =>
     callApi<typeof api.unhideToken>("DELETE /api/v1/admin/hidden-tokens/{tokenId}", { params: { tokenId } }),
+  exitToIpfs: (body: ApiCallInput<typeof api.ipfsExit>["body"]) =>
+    callApi<typeof api.ipfsExit>("POST /api/v1/admin/chain/ipfs-exit", { body }),
   retryFulfilment: (orderId: string) =>
     callApi<typeof orderEndpoints.adminRetryFulfilment>("POST /api/v1/admin/orders/{orderId}/retry", {
       params: { orderId },

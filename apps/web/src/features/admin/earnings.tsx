@@ -165,6 +165,9 @@ function Statement({ s, canPay }: { s: EarningsStatement; canPay: boolean }) {
             <li key={`${l.kind}-${l.reference}-${l.tokenId}`}>
               {l.at.slice(0, 10)} · {KIND_LABELS[l.kind]} · {l.nftId}
               {l.tokenId ? ` #${l.tokenId.length > 12 ? `${l.tokenId.slice(0, 6)}…` : l.tokenId}` : ""} ·{" "}
+              {l.platformFeeMinor === "0"
+                ? ""
+                : `sold for ${money(l.currency, l.grossMinor)}, platform fee ${money(l.currency, l.platformFeeMinor)} · `}
               <strong>{money(l.currency, l.amountMinor)}</strong>
             </li>
           ))}

@@ -1,38 +1,13 @@
 import { type PasskeyRequest, type Wallet, walletMessages as m } from "@diginoor/api/wallets";
-import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
-import { passkeyPairingCode } from "@diginoor/contracts/passkey-account";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { type Address, encodeFunctionData, type Hex } from "viem";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button } from "../../ui/Button.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { failure } from "./failure.ts";
 import { type ChainInfo, walletApi, walletsQueryKey } from "./api.ts";
-
-const halves = (publicKey: string) =>
-  [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66, 130)}`] as readonly [Hex, Hex];
-
-/** The account's own call adding a passkey (sent as a user operation signed by a passkey it has). */
-export function addPasskeyCall(wallet: string, publicKey: string) {
-  return {
-    to: wallet as Address,
-    data: encodeFunctionData({
-      abi: diginoorPasskeyAccountAbi,
-      functionName: "addPasskey",
-      args: halves(publicKey),
-    }),
-  };
-}
-
-/** The pairing code of a key as the server gave it; a dash if it is not a P-256 key (nothing to compare). */
-function codeOf(publicKey: string): string {
-  try {
-    return passkeyPairingCode(publicKey as Hex);
-  } catch {
-    return "—";
-  }
-}
+import { PasskeyList } from "./PasskeyList.tsx";
+import { codeOf, passkeyCall } from "./passkey-calls.ts";
 
 const requestsKey = (address: string) => ["wallets", address, "passkey-requests"] as const;
 
@@ -95,7 +70,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
     setError(null);
     try {
       await sendFromPasskeyWallet(info as ChainInfo & { chainId: number }, wallet, [
-        addPasskeyCall(wallet.address, r.publicKey),
+        passkeyCall("addPasskey", wallet.address, r.publicKey),
       ]);
       await walletApi.passkeyAdded(wallet.address, r.id);
       toast.success(m.passkeyAdded);
@@ -125,17 +100,7 @@ export function PasskeyDevices({ info, wallet }: { info: ChainInfo; wallet: Wall
   return (
     <section className="wallet-card" aria-labelledby="devices-title" data-testid="passkey-devices">
       <h2 id="devices-title">Passkeys of this wallet</h2>
-      <ul className="wallet-list" aria-label="Passkeys">
-        {wallet.passkeys.map((p, i) => (
-          <li key={p.credentialId} className="wallet-row">
-            <span>
-              <strong>{i === 0 ? "First passkey" : `Passkey ${i + 1}`}</strong>{" "}
-              <span className="wallet-muted">code {codeOf(p.publicKey)}</span>
-            </span>
-            <span className="wallet-muted">added {new Date(p.addedAt).toLocaleDateString("en-IN")}</span>
-          </li>
-        ))}
-      </ul>
+      <PasskeyList info={info} wallet={wallet} busy={busy !== null} onRemoved={refresh} />
 
       {mine ? (
         <div className="wallet-notice" role="status" data-testid="passkey-asked">

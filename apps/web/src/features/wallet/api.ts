@@ -33,6 +33,11 @@ export const walletApi = {
     callApi<typeof api.confirmWalletPasskey>("POST /api/v1/wallets/{address}/passkey-requests/{id}/added", {
       params: { address, id },
     }),
+  passkeyRemoved: (address: string, credentialId: string) =>
+    callApi<typeof api.removedWalletPasskey>(
+      "POST /api/v1/wallets/{address}/passkeys/{credentialId}/removed",
+      { params: { address, credentialId } },
+    ),
   declinePasskey: (address: string, id: string) =>
     callApi<typeof api.declineWalletPasskey>("DELETE /api/v1/wallets/{address}/passkey-requests/{id}", {
       params: { address, id },

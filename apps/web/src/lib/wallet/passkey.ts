@@ -21,6 +21,31 @@ export function passkeysSupported(): boolean {
   );
 }
 
+const THIS_DEVICE_KEY = "diginoor.wallet.this-device-passkeys";
+
+/**
+ * Credential ids of passkeys this browser made or signed with (kept in localStorage, public data): the
+ * wallet page names "this device" with them. A passkey synced from another device is recognised once it
+ * signed here; nothing else tells a page which passkeys the device holds without a prompt.
+ */
+export function passkeysOfThisDevice(): string[] {
+  try {
+    const ids: unknown = JSON.parse(localStorage.getItem(THIS_DEVICE_KEY) ?? "[]");
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberThisDevice(id: string | undefined) {
+  if (!id || passkeysOfThisDevice().includes(id)) return;
+  try {
+    localStorage.setItem(THIS_DEVICE_KEY, JSON.stringify([...passkeysOfThisDevice(), id].slice(-20)));
+  } catch {
+    // Private mode or storage full: the page just cannot say which passkey is this device's.
+  }
+}
+
 /**
  * Create a passkey on this device (WebAuthn: fingerprint, face or PIN), prove it to the server with an
  * assertion over a fresh nonce, and link its wallet (our ERC-4337 account of the key) to the account.
@@ -39,6 +64,7 @@ export async function createPasskeyWallet(label: string): Promise<Wallet> {
 export async function createProvenPasskey(label: string): Promise<LinkPasskeyRequest> {
   const { nonce } = await callApi<typeof walletEndpoints.createWalletNonce>("POST /api/v1/wallets/nonce", {});
   const credential = await createWebAuthnCredential({ name: `Diginoor wallet · ${label}` });
+  rememberThisDevice(credential.id);
   const account = toWebAuthnAccount({ credential });
   const { signature, webauthn } = await account.sign({ hash: stringToHex(nonce) });
   return {
@@ -92,13 +118,22 @@ export async function sendFromPasskeyWallet(
   // answers with the one this device holds; the signature then names that passkey.
   const known = wallet.passkeys.length > 0 ? wallet.passkeys : [{ ...wallet.passkey, addedAt: "" }];
   const passkeys = known.map((p) => ({ id: p.credentialId, publicKey: p.publicKey as Hex }));
-  const owner = toWebAuthnAccount({
+  const webAuthn = toWebAuthnAccount({
     // ox's WebAuthnP256.sign takes a list of credential ids too (allowCredentials); viem's type names one.
     credential: {
       id: passkeys.map((p) => p.id) as unknown as string,
       publicKey: wallet.passkey.publicKey as Hex,
     },
   });
+  // The credential that answered is this device's: remembered so the wallet page can say so.
+  const owner = {
+    ...webAuthn,
+    async sign(parameters: Parameters<typeof webAuthn.sign>[0]) {
+      const signed = await webAuthn.sign(parameters);
+      rememberThisDevice(signed.raw?.id);
+      return signed;
+    },
+  };
   const account = await toPasskeyAccount({
     client,
     factory: chain.accountFactory as Address,

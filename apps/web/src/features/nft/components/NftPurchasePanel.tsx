@@ -106,19 +106,24 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
 const short = (a: string | null) => (a ? shortAddress(a) : "—");
 
 /** Bid history or sale history of the NFT's tokens, from the indexer (newest first). */
-export function NftHistory({ nft }: { nft: NftDetail }) {
-  const auction = nft.saleType === "auction";
+/** The latest mints, transfers, bids and sales of an NFT's tokens (its page's history and "Where it lives"). */
+export function useNftActivity(nftId: string) {
   const fallback = useLiveFallback("market");
-  const activity = useQuery({
-    queryKey: ["nft-activity", nft.id],
+  return useQuery({
+    queryKey: ["nft-activity", nftId],
     queryFn: ({ signal }) =>
       callApi<typeof tokenEndpoints.listNftActivity>("GET /api/v1/nfts/{id}/activity", {
-        params: { id: nft.id },
+        params: { id: nftId },
         query: { limit: "20" },
         signal,
       }),
     refetchInterval: fallback,
   });
+}
+
+export function NftHistory({ nft }: { nft: NftDetail }) {
+  const auction = nft.saleType === "auction";
+  const activity = useNftActivity(nft.id);
   const symbol = useChainInfo().data?.nativeSymbol ?? "ETH";
   const items = (activity.data?.items ?? []).filter((i) =>
     auction ? i.kind === "bid" || i.kind === "sale" : i.kind === "sale",

@@ -17,7 +17,8 @@ import { NotFoundContent } from "../../../ui/NotFound.tsx";
 import { Skeleton } from "../../../ui/Skeleton.tsx";
 import { TierBadge } from "../../../ui/TierBadge.tsx";
 import { useToast } from "../../../ui/Toast.tsx";
-import { NftHistory, NftPurchasePanel } from "../components/NftPurchasePanel.tsx";
+import { NftHistory, NftPurchasePanel, useNftActivity } from "../components/NftPurchasePanel.tsx";
+import { WhereEditionsLive } from "../components/WhereItLives.tsx";
 import "./nft.css";
 
 function DetailSkeleton() {
@@ -113,6 +114,17 @@ export function NftDetailPage() {
   );
 }
 
+/** "Where it lives" of a catalogue NFT: its minted editions (tokens seen in its activity), or none yet. */
+function EditionsOnChain({ nftId }: { nftId: string }) {
+  const activity = useNftActivity(nftId);
+  // Without the activity we cannot tell: say nothing rather than "not on chain".
+  if (activity.isError) return null;
+  const minted = activity.data
+    ? [...new Set(activity.data.items.map((i) => i.tokenId))].sort((a, b) => Number(BigInt(a) - BigInt(b)))
+    : undefined;
+  return <WhereEditionsLive mintedTokenIds={minted} />;
+}
+
 /** The page of a loaded NFT; `id` is the one in the address. */
 function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
   const { user, isLoading: sessionLoading } = useCurrentUser();
@@ -172,12 +184,9 @@ function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
                 <dt>Blockchain</dt>
                 <dd>{chain ? `${chain.name}, paid in ${chain.symbol}` : nft.blockchain}</dd>
               </div>
-              <div>
-                <dt>Proof of authenticity</dt>
-                <dd>Explorer link appears once this NFT is minted to its owner</dd>
-              </div>
             </dl>
           </section>
+          <EditionsOnChain nftId={nft.id} />
           <section className="nft-section" aria-labelledby="nft-props-title">
             <h2 id="nft-props-title">Properties</h2>
             <ul className="nft-props plain-list">
