@@ -172,8 +172,15 @@ describe("card orders at scale", () => {
     }
     for (const o of unpaid) expect(mints.get(BigInt(o.number))).toBeUndefined();
     // After fulfilment the gauges and the job counters say the same: 180 more fulfilled orders, none
-    // left paid or minting, and (at least) one completed fulfilment job per order in this process.
-    const after = await scrape();
+    // left paid or minting, and (at least) one completed fulfilment job per order in this process. A
+    // job is counted once pg-boss has completed it, just after its order became fulfilled, so the
+    // last count may lag the orders by a moment: wait for it rather than read it once.
+    const after = await until(
+      "the fulfilment jobs' completions counted",
+      scrape,
+      (m) => moved("diginoor_jobs_completed_total", { job: "orders.fulfil" }, before, m) >= 180,
+      30_000,
+    );
     expect(moved("diginoor_orders", { state: "fulfilled" }, before, after)).toBe(180);
     expect(sample(after, "diginoor_orders", { state: "minting" })).toBe(0);
     expect(
