@@ -69,15 +69,21 @@ export function asAnotherClient(): Record<string, string> {
  */
 export async function signUpAndSignIn(request: APIRequestContext, tag: string, name = "Wallet Fan") {
   const email = uniqueEmail(tag);
+  // Each fan is a client of its own (its own address for the per-address rate limits): the whole
+  // suite signs up more fans from this one machine than one address may verify and sign in.
+  const headers = asAnotherClient();
   const signup = await request.post("/api/v1/auth/signup", {
     data: { name, email, password: E2E_PASSWORD, confirmPassword: E2E_PASSWORD },
-    headers: asAnotherClient(),
+    headers,
   });
   expect(signup.status(), await signup.text()).toBe(201);
   const token = await mailedToken(request, email, "/verify-email?token=");
-  const verify = await request.post("/api/v1/auth/verify-email", { data: { token } });
+  const verify = await request.post("/api/v1/auth/verify-email", { data: { token }, headers });
   expect(verify.status(), await verify.text()).toBe(200);
-  const login = await request.post("/api/v1/auth/login", { data: { email, password: E2E_PASSWORD } });
+  const login = await request.post("/api/v1/auth/login", {
+    data: { email, password: E2E_PASSWORD },
+    headers,
+  });
   expect(login.status(), await login.text()).toBe(200);
   return { email, name };
 }
