@@ -38,6 +38,7 @@ import { authMessages } from "@diginoor/api/auth";
 import { platformEndpoints } from "@diginoor/api/platform";
 import { installAccessControl } from "./http/access.ts";
 import { installPublicCors } from "./http/cors.ts";
+import { closeConnectionsWhenIdle } from "./http/closing.ts";
 import { tokenEndpoints } from "@diginoor/api/chain";
 import {
   handleClientError,
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
   });
+  closeConnectionsWhenIdle(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(config.NODE_ENV === "test"));
   installErrorHandler(app, { undeclaredErrorCodes: config.NODE_ENV === "test" ? "fail" : "allow" });
