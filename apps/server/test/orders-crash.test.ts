@@ -52,6 +52,8 @@ const startServer = () =>
       SESSION_SECRET,
       WORKERS: "on",
       INDEXER_POLL_MS: "50",
+      // A job killed mid-run is retried as soon as its expiry has passed, not at the next 2-minute maintenance.
+      JOBS_MAINTENANCE_SECONDS: "2",
     }),
     { waitReady: true },
   );

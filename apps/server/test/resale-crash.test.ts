@@ -59,6 +59,10 @@ const startServer = () =>
       DATA_DIR: f.dataDir,
       WORKERS: "on",
       INDEXER_POLL_MS: "50",
+      // A refund job killed mid-run is retried once its expiry (4 provider timeouts + 10 s: 18 s with
+      // the local sandbox's 2 s) has passed and maintenance notices it: seconds, not the defaults' minutes.
+      PAYMENT_PROVIDER_TIMEOUT_MS: "2000",
+      JOBS_MAINTENANCE_SECONDS: "2",
     }),
     { waitReady: true },
   );
@@ -244,8 +248,8 @@ describe.skipIf(!enabled)("card-bought resale under crashes", () => {
       }
     };
 
-    // A refund job killed while it ran is retried once its 120 s expiry has passed (pg-boss), and a
-    // loaded machine takes its time: up to 5 minutes after the last restart.
+    // A refund job killed while it ran is retried once its expiry has passed (pg-boss), and a loaded
+    // machine takes its time: up to 5 minutes after the last restart.
     const deadline = Date.now() + 300_000;
     let rows: { id: string; state: string }[] = [];
     for (;;) {

@@ -3,13 +3,12 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 
-/** Real server processes (src/main.ts under tsx) for crash and restart tests. */
+/** Real server processes (src/main.ts, bundled once per run by global-setup.ts) for crash and restart tests. */
 const root = path.resolve(import.meta.dirname, "../../..");
-const main = path.join(root, "apps/server/src/main.ts");
 
 const running = new Set<ChildProcess>();
 
@@ -68,9 +67,9 @@ async function startOnFreePort(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the script in a grandchild, so a
-  // SIGKILL to it left the real server running (orphaned, still serving) after each "crash".
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
+  // Node itself running the bundle (as production runs dist/main.js), not a CLI wrapper: the tsx CLI
+  // ran the script in a grandchild, so a SIGKILL to it left the real server running after a "crash".
+  const child = spawn(process.execPath, ["--enable-source-maps", inject("serverBundle")], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
