@@ -1,17 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/context.ts";
-import { type Database, openDatabase } from "../src/db/client.ts";
+import type { Database } from "../src/db/client.ts";
 import type { Clock } from "../src/platform/clock.ts";
 import { bootstrap } from "../src/bootstrap.ts";
-import { migrate } from "../src/db/migrate.ts";
 import { type ChainRuntime, startChain } from "../src/modules/chain/runtime.ts";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { openTemplateDatabase } from "./pglite-template.ts";
+import { createDatabaseOn } from "./pg-server.ts";
 
 export interface TestDatabase {
   database: Database;
@@ -29,25 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openTemplateDatabase();
     return { database, dispose: () => database.close() };
   }
-  const name = `diginoor_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ url: dbUrl.toString(), poolSize: 10 });
-  await migrate(database);
-  return {
-    database,
-    dispose: async () => {
-      await database.close();
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
+  return createDatabaseOn(url);
 }
 
 export interface TestApp {

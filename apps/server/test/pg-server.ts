@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 import { type Database, openDatabase } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
+import { migrate, migrationsDir } from "../src/db/migrate.ts";
 
 /**
  * The PostgreSQL server the platform tests run against (both engines are tested, always):
@@ -16,27 +17,98 @@ export interface ServerDatabase {
   dispose(): Promise<void>;
 }
 
-/** A fresh database on the PostgreSQL server, dropped by dispose(); migrated unless `migrated: false`. */
-export async function createServerDatabase(opts: { migrated?: boolean } = {}): Promise<ServerDatabase> {
-  const name = `diginoor_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+async function withAdmin<T>(serverUrl: string, run: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(TEST_POSTGRES_URL);
-  dbUrl.pathname = `/${name}`;
-  const url = dbUrl.toString();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+const urlOf = (serverUrl: string, name: string) => {
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+/** The migrations' names and contents: a template made from other migrations is not used. */
+function migrationsHash(): string {
+  const h = createHash("sha256");
+  for (const f of fs.readdirSync(migrationsDir).sort())
+    h.update(f).update(fs.readFileSync(`${migrationsDir}/${f}`));
+  return h.digest("hex").slice(0, 12);
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * A migrated database to copy (CREATE DATABASE … TEMPLATE): about 160 ms a copy against 430 ms to
+ * migrate a new one, and the suite makes hundreds. Made once per server and set of migrations, by
+ * the first test process to need it (an advisory lock keeps the others waiting); published under its
+ * final name only once migrated. Templates of older migrations are dropped.
+ */
+function migratedTemplate(serverUrl: string): Promise<string> {
+  let t = templates.get(serverUrl);
+  if (!t) {
+    t = withAdmin(serverUrl, async (admin) => {
+      const name = `diginoor_tpl_${migrationsHash()}`;
+      await admin.query("SELECT pg_advisory_lock(hashtext('diginoor test template'))");
+      try {
+        const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+        if (exists.rowCount) return name;
+        const old = await admin.query<{ datname: string }>(
+          "SELECT datname FROM pg_database WHERE datname LIKE 'diginoor\\_tpl\\_%'",
+        );
+        for (const { datname } of old.rows)
+          await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+        const building = `${name}_building`;
+        await admin.query(`CREATE DATABASE ${building}`);
+        const database = await openDatabase({ url: urlOf(serverUrl, building), poolSize: 1 });
+        try {
+          await migrate(database);
+        } finally {
+          await database.close();
+        }
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        return name;
+      } finally {
+        await admin.query("SELECT pg_advisory_unlock(hashtext('diginoor test template'))");
+      }
+    });
+    templates.set(serverUrl, t);
+    t.catch(() => templates.delete(serverUrl));
+  }
+  return t;
+}
+
+/**
+ * A fresh database on the PostgreSQL server at `serverUrl`, dropped by dispose(): a copy of the
+ * migrated template, or empty with `migrated: false`.
+ */
+export async function createDatabaseOn(
+  serverUrl: string,
+  opts: { migrated?: boolean } = {},
+): Promise<ServerDatabase> {
+  const name = `diginoor_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const template = opts.migrated === false ? undefined : await migratedTemplate(serverUrl);
+  await withAdmin(serverUrl, (admin) =>
+    admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`),
+  );
+  const url = urlOf(serverUrl, name);
   const database = await openDatabase({ url, poolSize: 10 });
-  if (opts.migrated !== false) await migrate(database);
   return {
     url,
     database,
     dispose: async () => {
       await database.close();
-      const a = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** A fresh database on the test PostgreSQL server, dropped by dispose(); migrated unless `migrated: false`. */
+export function createServerDatabase(opts: { migrated?: boolean } = {}): Promise<ServerDatabase> {
+  return createDatabaseOn(TEST_POSTGRES_URL, opts);
 }
