@@ -21,10 +21,25 @@ export type SandboxPost = (body: string, signature: string) => Promise<number>;
  */
 export function createSandboxOutbox(post: SandboxPost, warn: (err: unknown) => void) {
   const pending = new Set<Promise<void>>();
+  /** Set when the app closes: waits end at once, and nothing more is sent. */
+  let stopped = false;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopped) return resolve();
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
   const send = async (d: SignedDelivery, delayMs: number) => {
-    await new Promise((r) => setTimeout(r, delayMs));
+    await sleep(delayMs);
     let last: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
+      if (stopped) throw new OutboxClosedError(last);
       try {
         const status = await post(d.body, d.sign());
         if (status < 500) return;
@@ -32,12 +47,16 @@ export function createSandboxOutbox(post: SandboxPost, warn: (err: unknown) => v
       } catch (err) {
         last = err;
       }
-      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      await sleep(500 * 2 ** attempt);
     }
     throw last;
   };
   const track = (p: Promise<void>) => {
-    const kept = p.catch(warn).finally(() => pending.delete(kept));
+    const kept = p
+      .catch((err) => {
+        if (!(err instanceof OutboxClosedError)) warn(err);
+      })
+      .finally(() => pending.delete(kept));
     pending.add(kept);
   };
   return {
@@ -47,9 +66,24 @@ export function createSandboxOutbox(post: SandboxPost, warn: (err: unknown) => v
       track(send(d, SANDBOX_DUPLICATE_DELAY_MS));
       return first;
     },
-    /** Waits for every delivery under way (a closing app). */
-    drain: () => Promise.all(pending).then(() => undefined),
+    /**
+     * A closing app: a post under way is awaited; copies still waiting and retries are dropped (the
+     * app takes no more requests), and a `deliver` not yet acknowledged rejects, as when a provider's
+     * delivery fails: the refund job waiting for it runs again after a restart (same key, same event).
+     */
+    drain: () => {
+      stopped = true;
+      for (const wake of [...wakers]) wake();
+      return Promise.all(pending).then(() => undefined);
+    },
   };
+}
+
+/** A delivery dropped because its app closed before it was acknowledged. */
+export class OutboxClosedError extends Error {
+  constructor(cause: unknown) {
+    super("the app closed before this webhook was acknowledged", { cause });
+  }
 }
 
 /**
