@@ -130,10 +130,11 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
     if (!txHash || !deps.chain) return null;
     try {
       const receipt = await deps.chain.publicClient.getTransactionReceipt({ hash: txHash as Hash });
+      // viem caches the block number for a few seconds: the cached head can be older than the receipt's
+      // block (a loaded CI run read 0 for a mined transaction). A receipt is one confirmation at least.
       const head = await deps.chain.publicClient.getBlockNumber();
-      return Number(head - receipt.blockNumber + 1n);
-    } catch {
-      return 0; // not mined yet (or unknown to this node)
+      return Math.max(1, Number(head - receipt.blockNumber + 1n));
+    } catch { return 0; // not mined yet (or unknown to this node)
     }
   }
 
