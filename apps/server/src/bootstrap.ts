@@ -220,7 +220,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   // One sender per key: the minter's sends are nonce-ordered, and the admin key (the deployer's) is the
   // minter's too on a development chain, so the exit to IPFS then sends through the same queue.
   const minter = createMinter(chain);
-  const orders = buildOrders(config, {
+  const orders = await buildOrders(config, {
     minter,
     database,
     clock,
@@ -415,7 +415,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
 }
 
 /** The orders module's units, each given exactly what it uses. */
-function buildOrders(
+async function buildOrders(
   config: Config,
   d: {
     database: Database;
@@ -432,7 +432,7 @@ function buildOrders(
     kyc: KycService;
     accounts: Pick<AccountsService, "checkoutContact">;
   },
-): OrdersUnits {
+): Promise<OrdersUnits> {
   const ordersLog = pino({ level: config.LOG_LEVEL, name: "orders" });
   const log = (level: "info" | "warn" | "error", msg: string, extra?: object) =>
     ordersLog[level](extra ?? {}, msg);
@@ -471,7 +471,7 @@ function buildOrders(
       config.NODE_ENV === "production"
         ? undefined
         : { secret: sandboxSecret(config), timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS },
-    providers: paymentProvidersFromConfig(config),
+    providers: await paymentProvidersFromConfig(config),
     inrLimit: { kyc: d.kyc, limitPaise: config.KYC_INR_YEARLY_LIMIT_PAISE },
     cashfreeMode: config.CASHFREE_ENV,
     log,

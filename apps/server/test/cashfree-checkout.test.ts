@@ -156,7 +156,7 @@ describe("Cashfree rupee checkout", () => {
 
   it("refuses a currency Cashfree is not set up for (dollars) without calling it", async () => {
     const before = fake.requests.length;
-    const p = cashfreeProvider({
+    const p = await cashfreeProvider({
       clientId: "TEST_APP_ID",
       clientSecret: CLIENT_SECRET,
       environment: "sandbox",

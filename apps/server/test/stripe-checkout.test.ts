@@ -107,7 +107,7 @@ describe("Stripe checkout", () => {
 
   it("refuses a currency Stripe is not set up for (rupees) without calling it", async () => {
     const before = fake.requests.length;
-    const p = stripeProvider({
+    const p = await stripeProvider({
       secretKey: "sk_test_x",
       webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,
@@ -118,14 +118,14 @@ describe("Stripe checkout", () => {
   });
 
   it("charges rupees in paise when STRIPE_CURRENCY is inr (the default), and refuses dollars then", async () => {
-    const p = stripeProvider({
+    const p = await stripeProvider({
       secretKey: "sk_test_x",
       webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,
       timeoutMs: 800,
     });
     expect(p.currency).toBe("usd");
-    const inr = stripeProvider({
+    const inr = await stripeProvider({
       secretKey: "sk_test_x",
       webhookSecret: STRIPE_WEBHOOK_SECRET,
       apiBase: fake.url,

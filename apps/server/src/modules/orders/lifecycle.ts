@@ -134,7 +134,8 @@ export function createOrderLifecycle(deps: OrderLifecycleDeps) {
       // block (a loaded CI run read 0 for a mined transaction). A receipt is one confirmation at least.
       const head = await deps.chain.publicClient.getBlockNumber();
       return Math.max(1, Number(head - receipt.blockNumber + 1n));
-    } catch { return 0; // not mined yet (or unknown to this node)
+    } catch {
+      return 0; // not mined yet (or unknown to this node)
     }
   }
 

@@ -9,9 +9,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { CarWriter } from "@ipld/car";
 import type { TokenMetadata } from "@diginoor/api/chain";
-import { type ImporterOptions, importer } from "ipfs-unixfs-importer";
+// The IPFS libraries are loaded when a snapshot is made (not at every start of the server).
+import type { ImporterOptions } from "ipfs-unixfs-importer";
 import type { CID } from "multiformats/cid";
 
 /** `ipfs add --cid-version 1`: the 2015 UnixFS profile (256 KiB chunks, 174 links) with CIDv1 and raw leaves. */
@@ -52,6 +52,7 @@ export interface Snapshot {
 
 async function importOne(store: BlockList, content: Uint8Array): Promise<CID> {
   let cid: CID | undefined;
+  const { importer } = await import("ipfs-unixfs-importer");
   for await (const entry of importer([{ content }], store, IPFS_ADD_OPTIONS)) cid = entry.cid;
   if (!cid) throw new Error("the importer yielded nothing");
   return cid;
@@ -111,6 +112,7 @@ export async function buildSnapshot(
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const cids = new Map<string, CID>();
   let root: CID | undefined;
+  const { importer } = await import("ipfs-unixfs-importer");
   for await (const entry of importer(entries, store, { ...IPFS_ADD_OPTIONS, wrapWithDirectory: true })) {
     cids.set(entry.path ?? "", entry.cid);
     if (entry.path === "" || entry.path === undefined) root = entry.cid;
@@ -127,6 +129,7 @@ export async function buildSnapshot(
 /** Writes the snapshot's blocks as a CARv1 file whose one root is the directory; returns its size. */
 export async function writeCar(snapshot: Snapshot, out: string): Promise<number> {
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  const { CarWriter } = await import("@ipld/car");
   const { writer, out: bytes } = CarWriter.create([snapshot.root]);
   const written = pipeline(Readable.from(bytes), fs.createWriteStream(out));
   for (const b of snapshot.blocks) await writer.put(b);

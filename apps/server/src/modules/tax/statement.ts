@@ -3,7 +3,6 @@
 // has the ₹ sign). Both list the year's purchases and sales, each sale's TDS and acquisition cost.
 import { existsSync } from "node:fs";
 import { formatInr, formatNative } from "@diginoor/api/money";
-import PDFDocument from "pdfkit";
 import type { TdsRule } from "./rules.ts";
 import type { TaxRecordRow } from "./tables.ts";
 
@@ -108,7 +107,9 @@ function yearSpan(fy: string): string {
   return `1 April ${y} – 31 March ${y + 1}`;
 }
 
-export function statementPdf(f: StatementFacts): Promise<Buffer> {
+/** pdfkit is loaded when a statement is first asked for (not at every start). */
+export async function statementPdf(f: StatementFacts): Promise<Buffer> {
+  const { default: PDFDocument } = await import("pdfkit");
   const doc = new PDFDocument({
     size: "A4",
     layout: "landscape",

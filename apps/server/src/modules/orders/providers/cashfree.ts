@@ -1,11 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  Cashfree,
-  CFEnvironment,
-  type CreateOrderRequest,
-  type OrderEntity,
-  type RefundEntity,
-} from "cashfree-pg";
+import type { CreateOrderRequest, OrderEntity, RefundEntity } from "cashfree-pg";
 import { z } from "zod";
 import {
   decimalToMinor,
@@ -94,7 +88,9 @@ const EVENT_TYPES: Record<string, PaymentEvent["type"] | undefined> = {
   PAYMENT_USER_DROPPED_WEBHOOK: "pending",
 };
 
-export function cashfreeProvider(o: CashfreeOptions): PaymentProvider {
+/** Loads the SDK when Cashfree is configured (it is not imported at every start). */
+export async function cashfreeProvider(o: CashfreeOptions): Promise<PaymentProvider> {
+  const { Cashfree, CFEnvironment } = await import("cashfree-pg");
   const cashfree = new Cashfree(
     o.environment === "production" ? CFEnvironment.PRODUCTION : CFEnvironment.SANDBOX,
     o.clientId,

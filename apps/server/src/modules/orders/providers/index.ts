@@ -10,7 +10,7 @@ export type PaymentProviders = Partial<Record<HostedProviderName, PaymentProvide
  * Cashfree when its app id and secret key are. (The orders service adds the sandbox outside
  * production, decision 141.)
  */
-export function paymentProvidersFromConfig(
+export async function paymentProvidersFromConfig(
   config: Pick<
     Config,
     | "PUBLIC_URL"
@@ -24,10 +24,10 @@ export function paymentProvidersFromConfig(
     | "CASHFREE_API_BASE"
     | "PAYMENT_PROVIDER_TIMEOUT_MS"
   >,
-): PaymentProviders {
+): Promise<PaymentProviders> {
   const providers: PaymentProviders = {};
   if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
-    providers.stripe = stripeProvider({
+    providers.stripe = await stripeProvider({
       secretKey: config.STRIPE_SECRET_KEY,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
       apiBase: config.STRIPE_API_BASE,
@@ -36,7 +36,7 @@ export function paymentProvidersFromConfig(
     });
   }
   if (config.CASHFREE_CLIENT_ID && config.CASHFREE_CLIENT_SECRET) {
-    providers.cashfree = cashfreeProvider({
+    providers.cashfree = await cashfreeProvider({
       clientId: config.CASHFREE_CLIENT_ID,
       clientSecret: config.CASHFREE_CLIENT_SECRET,
       environment: config.CASHFREE_ENV,

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import {
   headerOf,
   type PaymentEvent,
@@ -24,11 +24,13 @@ export interface StripeOptions {
   currency?: "inr" | "usd";
 }
 
-export function stripeProvider(o: StripeOptions): PaymentProvider {
+/** Loads the SDK when Stripe is configured (it is not imported at every start). */
+export async function stripeProvider(o: StripeOptions): Promise<PaymentProvider> {
+  const { default: StripeSdk } = await import("stripe");
   const currency = o.currency ?? "usd";
   const base = o.apiBase ? new URL(o.apiBase) : undefined;
   const protocol = base?.protocol === "http:" ? "http" : "https";
-  const stripe = new Stripe(o.secretKey, {
+  const stripe = new StripeSdk(o.secretKey, {
     ...(base ? { host: base.hostname, port: base.port || (protocol === "http" ? 80 : 443), protocol } : {}),
     timeout: o.timeoutMs,
     // A retry of a create carries the same idempotency key, so it can never make a second session.
@@ -38,9 +40,9 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
   });
 
   const failure = (err: unknown): never => {
-    if (err instanceof Stripe.errors.StripeConnectionError)
+    if (err instanceof StripeSdk.errors.StripeConnectionError)
       throw new ProviderError("Stripe", "unavailable", err);
-    if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 500) >= 500)
+    if (err instanceof StripeSdk.errors.StripeError && (err.statusCode ?? 500) >= 500)
       throw new ProviderError("Stripe", "unavailable", err);
     throw new ProviderError("Stripe", "refused", err);
   };
@@ -170,7 +172,7 @@ export function stripeProvider(o: StripeOptions): PaymentProvider {
         );
       } catch (err) {
         throw refuseWebhook(
-          err instanceof Stripe.errors.StripeSignatureVerificationError
+          err instanceof StripeSdk.errors.StripeSignatureVerificationError
             ? /timestamp/i.test(err.message)
               ? "timestamp outside the replay window"
               : "bad signature"
