@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -36,6 +37,7 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.once("exit", () => {
     for (const child of running) child.kill("SIGKILL");
+    for (const release of [...claims]) release();
   });
 }
 
@@ -78,6 +80,65 @@ async function assertPortFree(port: number): Promise<void> {
   });
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Claims `port` for an anvil of this process, across processes, until `release()`: two processes that
+ * started anvil on one port together both found it free, and the one whose anvil could not bind took
+ * the other's for its own (a rolling-restart test's servers then deployed with one key: nonce too low).
+ * A claim left by a process that has died is taken over. Undefined when another live process holds it.
+ */
+const claims = new Set<() => void>();
+
+/** The file holding a port's claim: the claiming process's pid. */
+export const anvilPortClaimFile = (port: number) => join(tmpdir(), `diginoor-anvil-port-${port}.lock`);
+
+function claimPort(port: number): (() => void) | undefined {
+  const file = anvilPortClaimFile(port);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        claims.delete(release);
+        try {
+          unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+      claims.add(release);
+      return release;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(file, "utf8"));
+      } catch {
+        // removed meanwhile: try again
+      }
+      if (holder && alive(holder)) return undefined;
+      try {
+        unlinkSync(file);
+      } catch {
+        // another process took it over first
+      }
+    }
+  }
+  return undefined;
+}
+
 async function rpcChainId(rpcUrl: string): Promise<number | undefined> {
   try {
     const res = await fetch(rpcUrl, {
@@ -105,10 +166,18 @@ export async function startAnvil(
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = opts.port ?? (await freePort());
-    // Never mistake another process listening on the port for our anvil.
+    // Never mistake another process listening on the port, or another process's anvil starting on it
+    // at the same moment, for our anvil.
+    const release = claimPort(port);
+    if (!release) {
+      lastError = new Error(`port ${port} is not available: an anvil of ours is starting or running on it`);
+      if (opts.port !== undefined) break;
+      continue;
+    }
     try {
       await assertPortFree(port);
     } catch (e) {
+      release();
       lastError = e;
       if (opts.port !== undefined) break;
       continue;
@@ -126,6 +195,7 @@ export async function startAnvil(
     let exited = false;
     const exitPromise = new Promise<void>((resolve) => {
       child.once("exit", () => {
+        release();
         exited = true;
         running.delete(child);
         resolve();

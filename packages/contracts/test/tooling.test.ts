@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { createPublicClient, http, isAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi, diginoorMarketplaceBytecode } from "../generated/diginoorMarketplace.js";
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
-import { startAnvil } from "../src/anvil.js";
+import { anvilPortClaimFile, startAnvil } from "../src/anvil.js";
 import { MINTER_ROLE, SIGNER_ROLE } from "../src/deploy.js";
 import {
   orderIdToTokenId,
@@ -46,6 +46,29 @@ describe("startAnvil", () => {
     const b = await startAnvil({ port: a.port });
     expect(b.port).toBe(a.port);
     await b.stop();
+  });
+});
+
+describe("startAnvil's claim on a port, across processes", () => {
+  it("refuses a free port another live process is starting anvil on, and takes over a dead one's claim", async () => {
+    const probe = await startAnvil();
+    const port = probe.port;
+    await probe.stop();
+    expect(existsSync(anvilPortClaimFile(port)), "released when its anvil stopped").toBe(false);
+    // Another process (pid 1 is always alive) has claimed the port and not yet bound it.
+    writeFileSync(anvilPortClaimFile(port), "1");
+    try {
+      await expect(startAnvil({ port })).rejects.toThrow(/not available: an anvil of ours/);
+    } finally {
+      rmSync(anvilPortClaimFile(port), { force: true });
+    }
+    // A claim left by a process that died (no such pid) is taken over.
+    const dead = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid;
+    writeFileSync(anvilPortClaimFile(port), String(dead));
+    const a = await startAnvil({ port });
+    expect(readFileSync(anvilPortClaimFile(port), "utf8")).toBe(String(process.pid));
+    await a.stop();
+    expect(existsSync(anvilPortClaimFile(port))).toBe(false);
   });
 });
 
