@@ -192,7 +192,10 @@ test.describe("accounts", () => {
     await expect(page.getByText("Profile picture updated")).toBeVisible();
     const avatar = page.getByRole("img", { name: "Meena R. Iyer's profile picture" });
     await expect(avatar).toHaveAttribute("src", /\/media\//);
-    expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The picture loads and decodes (polled: the src is set before the image has arrived).
+    await expect
+      .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
     await screenshotAtWidths(page, "edit-profile");
 
     // The new values survive a reload (saved on the server, not in local storage).
