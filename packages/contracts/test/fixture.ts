@@ -86,7 +86,12 @@ export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fix
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
   const transport = http(anvil.rpcUrl, { timeout: 60_000 });
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  // Reads made together (the invariant checks make dozens at once) go as one JSON-RPC batch.
+  const publicClient = createPublicClient({
+    chain,
+    transport: http(anvil.rpcUrl, { timeout: 60_000, batch: true }),
+    pollingInterval: 50,
+  });
   const testClient = makeTestClient(chain, anvil.rpcUrl);
   const wallets = ANVIL_PRIVATE_KEYS.map((pk) =>
     createWalletClient({ account: privateKeyToAccount(pk), chain, transport }),
