@@ -68,7 +68,7 @@ async function startOnFreePort(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // Node itself running the bundle as production runs dist/main.js (no --enable-source-maps: with it,
-  // the first error stack read, which fetch makes, parsed the 17 MB map, 0.5 s at every start), not a
+  // the first error stack read, which fetch makes, parsed the 17 MB map, 0.8 s at every start), not a
   // CLI wrapper: the tsx CLI ran the script in a grandchild, so a SIGKILL to it left the real server
   // running after a "crash".
   const child = spawn(process.execPath, [inject("serverBundle")], {

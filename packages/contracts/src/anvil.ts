@@ -89,17 +89,18 @@ const alive = (pid: number) => {
   }
 };
 
+/** Releases of this process's port claims (the exit hook runs them). */
+const claims = new Set<() => void>();
+
+/** The file holding a port's claim: the claiming process's pid. */
+export const anvilPortClaimFile = (port: number) => join(tmpdir(), `diginoor-anvil-port-${port}.lock`);
+
 /**
  * Claims `port` for an anvil of this process, across processes, until `release()`: two processes that
  * started anvil on one port together both found it free, and the one whose anvil could not bind took
  * the other's for its own (a rolling-restart test's servers then deployed with one key: nonce too low).
  * A claim left by a process that has died is taken over. Undefined when another live process holds it.
  */
-const claims = new Set<() => void>();
-
-/** The file holding a port's claim: the claiming process's pid. */
-export const anvilPortClaimFile = (port: number) => join(tmpdir(), `diginoor-anvil-port-${port}.lock`);
-
 function claimPort(port: number): (() => void) | undefined {
   const file = anvilPortClaimFile(port);
   for (let attempt = 0; attempt < 2; attempt++) {
