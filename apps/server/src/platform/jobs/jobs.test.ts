@@ -62,6 +62,16 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
       throw new Error("smtp refused: 550 mailbox unavailable");
     },
   });
+  // viem's message for a reverted call quotes the custom error's raw argument bytes (NULs and all).
+  const revertText = `custom error 0x1428139b: ${"\u0000".repeat(31)}\u0005 half a pair: \uD83C`;
+  const reverting = defineJob({
+    name: "test.reverting",
+    payload: z.object({}),
+    retry: { limit: 1, delaySeconds: 0, backoff: false },
+    handler: async () => {
+      throw new Error(revertText);
+    },
+  });
   const slowRetry = defineJob({
     name: "test.backoff",
     payload: z.object({}),
@@ -85,7 +95,7 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
     await t.database.exec("CREATE TABLE signups (email text PRIMARY KEY)");
     jobs = createJobs({
       database: t.database,
-      definitions: [greet, flaky, broken, slowRetry, tick],
+      definitions: [greet, flaky, broken, reverting, slowRetry, tick],
       workers: true,
       pollingIntervalSeconds: 0.5,
       cronMonitorIntervalSeconds: 1,
@@ -155,6 +165,18 @@ describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
     expect(listed.map((j) => j.id)).toContain(id);
     await jobs.retry(broken, id);
     expect((await jobs.get(broken, id))?.state).toMatch(/retry|active|failed/);
+  });
+
+  it("records a failure whose error text holds NULs and half a surrogate pair (jsonb refuses both)", async () => {
+    const id = (await jobs.enqueue(reverting, {})) as string;
+    const failed = await eventually(async () => {
+      const j = await jobs.get(reverting, id);
+      return j?.state === "failed" ? j : null;
+    });
+    const output = failed.output as { name: string; message: string; stack: string };
+    expect(output.name).toBe("Error");
+    expect(output.message).toBe(`custom error 0x1428139b: ${"\uFFFD".repeat(31)}\u0005 half a pair: \uFFFD`);
+    expect(output.stack).toContain("custom error 0x1428139b");
   });
 
   it("backs off between retries (delay doubles, with jitter)", async () => {

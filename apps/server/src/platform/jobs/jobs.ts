@@ -327,8 +327,7 @@ export function createJobs(opts: JobsOptions): Jobs {
           } catch (err) {
             // Each job of a batch fails (and is retried) on its own; pg-boss's completion of the
             // batch afterwards only touches jobs still `active`, so it leaves this one alone.
-            const e = err instanceof Error ? err : new Error(String(err));
-            await boss.fail(def.name, job.id, { name: e.name, message: e.message, stack: e.stack });
+            await boss.fail(def.name, job.id, jobErrorOutput(err));
             attempts.emit(job.id, false);
             attempts.emit(SETTLED, def.name, false);
             return;
@@ -403,6 +402,21 @@ export function createJobs(opts: JobsOptions): Jobs {
       await Promise.race([stopped, new Promise((r) => setTimeout(r, timeoutMs + 1000))]);
     },
   };
+}
+
+/**
+ * What a failed job records as its output: the error's name, message and stack, as text PostgreSQL's
+ * jsonb accepts. An error can carry bytes jsonb refuses: viem's revert message quotes a custom
+ * error's raw argument bytes, so it holds NUL characters, and a truncated message can end in half a
+ * surrogate pair. pg-boss would then fail to record the failure at all, and the job would stay
+ * `active` until it expired. Each such character becomes U+FFFD, the rest is kept as it is.
+ */
+export function jobErrorOutput(err: unknown): { name: string; message: string; stack?: string } {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const clean = (s: string) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what has to go.
+    s.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  return { name: clean(e.name), message: clean(e.message), ...(e.stack ? { stack: clean(e.stack) } : {}) };
 }
 
 /**
