@@ -13,6 +13,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { type Fan, openShop, payOrder, placeOrder, shopEnv } from "./card-shop.ts";
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { multipart, samplePng } from "./fixtures/accounts.ts";
+import { postgresPass } from "./passes.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
 
@@ -81,9 +82,10 @@ async function orderOf(s: ServerProcess, fan: Fan, id: string): Promise<Order> {
   return (await getJson(s.base, `/api/v1/orders/${id}`, fan.cookie)).body as Order;
 }
 
-// Child processes need a shared PostgreSQL server: CI runs it in its PostgreSQL pass.
-describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("backup and restore", () => {
-  for (const engine of ["postgres", "pglite"] as const) {
+// Each engine in its own pass (passes.ts): pg_dump and pg_restore in the PostgreSQL pass, PGlite's
+// data directory in the PGlite pass.
+describe("backup and restore", () => {
+  for (const engine of [postgresPass ? "postgres" : "pglite"] as const) {
     it(`${engine}: a restored database serves the same catalogue, accounts, orders and tokens, and the indexer catches up`, async () => {
       const chain = await startChainFixture();
       chains.push(chain);

@@ -7,12 +7,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { postgresPass } from "./passes.ts";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const cli = path.join(repo, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
 const config = path.join(repo, ".dependency-cruiser.cjs");
 
-describe("architectural boundaries (dependency-cruiser)", () => {
+// No database: the PGlite pass runs it (passes.ts).
+describe.skipIf(postgresPass)("architectural boundaries (dependency-cruiser)", () => {
   const roots: string[] = [];
   afterAll(() => {
     for (const r of roots) fs.rmSync(r, { recursive: true, force: true });

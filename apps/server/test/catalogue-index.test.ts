@@ -22,6 +22,7 @@ import {
 import { createPubSub, type PubSub } from "../src/platform/pubsub/pubsub.ts";
 import { cursorOf, filterArb, seedCatalogueCopies, sorts, type Vocabulary } from "./catalogue-copies.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
+import { postgresPass } from "./passes.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 
 let t: TestDatabase;
@@ -375,86 +376,93 @@ describe("catalogue search index", () => {
   }, 120_000);
 });
 
-describe("catalogue search index on a PostgreSQL server shared by several processes", () => {
-  let server: ServerDatabase;
-  let serverPubsub: PubSub;
-  let follower: SearchIndexSync;
-  const clients: pg.Client[] = [];
-  /** Another process's connection: a plain client of its own. */
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: server.url });
-    await c.connect();
-    clients.push(c);
-    return c;
-  };
-  const priceIn = (s: SearchIndexSync, id: string) =>
-    s.index.list({}, "newest", 1_000_000).find((r) => r.id === id)?.priceUsdCents;
+describe.runIf(postgresPass)(
+  "catalogue search index on a PostgreSQL server shared by several processes",
+  () => {
+    let server: ServerDatabase;
+    let serverPubsub: PubSub;
+    let follower: SearchIndexSync;
+    const clients: pg.Client[] = [];
+    /** Another process's connection: a plain client of its own. */
+    const connect = async () => {
+      const c = new pg.Client({ connectionString: server.url });
+      await c.connect();
+      clients.push(c);
+      return c;
+    };
+    const priceIn = (s: SearchIndexSync, id: string) =>
+      s.index.list({}, "newest", 1_000_000).find((r) => r.id === id)?.priceUsdCents;
 
-  beforeAll(async () => {
-    server = await createServerDatabase();
-    await seedCatalogue(server.database.db);
-    serverPubsub = createPubSub(server.database);
-    // No poll (an hour): only notifications, or explicit catch-ups, move this index.
-    follower = createSearchIndexSync({ database: server.database, pubsub: serverPubsub, pollMs: 3_600_000 });
-    await follower.start();
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of clients) await c.end();
-    await follower?.stop();
-    await serverPubsub?.close();
-    await server?.dispose();
-  });
+    beforeAll(async () => {
+      server = await createServerDatabase();
+      await seedCatalogue(server.database.db);
+      serverPubsub = createPubSub(server.database);
+      // No poll (an hour): only notifications, or explicit catch-ups, move this index.
+      follower = createSearchIndexSync({
+        database: server.database,
+        pubsub: serverPubsub,
+        pollMs: 3_600_000,
+      });
+      await follower.start();
+    }, 60_000);
+    afterAll(async () => {
+      for (const c of clients) await c.end();
+      await follower?.stop();
+      await serverPubsub?.close();
+      await server?.dispose();
+    });
 
-  const ids = async () =>
-    (await server.database.query<{ id: string }>("SELECT id FROM nfts ORDER BY id LIMIT 3", [])).map(
-      (r) => r.id,
-    );
+    const ids = async () =>
+      (await server.database.query<{ id: string }>("SELECT id FROM nfts ORDER BY id LIMIT 3", [])).map(
+        (r) => r.id,
+      );
 
-  it("hears a change committed through another connection by NOTIFY, within a second", async () => {
-    const [id] = await ids();
-    const other = await connect();
-    const started = Date.now();
-    await other.query("UPDATE nfts SET price_usd_cents = 123457 WHERE id = $1", [id]);
-    while (Number(priceIn(follower, id as string)) !== 123457) {
-      if (Date.now() - started > 1000) throw new Error("the index did not hear the change within 1 s");
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  });
-
-  it("does not skip a transaction that began earlier and commits after a later one was read", async () => {
-    const [early, late] = await ids();
-    const a = await connect();
-    const b = await connect();
-    await a.query("BEGIN");
-    // The early transaction takes its id now, with its write...
-    await a.query("UPDATE nfts SET price_usd_cents = 222 WHERE id = $1", [early]);
-    // ...a later one commits, and the index reads it while the early one still runs.
-    await b.query("UPDATE nfts SET price_usd_cents = 333 WHERE id = $1", [late]);
-    await follower.catchUp();
-    expect(Number(priceIn(follower, late as string))).toBe(333);
-    expect(Number(priceIn(follower, early as string))).not.toBe(222);
-    await a.query("COMMIT");
-    await follower.catchUp();
-    expect(Number(priceIn(follower, early as string))).toBe(222);
-  });
-
-  it("a second process's index loads the same rows and follows the same changes", async () => {
-    const second = await openDatabase({ url: server.url, poolSize: 2 });
-    const secondPubsub = createPubSub(second);
-    const mirror = createSearchIndexSync({ database: second, pubsub: secondPubsub, catchUpOnRead: true });
-    try {
-      await mirror.start();
-      await server.database.query("DELETE FROM nfts WHERE id = (SELECT min(id) FROM nfts)", []);
-      await follower.catchUp();
-      for (const sort of sorts) {
-        expect(await mirror.list({ q: "a" }, sort, 1000)).toEqual(
-          follower.index.list({ q: "a" }, sort, 1000),
-        );
+    it("hears a change committed through another connection by NOTIFY, within a second", async () => {
+      const [id] = await ids();
+      const other = await connect();
+      const started = Date.now();
+      await other.query("UPDATE nfts SET price_usd_cents = 123457 WHERE id = $1", [id]);
+      while (Number(priceIn(follower, id as string)) !== 123457) {
+        if (Date.now() - started > 1000) throw new Error("the index did not hear the change within 1 s");
+        await new Promise((r) => setTimeout(r, 10));
       }
-    } finally {
-      await mirror.stop();
-      await secondPubsub.close();
-      await second.close();
-    }
-  });
-});
+    });
+
+    it("does not skip a transaction that began earlier and commits after a later one was read", async () => {
+      const [early, late] = await ids();
+      const a = await connect();
+      const b = await connect();
+      await a.query("BEGIN");
+      // The early transaction takes its id now, with its write...
+      await a.query("UPDATE nfts SET price_usd_cents = 222 WHERE id = $1", [early]);
+      // ...a later one commits, and the index reads it while the early one still runs.
+      await b.query("UPDATE nfts SET price_usd_cents = 333 WHERE id = $1", [late]);
+      await follower.catchUp();
+      expect(Number(priceIn(follower, late as string))).toBe(333);
+      expect(Number(priceIn(follower, early as string))).not.toBe(222);
+      await a.query("COMMIT");
+      await follower.catchUp();
+      expect(Number(priceIn(follower, early as string))).toBe(222);
+    });
+
+    it("a second process's index loads the same rows and follows the same changes", async () => {
+      const second = await openDatabase({ url: server.url, poolSize: 2 });
+      const secondPubsub = createPubSub(second);
+      const mirror = createSearchIndexSync({ database: second, pubsub: secondPubsub, catchUpOnRead: true });
+      try {
+        await mirror.start();
+        await server.database.query("DELETE FROM nfts WHERE id = (SELECT min(id) FROM nfts)", []);
+        await follower.catchUp();
+        for (const sort of sorts) {
+          expect(await mirror.list({ q: "a" }, sort, 1000)).toEqual(
+            follower.index.list({ q: "a" }, sort, 1000),
+          );
+        }
+      } finally {
+        await mirror.stop();
+        await secondPubsub.close();
+        await second.close();
+      }
+    });
+  },
+);

@@ -5,12 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { postgresPass } from "./passes.ts";
 
 const script = fileURLToPath(new URL("../../../scripts/check-engines.mjs", import.meta.url));
 const check = (root?: string) =>
   spawnSync(process.execPath, root ? [script, root] : [script], { encoding: "utf8" });
 
-describe("installed packages' engines", () => {
+// No database: the PGlite pass runs it (passes.ts).
+describe.skipIf(postgresPass)("installed packages' engines", () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engines-"));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const write = (dir: string, pkg: object) => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { postgresPass } from "./passes.ts";
 import { type ServerDatabase, createServerDatabase } from "./pg-server.ts";
 import { type ServerProcess, killAllServers, startServerProcess } from "./server-process.ts";
 import { openEventStream } from "./sse-client.ts";
@@ -71,7 +72,7 @@ describe("GET /api/v1/events in one process", () => {
   });
 });
 
-describe("GET /api/v1/events across two server processes on one PostgreSQL", () => {
+describe.runIf(postgresPass)("GET /api/v1/events across two server processes on one PostgreSQL", () => {
   let db: ServerDatabase;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-events-"));
   const servers: ServerProcess[] = [];

@@ -19,6 +19,7 @@ import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { LoadRecorder } from "./load-recorder.ts";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { postgresPass } from "./passes.ts";
 
 /**
  * Issue 26: PostgreSQL restarts during a mixed load of browsing and card purchases. An API process
@@ -57,7 +58,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("PostgreSQL restarts under load", () => {
+describe.runIf(postgresPass)("PostgreSQL restarts under load", () => {
   it("the servers answer 503 while it is down, recover within 5 s, and every paid order is minted once", async () => {
     const fans = await openShop(database, chain, FANS);
     const env = (workers: "on" | "off") =>

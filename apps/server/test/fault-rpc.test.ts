@@ -17,6 +17,7 @@ import {
 import { type ChainFixture, startChainFixture } from "./chain-fixture.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { postgresPass } from "./passes.ts";
 
 /**
  * Issue 26: the chain's RPC goes away. A worker process is configured with two RPC endpoints
@@ -93,7 +94,7 @@ async function buyByCard(s: ServerProcess, fan: Fan): Promise<Order> {
   return order;
 }
 
-describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("the chain's RPC goes away", () => {
+describe.runIf(postgresPass)("the chain's RPC goes away", () => {
   it("losing one endpoint changes nothing; losing all pauses crypto payments only, and card orders are minted after", async () => {
     const fans = await openShop(db.database, chain, 8);
     const s = await startServerProcess(

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainFixture, snapshot, startChainFixture } from "./chain-fixture.ts";
+import { postgresPass } from "./passes.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, startServerProcess } from "./server-process.ts";
 
@@ -56,7 +57,8 @@ async function waitFor(cond: () => Promise<boolean>, ms: number, what: string, s
   }
 }
 
-describe("indexer restart", () => {
+// A server process and the test share the database only on a PostgreSQL server (passes.ts).
+describe.runIf(postgresPass)("indexer restart", () => {
   it("a server killed part-way through a run of events resumes: nothing lost, nothing applied twice", async () => {
     const tokens: bigint[] = [];
     // A run of 60 blocks with events (a mint, then a transfer of it), indexed one block per batch.

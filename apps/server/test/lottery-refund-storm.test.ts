@@ -14,6 +14,7 @@ import { type FakeAnswer, type FakeRequest, startFakeProvider } from "./fake-pro
 import { createFakeStripe } from "./fake-stripe.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { postgresPass } from "./passes.ts";
 
 /**
  * Issue 24's refund storm: a lottery below its minimum with 30 paid ticket orders spread over the
@@ -247,9 +248,8 @@ function confirmRefunds(base: string) {
   };
 }
 
-// It always runs against the PostgreSQL server (two processes share one database only there), so CI
-// runs it once, in its PostgreSQL pass, rather than again in the embedded-database pass.
-describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("lottery refunds under worker crashes", () => {
+// Two processes share one database only on a PostgreSQL server: the PostgreSQL pass runs it (passes.ts).
+describe.runIf(postgresPass)("lottery refunds under worker crashes", () => {
   it(`30 paid ticket orders on three providers end refunded exactly once though the worker is SIGKILLed ${KILLS} times (seed ${SEED})`, async () => {
     let r = SEED;
     const rnd = () => {

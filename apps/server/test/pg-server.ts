@@ -5,10 +5,11 @@ import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate, migrationsDir } from "../src/db/migrate.ts";
 
 /**
- * The PostgreSQL server the platform tests run against (both engines are tested, always):
- * TEST_POSTGRES_URL, or the local server of the development machine.
+ * The PostgreSQL server the tests that need one run against, in the PostgreSQL pass (passes.ts):
+ * TEST_POSTGRES_URL, else DATABASE_URL's server, else the local server of the development machine.
  */
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_POSTGRES_URL =
+  process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface ServerDatabase {
   /** URL of the fresh database (for child processes). */

@@ -28,6 +28,7 @@ interface RefundWaiting {
   pay_currency: string | null;
 }
 import { newSignedInUser } from "./factories.ts";
+import { postgresPass } from "./passes.ts";
 import { type ServerProcess, serverProcessFixture, startServerProcess } from "./server-process.ts";
 
 /**
@@ -44,10 +45,9 @@ const CANCELLED = new Set([2, 5]);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 const PRICE = parseEther("0.01");
 
-// Always against the PostgreSQL server (child processes share the database): CI runs it once, in its
-// PostgreSQL pass (as orders-crash.test.ts).
-const enabled = !(process.env.CI && !process.env.DATABASE_URL);
-const f = serverProcessFixture("resale-crash", { enabled });
+// Child processes share the database only on a PostgreSQL server: the PostgreSQL pass runs it
+// (passes.ts).
+const f = serverProcessFixture("resale-crash", { enabled: postgresPass });
 
 const q = <T = Record<string, unknown>>(sql: string, params?: unknown[]) =>
   f.server.database.query<T & Record<string, unknown>>(sql, params);
@@ -128,7 +128,7 @@ const ownerOf = async (tokenId: bigint) =>
     }),
   );
 
-describe.skipIf(!enabled)("card-bought resale under crashes", () => {
+describe.runIf(postgresPass)("card-bought resale under crashes", () => {
   it(`each paid resale is bought and sent once, or refunded, though the server is SIGKILLed ${ROUNDS} times (seed ${SEED})`, async () => {
     await openShop(f.server.database, f.chain, 0); // the catalogue: the shop's NFT, no fans yet
     let s: ServerProcess = await startServer();

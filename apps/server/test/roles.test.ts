@@ -3,6 +3,7 @@ import type { Order } from "@diginoor/api/orders";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { describe, expect, it } from "vitest";
 import { openShop, placeOrder, shopEnv } from "./card-shop.ts";
+import { postgresPass } from "./passes.ts";
 import { type ServerProcess, serverProcessFixture, startServerProcess } from "./server-process.ts";
 
 /**
@@ -12,10 +13,8 @@ import { type ServerProcess, serverProcessFixture, startServerProcess } from "./
  * endpoints, runs the fulfilment job (the mint) and the indexer that confirms it.
  */
 // Two processes share one database only on a PostgreSQL server: PGlite is one process's own
-// database, so the PGlite pass has nothing to run here (the PostgreSQL pass, DATABASE_URL, runs it).
-const onServer = !!process.env.DATABASE_URL;
-
-const f = serverProcessFixture("roles", { enabled: onServer });
+// database, so the PGlite pass has nothing to run here (the PostgreSQL pass runs it: passes.ts).
+const f = serverProcessFixture("roles", { enabled: postgresPass });
 
 const start = (role: "api" | "worker", publicUrl?: string) =>
   startServerProcess(
@@ -37,7 +36,7 @@ const fulfilJobStates = async (orderId: string) =>
     )
   ).map((r) => r.state);
 
-describe.skipIf(!onServer)(
+describe.runIf(postgresPass)(
   "ROLE=api and ROLE=worker on one PostgreSQL (skipped on PGlite: one process's database)",
   () => {
     let api: ServerProcess;

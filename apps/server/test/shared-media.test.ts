@@ -9,6 +9,7 @@ import { s3Storage } from "../src/lib/storage/s3.ts";
 import { newSignedInUser } from "./factories.ts";
 import { createServerDatabase, type ServerDatabase } from "./pg-server.ts";
 import { killAllServers, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { postgresPass } from "./passes.ts";
 
 /**
  * Issue 26: two server processes on one PostgreSQL database share their media. A picture uploaded
@@ -76,8 +77,8 @@ async function get(server: ServerProcess, url: string) {
   return { status: res.status, etag: res.headers.get("etag"), body: Buffer.from(await res.arrayBuffer()) };
 }
 
-// Child processes need a shared PostgreSQL server: CI runs it in its PostgreSQL pass.
-describe.skipIf(process.env.CI && !process.env.DATABASE_URL)("media shared by two servers", () => {
+// Child processes need a shared PostgreSQL server: the PostgreSQL pass runs it (passes.ts).
+describe.runIf(postgresPass)("media shared by two servers", () => {
   for (const storage of ["postgres", "s3"] as const) {
     it(`STORAGE=${storage}: a picture uploaded through one server is served by the other`, async () => {
       const env: Record<string, string> =

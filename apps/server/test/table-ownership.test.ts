@@ -7,11 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { postgresPass } from "./passes.ts";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const script = path.join(repo, "scripts/check-tables.mjs");
 
-describe("table ownership (scripts/check-tables.mjs)", () => {
+// No database: the PGlite pass runs it (passes.ts).
+describe.skipIf(postgresPass)("table ownership (scripts/check-tables.mjs)", () => {
   const roots: string[] = [];
   afterAll(() => {
     for (const r of roots) fs.rmSync(r, { recursive: true, force: true });

@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerDatabase, createServerDatabase } from "../../test/pg-server.ts";
-import { type Database, openDatabase } from "../db/client.ts";
+import { engineOfThisPass } from "../../test/passes.ts";
+import type { Database } from "../db/client.ts";
 import { isTx, withTransaction } from "./tx.ts";
 
-const engines: Array<[string, () => Promise<{ database: Database; dispose(): Promise<void> }>]> = [
-  [
-    "pglite",
-    async () => {
-      const database = await openDatabase({});
-      return { database, dispose: () => database.close() };
-    },
-  ],
-  ["postgres", () => createServerDatabase({ migrated: false })],
-];
-
-describe.each(engines)("withTransaction on %s", (_name, open) => {
-  let t: { database: Database; dispose(): Promise<void> } | ServerDatabase;
+describe.each(engineOfThisPass)("withTransaction on %s", (_name, open) => {
+  let t: { database: Database; dispose(): Promise<void> };
   let database: Database;
   beforeAll(async () => {
     t = await open();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createServerDatabase } from "../../../test/pg-server.ts";
-import { type Database, openDatabase } from "../../db/client.ts";
+import { engineOfThisPass } from "../../../test/passes.ts";
+import type { Database } from "../../db/client.ts";
 import { withTransaction } from "../tx.ts";
 import { JobPayloadError, type Jobs, MIN_RETRY_DELAY_SECONDS, createJobs, defineJob } from "./jobs.ts";
 
@@ -16,18 +16,7 @@ async function eventually<T>(check: () => Promise<T | undefined | null | false>,
   }
 }
 
-const engines: Array<[string, () => Promise<{ database: Database; dispose(): Promise<void> }>]> = [
-  [
-    "pglite",
-    async () => {
-      const database = await openDatabase({});
-      return { database, dispose: () => database.close() };
-    },
-  ],
-  ["postgres", () => createServerDatabase({ migrated: false })],
-];
-
-describe.each(engines)("jobs (pg-boss) on %s", (_name, open) => {
+describe.each(engineOfThisPass)("jobs (pg-boss) on %s", (_name, open) => {
   let t: { database: Database; dispose(): Promise<void> };
   let jobs: Jobs;
   const handled: Array<{ to: string; attempt: number }> = [];

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { engineOfThisPass, postgresPass } from "../../../test/passes.ts";
 import { type ServerDatabase, createServerDatabase } from "../../../test/pg-server.ts";
-import { type Database, openDatabase } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
 import { withTransaction } from "../tx.ts";
 import { MAX_PAYLOAD_BYTES, type PubSub, PubSubError, createPubSub } from "./pubsub.ts";
 
@@ -36,18 +37,7 @@ async function collect(pubsub: PubSub, channel: string, during: () => Promise<vo
   return got;
 }
 
-const engines: Array<[string, () => Promise<{ database: Database; dispose(): Promise<void> }>]> = [
-  [
-    "pglite",
-    async () => {
-      const database = await openDatabase({});
-      return { database, dispose: () => database.close() };
-    },
-  ],
-  ["postgres", () => createServerDatabase({ migrated: false })],
-];
-
-describe.each(engines)("pub/sub on %s", (name, open) => {
+describe.each(engineOfThisPass)("pub/sub on %s", (name, open) => {
   let t: { database: Database; dispose(): Promise<void> };
   let pubsub: PubSub;
   beforeAll(async () => {
@@ -116,7 +106,7 @@ describe.each(engines)("pub/sub on %s", (name, open) => {
   });
 });
 
-describe("pub/sub across two processes on one PostgreSQL", () => {
+describe.runIf(postgresPass)("pub/sub across two processes on one PostgreSQL", () => {
   let server: ServerDatabase;
   const children: ChildProcess[] = [];
   const peer = path.join(import.meta.dirname, "../../../test/fixtures/pubsub-peer.ts");
