@@ -172,6 +172,11 @@ export const envSchema = z
       .default("auto")
       .transform((v) => (v === "true" || v === "1" ? "on" : v === "false" || v === "0" ? "off" : "auto")),
     MAIL_FROM: z.string().default("Diginoor <no-reply@diginoor.local>"),
+    /**
+     * Seconds before a mail job retries a failed delivery (the SMTP server down or refusing); each
+     * further retry waits about twice as long (with jitter), six retries in all.
+     */
+    MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     /** Stripe (card, INR or USD by STRIPE_CURRENCY; decision 142): offered when both the secret key and the webhook secret are set. */
     STRIPE_SECRET_KEY: optionalSecret,
     STRIPE_WEBHOOK_SECRET: optionalSecret,

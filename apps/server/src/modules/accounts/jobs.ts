@@ -18,7 +18,7 @@ export function accountMailJob(
   return defineJob({
     name: accountMail.name,
     payload: accountMailPayload,
-    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    retry: deps.mailer.retry,
     expireInSeconds: 120,
     handler: async (mail, job) => {
       await deliverOnce(deps, job.id, (db) => accounts.composeMail(db, mail));

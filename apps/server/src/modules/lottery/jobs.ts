@@ -77,7 +77,7 @@ export function lotteryResultsJob(
   return defineJob({
     name: lotteryResults.name,
     payload: lotteryResults.payload,
-    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    retry: deps.mailer.retry,
     expireInSeconds: 600,
     handler: async ({ lotteryId }, job) => {
       const facts = await lottery.resultFacts(lotteryId);

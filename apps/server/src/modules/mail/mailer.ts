@@ -2,6 +2,7 @@ import { desc } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import type { RetryPolicy } from "../../platform/jobs/jobs.ts";
 import { devMail } from "./tables.ts";
 
 export interface MailMessage {
@@ -16,6 +17,8 @@ export interface MailMessage {
 /** Sends mail: through SMTP when SMTP_URL is set, otherwise into the dev mailbox table. */
 export interface Mailer {
   readonly kind: "smtp" | "dev";
+  /** How a mail job retries a failed delivery: six times, from MAIL_RETRY_SECONDS, doubling. */
+  readonly retry: RetryPolicy;
   /** `db`: where the dev mailbox stores the mail (a transaction's handle, to commit with it). */
   send(message: MailMessage, opts?: { db?: Db }): Promise<void>;
 }
@@ -30,6 +33,7 @@ export function extractLinks(text: string): string[] {
 }
 
 export function createMailer(config: Config, db: Db): Mailer {
+  const retry: RetryPolicy = { limit: 6, delaySeconds: config.MAIL_RETRY_SECONDS, backoff: true };
   if (config.SMTP_URL) {
     const transport = nodemailer.createTransport({
       url: config.SMTP_URL,
@@ -39,6 +43,7 @@ export function createMailer(config: Config, db: Db): Mailer {
     } as Parameters<typeof nodemailer.createTransport>[0]);
     return {
       kind: "smtp",
+      retry,
       async send(message) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
@@ -64,6 +69,7 @@ export function createMailer(config: Config, db: Db): Mailer {
   }
   return {
     kind: "dev",
+    retry,
     async send(message, opts) {
       await (opts?.db ?? db).insert(devMail).values({
         toAddress: message.to,

@@ -33,7 +33,7 @@ export function notificationMailJob(
   return defineJob({
     name: notificationMail.name,
     payload: notificationMail.payload,
-    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    retry: deps.mailer.retry,
     expireInSeconds: 120,
     handler: async ({ notificationId }, job) => {
       const facts = await service.mailFacts(notificationId);

@@ -103,7 +103,7 @@ export function orderMailJob(deps: UserMessageDeps, orders: Pick<OrderLifecycle,
   return defineJob({
     name: orderMail.name,
     payload: orderMail.payload,
-    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    retry: deps.mailer.retry,
     expireInSeconds: 120,
     handler: async ({ orderId }, job) => {
       const facts = await orders.mailFacts(orderId);
@@ -174,7 +174,7 @@ export function refundMailJob(deps: UserMessageDeps, orders: Pick<OrderLifecycle
   return defineJob({
     name: refundMail.name,
     payload: refundMail.payload,
-    retry: { limit: 6, delaySeconds: 15, backoff: true },
+    retry: deps.mailer.retry,
     expireInSeconds: 120,
     handler: async ({ orderId }, job) => {
       const facts = await orders.refundFacts(orderId);

@@ -40,7 +40,7 @@ export function privacyWork(
       defineJob({
         name: privacyConfirmDeletion.name,
         payload: privacyConfirmDeletion.payload,
-        retry: { limit: 6, delaySeconds: 15, backoff: true },
+        retry: mailer.retry,
         expireInSeconds: 120,
         handler: async ({ userId }, job) => {
           await deliverOnce({ database, mailer }, job.id, (db) => service.composeConfirmDeletion(db, userId));
