@@ -5,10 +5,10 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate, migrationsDir } from "../src/db/migrate.ts";
-import { createJobs } from "../src/platform/jobs/jobs.ts";
+import { createJobQueues } from "./job-queues.ts";
 
 /**
- * A migrated PGlite (with pg-boss's schema installed) is built once and kept as a data-directory
+ * A migrated PGlite (with pg-boss's schema and the job queues: job-queues.ts) is built once and kept as a data-directory
  * dump in the temp directory, keyed by the migrations and the engine versions. Every test database
  * starts from it: a new cluster costs PGlite an `initdb` (most of its boot time) plus every
  * migration, loading the dump costs neither.
@@ -17,6 +17,7 @@ const nodeModules = path.resolve(import.meta.dirname, "../../../node_modules");
 
 function templateKey(): string {
   const h = createHash("sha256");
+  h.update("job queues"); // what the template holds besides the migrations (buildTemplate)
   for (const pkg of ["@electric-sql/pglite", "pg-boss"]) {
     h.update(fs.readFileSync(path.join(nodeModules, pkg, "package.json")));
   }
@@ -33,9 +34,7 @@ async function buildTemplate(file: string): Promise<Blob> {
   const database = await openDatabase({});
   try {
     await migrate(database);
-    const jobs = createJobs({ database, workers: false });
-    await jobs.start();
-    await jobs.stop();
+    await createJobQueues(database);
     const dump = await (database.raw as { client: PGlite }).client.dumpDataDir("none");
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
