@@ -1,15 +1,11 @@
 // GET /api/v1/events: Server-Sent Events with heartbeats (in process), and live events published
 // by one server process reaching a stream held by another (two real processes, one PostgreSQL).
 import type { AddressInfo } from "node:net";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 import { postgresPass } from "./passes.ts";
-import { type ServerDatabase, createServerDatabase } from "./pg-server.ts";
-import { type ServerProcess, killAllServers, startServerProcess } from "./server-process.ts";
+import { type ServerProcess, twoServerProcesses } from "./server-process.ts";
 import { openEventStream } from "./sse-client.ts";
 
 const heartbeats = (text: string) => text.split(": heartbeat\n\n").length - 1;
@@ -73,33 +69,11 @@ describe("GET /api/v1/events in one process", () => {
 });
 
 describe.runIf(postgresPass)("GET /api/v1/events across two server processes on one PostgreSQL", () => {
-  let db: ServerDatabase;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-events-"));
-  const servers: ServerProcess[] = [];
-  beforeAll(async () => {
-    db = await createServerDatabase();
-    const env = {
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      CHAIN_DISABLED: "1",
-      SEED_ON_START: "0",
-      LOG_LEVEL: "warn",
-      SSE_HEARTBEAT_MS: "5000",
-    };
-    const start = () => startServerProcess(env, { waitReady: true });
-    servers.push(...(await Promise.all([start(), start()])));
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.kill()));
-    // Servers still starting when a slow beforeAll timed out are not in `servers`.
-    killAllServers();
-    await db?.dispose();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const f = twoServerProcesses("events");
 
   it("a profile change on process 1 reaches a stream on process 2 within 1 s", async () => {
-    const [one, two] = servers as [ServerProcess, ServerProcess];
-    const { user, cookie } = await newSignedInUser({ db: db.database.db }, { name: "Two Proc" });
+    const [one, two] = f.servers as [ServerProcess, ServerProcess];
+    const { user, cookie } = await newSignedInUser({ db: f.db.database.db }, { name: "Two Proc" });
     const stream = await openEventStream(`${two.base}/api/v1/events`, { cookie });
     try {
       await stream.waitFor((text) => text.includes(": connected"));
@@ -119,8 +93,8 @@ describe.runIf(postgresPass)("GET /api/v1/events across two server processes on 
   });
 
   it("a sign-out on process 1 ends that session's stream on process 2 within 1 s (issue 23 point 2)", async () => {
-    const [one, two] = servers as [ServerProcess, ServerProcess];
-    const { cookie } = await newSignedInUser({ db: db.database.db });
+    const [one, two] = f.servers as [ServerProcess, ServerProcess];
+    const { cookie } = await newSignedInUser({ db: f.db.database.db });
     const stream = await openEventStream(`${two.base}/api/v1/events`, { cookie });
     try {
       await stream.waitFor((text) => text.includes(": connected"));
@@ -138,8 +112,8 @@ describe.runIf(postgresPass)("GET /api/v1/events across two server processes on 
   });
 
   it("a stream reconnecting to process 1 with Last-Event-ID gets what was published on process 2 meanwhile (issue 23 point 15)", async () => {
-    const [one, two] = servers as [ServerProcess, ServerProcess];
-    const { cookie } = await newSignedInUser({ db: db.database.db });
+    const [one, two] = f.servers as [ServerProcess, ServerProcess];
+    const { cookie } = await newSignedInUser({ db: f.db.database.db });
     const rename = async (base: string, name: string) => {
       const res = await fetch(`${base}/api/v1/me`, {
         method: "PATCH",

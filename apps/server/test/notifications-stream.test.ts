@@ -1,46 +1,19 @@
-// GET /api/v1/notifications/stream: each new notification as one SSE event, and a notification
-// created by one server process reaching a stream held by another (two real processes, one PostgreSQL).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { postgresPass } from "./passes.ts";
-import { type ServerDatabase, createServerDatabase } from "./pg-server.ts";
-import { type ServerProcess, killAllServers, startServerProcess } from "./server-process.ts";
+import { type ServerProcess, twoServerProcesses } from "./server-process.ts";
 import { openEventStream } from "./sse-client.ts";
 
 describe.runIf(postgresPass)(
   "GET /api/v1/notifications/stream across two server processes on one PostgreSQL",
   () => {
-    let db: ServerDatabase;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-notif-stream-"));
-    const servers: ServerProcess[] = [];
-    beforeAll(async () => {
-      db = await createServerDatabase();
-      const env = {
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        CHAIN_DISABLED: "1",
-        SEED_ON_START: "0",
-        LOG_LEVEL: "warn",
-        SSE_HEARTBEAT_MS: "5000",
-      };
-      const start = () => startServerProcess(env, { waitReady: true });
-      servers.push(...(await Promise.all([start(), start()])));
-    }, 120_000);
-    afterAll(async () => {
-      await Promise.all(servers.map((s) => s.kill()));
-      killAllServers();
-      await db?.dispose();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    });
+    const f = twoServerProcesses("notif-stream");
 
     it("a follow on process 1 notifies the followed user's stream on process 2 within 1 s", async () => {
-      const [one, two] = servers as [ServerProcess, ServerProcess];
-      const star = await newSignedInUser({ db: db.database.db }, { name: "Stream Star" });
-      const fan = await newSignedInUser({ db: db.database.db }, { name: "Stream Fan" });
-      const [row] = await db.database.query<{ handle: string }>("SELECT handle FROM users WHERE id = $1", [
+      const [one, two] = f.servers as [ServerProcess, ServerProcess];
+      const star = await newSignedInUser({ db: f.db.database.db }, { name: "Stream Star" });
+      const fan = await newSignedInUser({ db: f.db.database.db }, { name: "Stream Fan" });
+      const [row] = await f.db.database.query<{ handle: string }>("SELECT handle FROM users WHERE id = $1", [
         star.user.id,
       ]);
       const stream = await openEventStream(`${two.base}/api/v1/notifications/stream`, {
@@ -73,7 +46,7 @@ describe.runIf(postgresPass)(
     });
 
     it("answers 401 when signed out", async () => {
-      const res = await fetch(`${servers[0]!.base}/api/v1/notifications/stream`);
+      const res = await fetch(`${f.servers[0]!.base}/api/v1/notifications/stream`);
       expect(res.status).toBe(401);
     });
   },

@@ -148,3 +148,36 @@ export function serverProcessFixture(name: string, o: { enabled?: boolean } = {}
   });
   return f;
 }
+
+/**
+ * For a describe block: a fresh PostgreSQL database and two server processes on it (no chain, no
+ * seed), started before its tests and killed after them: what the cross-process stream tests share.
+ */
+export function twoServerProcesses(name: string) {
+  const f = {
+    db: undefined as unknown as ServerDatabase,
+    servers: [] as ServerProcess[],
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), `diginoor-${name}-`)),
+  };
+  beforeAll(async () => {
+    f.db = await createServerDatabase();
+    const env = {
+      DATABASE_URL: f.db.url,
+      DATA_DIR: f.dataDir,
+      CHAIN_DISABLED: "1",
+      SEED_ON_START: "0",
+      LOG_LEVEL: "warn",
+      SSE_HEARTBEAT_MS: "5000",
+    };
+    const start = () => startServerProcess(env, { waitReady: true });
+    f.servers.push(...(await Promise.all([start(), start()])));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(f.servers.map((s) => s.kill()));
+    // Servers still starting when a slow beforeAll timed out are not in `servers`.
+    killAllServers();
+    await f.db?.dispose();
+    fs.rmSync(f.dataDir, { recursive: true, force: true });
+  });
+  return f;
+}
