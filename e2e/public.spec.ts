@@ -502,6 +502,28 @@ test.describe("forms", () => {
     expectNoProblems(watch);
   });
 
+  test("newsletter: what was typed before the page hydrated is kept", async ({ page }) => {
+    // The scripts are held back, so the footer's form is the server's HTML while the fan types.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/assets/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Module scripts hold DOMContentLoaded back too: the page is used as soon as its HTML is there.
+    await page.goto("/about", { waitUntil: "commit" });
+    const form = page.getByRole("form", { name: "Newsletter" });
+    await form.getByRole("textbox").fill("not-an-email");
+    expect(await page.locator("html[data-app='ready']").count()).toBe(0);
+    release();
+    await waitForData(page);
+    await form.getByRole("button", { name: "I'm in" }).click();
+    await expect(form.getByText(/valid email address/)).toBeVisible();
+    await expect(form.getByRole("textbox")).toHaveValue("not-an-email");
+  });
+
   test("contact: field errors from the API, then success", async ({ page }) => {
     const watch = watchPage(page, [{ method: "POST", path: "/api/v1/contact", status: 400 }]);
     await page.goto("/contact");

@@ -80,6 +80,9 @@ export function watchPage(page: Page, allowed: Allowed[] = []): PageWatch {
 
 /** Waits until no skeleton or loading placeholder is left on the page. */
 export async function waitForData(page: Page) {
+  // A server-rendered page shows no skeleton before it hydrates; typing or clicking into it then
+  // reaches plain HTML, so the app's mark (App.tsx) comes first.
+  await expect(page.locator("html[data-app='ready']")).toHaveCount(1, { timeout: 20_000 });
   await expect(page.locator("[data-skeleton], [data-loading], .page-fallback")).toHaveCount(0, {
     timeout: 20_000,
   });

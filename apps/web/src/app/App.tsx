@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useEffect } from "react";
 import type { DataRouter } from "react-router";
 import { RouterProvider } from "react-router";
 import { ApiError } from "../lib/api.ts";
@@ -47,6 +48,11 @@ export function App({
   queryClient: QueryClient;
   viewport?: "desktop" | "mobile";
 }) {
+  // Marks the document once the app has mounted or hydrated: until then a server-rendered page's
+  // buttons are plain HTML (the browser tests wait for it before they type or click).
+  useEffect(() => {
+    document.documentElement.dataset.app = "ready";
+  }, []);
   return (
     <Providers queryClient={queryClient} viewport={viewport}>
       <RouterProvider router={router} />

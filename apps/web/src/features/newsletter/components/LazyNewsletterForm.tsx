@@ -32,7 +32,13 @@ export function LazyNewsletterForm() {
     let live = true;
     // A failed load leaves the stand-in; the next use of it tries again.
     import("./NewsletterForm.tsx").then(
-      (m) => live && setForm(() => m.NewsletterForm),
+      (m) => {
+        if (!live) return;
+        // What is in the box now, also what was typed before the page hydrated (no onInput then).
+        const typed = box.current?.querySelector("input")?.value;
+        if (typed) asked.current.draft = typed;
+        setForm(() => m.NewsletterForm);
+      },
       () => live && setWanted(false),
     );
     return () => {
