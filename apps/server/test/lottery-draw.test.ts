@@ -348,8 +348,24 @@ describe("tickets, closing and the draw", () => {
         await proxy.close();
       }
     }
-    // The block hash changed and no chain to ask: the winning ticket no longer matches.
-    const proxy = await tamperingProxy(tampered[2]![1]);
+    // The block hash changed and no chain to ask: the winning ticket no longer matches. One changed
+    // digit moves the winner only with chance 1 - 1/total: a digit that moves it is chosen.
+    const hashWith = (digit: string) => `${drawn.draw.blockHash.slice(0, -1)}${digit}`;
+    const otherHash = [..."0123456789abcdef"]
+      .map(hashWith)
+      .find(
+        (h) =>
+          winningTicket(
+            Buffer.from(drawn.draw.seed.slice(2), "hex"),
+            Buffer.from(h.slice(2), "hex"),
+            sha256(csv),
+            BigInt(total),
+          ) !== expected,
+      );
+    expect(otherHash).toBeDefined();
+    const proxy = await tamperingProxy((p, b) =>
+      p.endsWith(l.id) ? Buffer.from(b.toString().replace(drawn.draw.blockHash, otherHash as string)) : b,
+    );
     try {
       const bad = await verify(proxy.url, l.id);
       expect(bad.code).toBe(1);

@@ -108,7 +108,8 @@ describe("notification email", () => {
     // A forged or altered token is refused and changes nothing.
     const [payload, mac] = token.split(".") as [string, string];
     const otherKind = Buffer.from(`${a.user.id}:auction_won`).toString("base64url");
-    const flipped = `${mac.slice(0, -2)}${mac.endsWith("A") ? "B" : "A"}${mac.slice(-1)}`;
+    // The second-to-last character changed (the last one carries 4 bits only): to B if it was A.
+    const flipped = `${mac.slice(0, -2)}${mac.at(-2) === "A" ? "B" : "A"}${mac.slice(-1)}`;
     for (const forged of [
       `${otherKind}.${mac}`,
       `${payload}.${flipped}`,
