@@ -101,6 +101,8 @@ describe.runIf(postgresPass)("SMTP server down", () => {
         SMTP_URL: `smtp://127.0.0.1:${port}`,
         SEED_ON_START: "0",
         LOG_LEVEL: "warn",
+        // Mail only: no anvil, contracts or bundler of its own.
+        CHAIN_DISABLED: "1",
         WORKERS: "on",
         MAIL_RETRY_SECONDS: String(MAIL_RETRY_SECONDS),
       },

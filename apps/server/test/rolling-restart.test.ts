@@ -154,6 +154,9 @@ describe.runIf(postgresPass)("rolling restart", () => {
       SESSION_SECRET,
       SEED_ON_START: "0",
       LOG_LEVEL: "warn",
+      // No chain: requests and streams are what is restarted (each process would otherwise start its
+      // own anvil, deploy every contract and start a bundler).
+      CHAIN_DISABLED: "1",
       WORKERS: workers,
       // The balancer checks every 100 ms: out of rotation well within the drain.
       SHUTDOWN_DRAIN_MS: "1000",
