@@ -10,17 +10,18 @@ import { type ChainRuntime, startChain } from "../src/modules/chain/runtime.ts";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "@diginoor/contracts/anvil-accounts";
 import { openTemplateDatabase } from "./pglite-template.ts";
-import { createDatabaseOn } from "./pg-server.ts";
+import { leaseDatabaseOn } from "./pg-server.ts";
 
 export interface TestDatabase {
   database: Database;
-  /** Drops the per-file database (PostgreSQL server) or closes PGlite. */
+  /** Gives the database back: reset for another test, or dropped (server) or closed (PGlite). */
   dispose(): Promise<void>;
 }
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite by default, or a new database
- * on the server named by DATABASE_URL (created here, dropped by dispose()).
+ * on the server named by DATABASE_URL; either may be one another test used, reset to the template
+ * (db-reset.ts).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
@@ -28,7 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openTemplateDatabase();
     return { database, dispose: () => database.close() };
   }
-  return createDatabaseOn(url);
+  return leaseDatabaseOn(url);
 }
 
 export interface TestApp {

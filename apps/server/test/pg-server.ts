@@ -3,6 +3,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate, migrationsDir } from "../src/db/migrate.ts";
+import { type Baseline, type ResetConnection, readBaseline, resetToBaseline } from "./db-reset.ts";
 import { createJobQueues } from "./job-queues.ts";
 
 /**
@@ -116,4 +117,97 @@ export async function createDatabaseOn(
 /** A fresh database on the test PostgreSQL server, dropped by dispose(); migrated unless `migrated: false`. */
 export function createServerDatabase(opts: { migrated?: boolean } = {}): Promise<ServerDatabase> {
   return createDatabaseOn(TEST_POSTGRES_URL, opts);
+}
+
+/**
+ * The test run (global-setup.ts): the databases a run lends are named after it, and its teardown
+ * drops them. Without it (a benchmark using the harness) nothing is lent: every database is dropped.
+ */
+const RUN = process.env.DIGINOOR_TEST_RUN;
+const LENT_PREFIX = "diginoor_l_";
+const MAX_IDLE = 3;
+const idleDatabases = new Map<string, string[]>();
+const baselines = new Map<string, Promise<Baseline>>();
+
+/** Runs `fn` on one client connected to `url`, then disconnects. */
+function withClient<T>(
+  url: string,
+  fn: (conn: ResetConnection, client: pg.Client) => Promise<T>,
+): Promise<T> {
+  return withAdmin(url, (client) =>
+    fn(
+      {
+        exec: async (sql) => {
+          await client.query(sql);
+        },
+        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never,
+      },
+      client,
+    ),
+  );
+}
+
+/**
+ * A migrated database on the server at `serverUrl` for one test (the harness's createTestDatabase),
+ * as the template has it: one this worker used before and put back (db-reset.ts), or a new copy. A
+ * copy and its drop cost the server about 0.85 s (CREATE DATABASE writes the copy to the WAL, DROP
+ * DATABASE waits for a checkpoint); the reset, tens of milliseconds. Put back on dispose only when
+ * no connection to it is left (a test's LISTEN client, a server process) and its schema is the
+ * template's; else dropped.
+ */
+export async function leaseDatabaseOn(serverUrl: string): Promise<ServerDatabase> {
+  if (!RUN) return createDatabaseOn(serverUrl);
+  const idle = idleDatabases.get(serverUrl) ?? [];
+  idleDatabases.set(serverUrl, idle);
+  let name = idle.pop();
+  if (!name) {
+    name = `${LENT_PREFIX}${RUN}_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const template = await migratedTemplate(serverUrl);
+    await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  }
+  const url = urlOf(serverUrl, name);
+  let baseline = baselines.get(serverUrl);
+  if (!baseline) {
+    // Read from a database nobody has used yet: this one, when it is the first.
+    baseline = withClient(url, (conn) => readBaseline(conn));
+    baselines.set(serverUrl, baseline);
+    baseline.catch(() => baselines.delete(serverUrl));
+  }
+  await baseline;
+  const database = await openDatabase({ url, poolSize: 10 });
+  const leased = name;
+  return {
+    url,
+    database,
+    dispose: async () => {
+      await database.close();
+      let kept = false;
+      try {
+        kept =
+          idle.length < MAX_IDLE &&
+          (await withClient(url, async (conn) => {
+            const [others] = await conn.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            );
+            return others?.n === 0 && resetToBaseline(conn, await (baseline as Promise<Baseline>));
+          }));
+      } catch (err) {
+        if (process.env.TEST_DB_RESET_DEBUG) console.error("test database reset failed", err);
+      }
+      if (kept) idle.push(leased);
+      else
+        await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${leased} WITH (FORCE)`));
+    },
+  };
+}
+
+/** Drops the databases test run `run` lent (its global teardown). */
+export async function dropLentDatabases(serverUrl: string, run: string): Promise<void> {
+  await withAdmin(serverUrl, async (admin) => {
+    const { rows } = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1)",
+      [`${LENT_PREFIX}${run}_`],
+    );
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  });
 }

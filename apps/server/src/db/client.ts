@@ -41,6 +41,8 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** node-postgres pool size. */
   poolSize?: number;
+  /** PGlite: this open instance instead of a new one (the tests lend one from a pool: pglite-template.ts). */
+  pglite?: PGlite;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -90,11 +92,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const unlock = dir ? lockDataDir(dir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create({
-      ...(dir ? { dataDir: dir } : {}),
-      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-      extensions: await pgliteExtensions(),
-    });
+    client =
+      opts.pglite ??
+      (await PGlite.create({
+        ...(dir ? { dataDir: dir } : {}),
+        ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+        extensions: await pgliteExtensions(),
+      }));
   } catch (err) {
     unlock();
     throw err;
