@@ -129,22 +129,14 @@ const MAX_IDLE = 3;
 const idleDatabases = new Map<string, string[]>();
 const baselines = new Map<string, Promise<Baseline>>();
 
-/** Runs `fn` on one client connected to `url`, then disconnects. */
-function withClient<T>(
-  url: string,
-  fn: (conn: ResetConnection, client: pg.Client) => Promise<T>,
-): Promise<T> {
-  return withAdmin(url, (client) =>
-    fn(
-      {
-        exec: async (sql) => {
-          await client.query(sql);
-        },
-        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never,
-      },
-      client,
-    ),
-  );
+/** Runs `fn` on one connection to `url` (a session of its own), then disconnects. */
+async function onOneConnection<T>(url: string, fn: (conn: ResetConnection) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ url, poolSize: 1 });
+  try {
+    return await database.exclusive(fn);
+  } finally {
+    await database.close();
+  }
 }
 
 /**
@@ -169,7 +161,7 @@ export async function leaseDatabaseOn(serverUrl: string): Promise<ServerDatabase
   let baseline = baselines.get(serverUrl);
   if (!baseline) {
     // Read from a database nobody has used yet: this one, when it is the first.
-    baseline = withClient(url, (conn) => readBaseline(conn));
+    baseline = onOneConnection(url, readBaseline);
     baselines.set(serverUrl, baseline);
     baseline.catch(() => baselines.delete(serverUrl));
   }
@@ -185,7 +177,7 @@ export async function leaseDatabaseOn(serverUrl: string): Promise<ServerDatabase
       try {
         kept =
           idle.length < MAX_IDLE &&
-          (await withClient(url, async (conn) => {
+          (await onOneConnection(url, async (conn) => {
             const [others] = await conn.query<{ n: number }>(
               "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
             );

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate, migrationsDir } from "../src/db/migrate.ts";
-import { type Baseline, type ResetConnection, readBaseline, resetToBaseline } from "./db-reset.ts";
+import { type Baseline, readBaseline, resetToBaseline } from "./db-reset.ts";
 import { createJobQueues } from "./job-queues.ts";
 
 /**
@@ -70,14 +70,16 @@ export async function newTemplateDatabase(): Promise<Database> {
  * time (unpacking 44 MB, recovery, shared memory); the reset takes milliseconds. An instance whose
  * schema a test changed, or whose reset fails, is closed and never lent again.
  */
-const idle: PGlite[] = [];
+const idle: Database[] = [];
 const MAX_IDLE = 3;
 let baseline: Promise<Baseline> | undefined;
 
 /** A fresh, migrated in-memory PGlite as the template has it: a reset idle one, or a new one. */
 export async function openTemplateDatabase(): Promise<Database> {
-  const client = idle.pop() ?? ((await newTemplateDatabase()).raw as { client: PGlite }).client;
-  baseline ??= readBaseline(pgliteConn(client));
+  // The instance's own handle (not lent): what the reset runs on.
+  const own = idle.pop() ?? (await newTemplateDatabase());
+  const client = (own.raw as { client: PGlite }).client;
+  baseline ??= readBaseline(own);
   await baseline;
   const lease = lend(client);
   const database = await openDatabase({ pglite: lease.client });
@@ -88,17 +90,16 @@ export async function openTemplateDatabase(): Promise<Database> {
       await lease.settled();
       let kept = false;
       try {
-        const conn = pgliteConn(client);
         // A test stopped inside a transaction leaves it open; session state (settings, locks,
         // LISTENs, prepared statements, temporary tables) goes with DISCARD ALL.
-        await conn.exec("ROLLBACK").catch(() => {});
-        await conn.exec("DISCARD ALL");
-        kept = idle.length < MAX_IDLE && (await resetToBaseline(conn, await (baseline as Promise<Baseline>)));
+        await own.exec("ROLLBACK").catch(() => {});
+        await own.exec("DISCARD ALL");
+        kept = idle.length < MAX_IDLE && (await resetToBaseline(own, await (baseline as Promise<Baseline>)));
       } catch (err) {
         if (process.env.TEST_DB_RESET_DEBUG) console.error("test database reset failed", err);
       }
-      if (kept) idle.push(client);
-      else await client.close().catch(() => {}); // closed already if a test closed the raw client
+      if (kept) idle.push(own);
+      else await own.close().catch(() => {}); // closed already if a test closed the raw client
     },
   };
 }
@@ -160,14 +161,5 @@ function lend(client: PGlite) {
       await Promise.allSettled([...pending]);
       for (const u of unsubscribes.splice(0)) await Promise.resolve(u()).catch(() => {});
     },
-  };
-}
-
-function pgliteConn(client: PGlite): ResetConnection {
-  return {
-    exec: async (sql) => {
-      await client.exec(sql);
-    },
-    query: async (sql, params) => (await client.query(sql, params)).rows as never,
   };
 }
