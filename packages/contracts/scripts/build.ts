@@ -58,6 +58,7 @@ const OUTPUTS: Record<string, { file: string; ident: string }> = {
   OpenPaymaster: { file: "testHelpers", ident: "openPaymaster" },
   TimestampPaymaster: { file: "testHelpers", ident: "timestampPaymaster" },
   CountingPaymaster: { file: "testHelpers", ident: "countingPaymaster" },
+  TimestampFactory: { file: "testHelpers", ident: "timestampFactory" },
   DiginoorPasskeyAccount: { file: "diginoorPasskeyAccount", ident: "diginoorPasskeyAccount" },
   DiginoorAccountFactory: { file: "diginoorAccountFactory", ident: "diginoorAccountFactory" },
   DiginoorPaymaster: { file: "diginoorPaymaster", ident: "diginoorPaymaster" },

@@ -237,6 +237,8 @@ export async function checkErc7562(opts: {
     }
     phaseOf.push(e.d === 1 ? undefined : current);
   }
+  if (!phases.includes("account"))
+    throw new Error(`no call to ${sender}'s validateUserOp in the trace of handleOps: nothing was checked`);
   // Slots each phase writes ("read-only access" of STO-033 is per phase).
   const writes = new Set<string>();
   events.forEach((e, i) => {

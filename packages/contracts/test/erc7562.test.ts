@@ -30,6 +30,8 @@ import {
   countingPaymasterAbi,
   countingPaymasterBytecode,
   openPaymasterAbi,
+  timestampFactoryAbi,
+  timestampFactoryBytecode,
   openPaymasterBytecode,
   timestampPaymasterAbi,
   timestampPaymasterBytecode,
@@ -215,6 +217,30 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
     const r = await check(w, packed);
     expect(r.violations.map((v) => [v.rule, v.phase, v.address])).toEqual([["OP-011", "paymaster", pm]]);
     expect(r.violations[0]?.message).toMatch(/TIMESTAMP/);
+  });
+
+  it("fails a factory that reads TIMESTAMP while deploying the account (OP-011, factory phase)", async () => {
+    const admin = w.f.wallets[0]!;
+    const hash = await admin.deployContract({
+      abi: timestampFactoryAbi,
+      bytecode: timestampFactoryBytecode,
+      args: [staked.factory],
+    });
+    const bad = getAddress(
+      (await w.f.publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address,
+    );
+    const account = await fan(w, staked);
+    const { uo } = await signedOp(w, account, await diginoorFields(w, staked.paymaster));
+    // The same operation, deployed through the factory in front of ours (same createAccount call, same
+    // address), signed again over the new initCode.
+    const tampered = { ...uo, factory: bad };
+    const signature = await account.signUserOperation(tampered as never);
+    const r = await check(w, toPackedUserOperation({ ...tampered, signature } as never));
+    expect(r.phases).toEqual(["factory", "account", "paymaster"]);
+    expect(
+      r.violations.map((v) => [v.rule, v.phase, v.address]),
+      describeViolations(r),
+    ).toEqual([["OP-011", "factory", bad]]);
   });
 
   it("passes a compliant unstaked paymaster, and one that counts in its storage only once staked", async () => {

@@ -61,3 +61,21 @@ contract CountingPaymaster is TestPaymasterBase {
         return ("", 0);
     }
 }
+
+interface IAccountFactory {
+    function createAccount(bytes32 qx, bytes32 qy) external returns (address);
+}
+
+/// @notice A factory in front of ours that reads TIMESTAMP while deploying (OP-011 in the factory phase).
+contract TimestampFactory {
+    IAccountFactory public immutable inner;
+
+    constructor(IAccountFactory inner_) {
+        inner = inner_;
+    }
+
+    function createAccount(bytes32 qx, bytes32 qy) external returns (address) {
+        if (block.timestamp == 0) revert();
+        return inner.createAccount(qx, qy);
+    }
+}
