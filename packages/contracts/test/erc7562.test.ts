@@ -310,5 +310,5 @@ describe("ERC-7562 on a chain without the P-256 precompile (OpenZeppelin's Solid
     const r2 = await check(w, later.packed);
     expect(r2.violations.map((v) => v.rule)).toEqual(["OP-062"]);
     await send(w, later.uo);
-  });
+  }, 180_000);
 });
