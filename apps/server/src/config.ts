@@ -152,6 +152,16 @@ export const envSchema = z
      * server starts Alto beside anvil.
      */
     BUNDLER_URL: urlWithProtocol(["http", "https"]).optional(),
+    /**
+     * Least stake (wei of the chain's native token) the paymaster must have locked in the EntryPoint, with an
+     * unstake delay of at least a day, for the server to start on a chain that is not a development chain
+     * (ERC-7562; decision 181). Default 10^18 (1 token), the least Alto counts as staked; set the bundler's own.
+     */
+    PAYMASTER_MIN_STAKE_WEI: z
+      .string()
+      .regex(/^\d+$/, "must be a whole number of wei")
+      .default("1000000000000000000")
+      .transform((v) => BigInt(v)),
     /** Recovery guardian named in new passkey accounts (decision 160); on the local chain anvil's 7th dev account. */
     RECOVERY_GUARDIAN_ADDRESS: evmAddress.optional(),
     /**

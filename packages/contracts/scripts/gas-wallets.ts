@@ -5,6 +5,8 @@
  * or the account paid), beside the same action sent by a plain key (EOA) in the same run as the baseline.
  *   npm run gas:wallets -w packages/contracts            -> markdown table
  *   npm run gas:wallets -w packages/contracts -- --json  -> JSON
+ *   npm run gas:wallets -w packages/contracts -- --hardfork prague  -> on a chain without the P-256
+ *     precompile (anvil's latest hardfork has EIP-7951's at 0x100): OpenZeppelin's P256 verifies in Solidity
  * `settle` needs the auction's end, i.e. anvil's clock moved ahead of the wall clock Alto checks user
  * operations' validity windows against; it is sent straight to EntryPoint.handleOps by the bundler's
  * executor key, which is what Alto sends.
@@ -45,7 +47,8 @@ import { deployWallets } from "../src/wallets.js";
 import { advance, approveMarketplace, minterMint, mp, setupFixture } from "../test/fixture.js";
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
-const f = await setupFixture();
+const hardforkAt = process.argv.indexOf("--hardfork");
+const f = await setupFixture({ hardfork: hardforkAt > 0 ? process.argv[hardforkAt + 1] : undefined });
 const wallets = await deployWallets({
   rpcUrl: f.anvil.rpcUrl,
   collectible: f.collectible,
@@ -117,6 +120,40 @@ try {
     factory: wallets.factory,
     owner: createSoftwarePasskey().account,
   });
+  // Account creation alone (the aa-benchmarks figure): the factory called by a plain key, and a first user
+  // operation whose one call is the cheapest sponsored one (the account's setGuardian, to the same guardian).
+  const guardian = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
+  const direct = await toPasskeyAccount({
+    client,
+    factory: wallets.factory,
+    owner: createSoftwarePasskey().account,
+  });
+  const { factory: directFactory, factoryData } = await direct.getFactoryArgs();
+  const createHash = await f.wallets[3]!.sendTransaction({
+    to: directFactory as Address,
+    data: factoryData as Hex,
+  });
+  const createGas = (await f.publicClient.waitForTransactionReceipt({ hash: createHash })).gasUsed;
+  const fresh = await toPasskeyAccount({
+    client,
+    factory: wallets.factory,
+    owner: createSoftwarePasskey().account,
+  });
+  record(
+    "account creation: first user operation, deploy + setGuardian (the cheapest sponsored call)",
+    await op(fresh, [
+      {
+        to: fresh.address,
+        data: encodeFunctionData({
+          abi: diginoorPasskeyAccountAbi,
+          functionName: "setGuardian",
+          args: [guardian],
+        }),
+      },
+    ]),
+    createGas,
+  );
+
   const tokens = [];
   for (let i = 0; i < 5; i++) tokens.push((await minterMint(f, fan.address)).tokenId);
   const [t1, t2, t3, t4] = tokens as [bigint, bigint, bigint, bigint];

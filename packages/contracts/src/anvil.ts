@@ -17,6 +17,11 @@ export interface StartAnvilOptions {
   blockTime?: number;
   /** Load chain state from this file at start and dump it there periodically and on exit (`--state`). */
   statePath?: string;
+  /**
+   * EVM hardfork (`--hardfork`; anvil's latest when omitted, which has the P-256 precompile at 0x100 of
+   * EIP-7951). `prague` is a chain without it: OpenZeppelin's P256 falls back to Solidity.
+   */
+  hardfork?: string;
 }
 
 /** A running anvil started by {@link startAnvil}. */
@@ -187,6 +192,7 @@ export async function startAnvil(
     if (opts.chainId !== undefined) args.push("--chain-id", String(opts.chainId));
     if (opts.blockTime !== undefined) args.push("--block-time", String(opts.blockTime));
     if (opts.statePath !== undefined) args.push("--state", opts.statePath, "--state-interval", "5");
+    if (opts.hardfork !== undefined) args.push("--hardfork", opts.hardfork);
     const child = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
     running.add(child);
     let stderr = "";

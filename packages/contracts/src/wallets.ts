@@ -15,8 +15,9 @@ import {
   type Hex,
   http,
   parseEther,
+  type PublicClient,
 } from "viem";
-import { entryPoint08Address } from "viem/account-abstraction";
+import { entryPoint08Abi, entryPoint08Address } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import {
   diginoorAccountFactoryAbi,
@@ -24,6 +25,7 @@ import {
 } from "../generated/diginoorAccountFactory.js";
 import { diginoorPaymasterAbi, diginoorPaymasterBytecode } from "../generated/diginoorPaymaster.js";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "./anvil-accounts.js";
+import { DEV_CHAIN_IDS } from "./deploy.js";
 
 const require = createRequire(import.meta.url);
 
@@ -37,6 +39,63 @@ export const ENTRYPOINT_ADDRESS: Address = entryPoint08Address;
 export const DEFAULT_DAILY_LIMIT = 20;
 /** Most a single sponsored operation may cost (wei), unless told otherwise. */
 export const DEFAULT_MAX_COST_PER_OP = parseEther("0.05");
+/**
+ * Stake the paymaster locks in the EntryPoint at deployment, unless told otherwise: 1 native token (10^18
+ * wei), the least Alto (`--min-entity-stake`, default 1) and the reference bundler take as "staked". ERC-7562
+ * asks the equivalent of about $1000 (MIN_STAKE_VALUE, set per chain): a hosted bundler may ask more; pass
+ * its minimum (docs/decisions/181-paymaster-stake-and-erc7562-check.md).
+ */
+export const DEFAULT_PAYMASTER_STAKE_WEI = parseEther("1");
+/** ERC-7562's MIN_UNSTAKE_DELAY: a staked entity's stake stays locked at least a day after unlockStake. */
+export const MIN_UNSTAKE_DELAY_SECONDS = 86_400;
+/** Unstake delay given to the paymaster's stake, unless told otherwise. */
+export const DEFAULT_UNSTAKE_DELAY_SECONDS = MIN_UNSTAKE_DELAY_SECONDS;
+
+/** What to pass to deploy the passkey wallet contracts outside a development chain. */
+export const WALLET_ROLES_HINT =
+  "pass --admin <multisig address> (ADMIN_ADDRESS), admin of the paymaster (deposit, stake, limits), an address " +
+  "other than the deployer's, and a guardian other than the deployer (--guardian, RECOVERY_GUARDIAN_ADDRESS)";
+
+/**
+ * The key checks of {@link deployWallets}, as {@link checkRoles} for deployAll: outside a development chain
+ * the paymaster's admin must be given (a multisig) and be neither the deployer nor the guardian, the guardian
+ * must not be the deployer, and the paymaster must be staked with at least `minStakeWei` and an unstake delay
+ * of at least a day (ERC-7562). Throws an Error that says what to pass.
+ */
+export function checkWalletRoles(
+  chainId: number,
+  deployer: Address,
+  opts: {
+    admin?: Address;
+    guardian: Address;
+    stakeWei: bigint;
+    unstakeDelaySeconds: number;
+    minStakeWei?: bigint;
+  },
+): void {
+  const problems: string[] = [];
+  if (opts.unstakeDelaySeconds < MIN_UNSTAKE_DELAY_SECONDS)
+    problems.push(
+      `the paymaster's unstake delay is ${opts.unstakeDelaySeconds} s, under ERC-7562's ${MIN_UNSTAKE_DELAY_SECONDS} s`,
+    );
+  if (!DEV_CHAIN_IDS.includes(chainId)) {
+    const d = getAddress(deployer);
+    if (!opts.admin) problems.push("no paymaster admin given (it would default to the deployer)");
+    else if (getAddress(opts.admin) === d)
+      problems.push("the paymaster admin is the same address as the deployer");
+    else if (getAddress(opts.admin) === getAddress(opts.guardian))
+      problems.push("the paymaster admin is the same address as the guardian");
+    if (getAddress(opts.guardian) === d) problems.push("the guardian is the same address as the deployer");
+    const min = opts.minStakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI;
+    if (opts.stakeWei < min)
+      problems.push(`the paymaster's stake is ${opts.stakeWei} wei, under the minimum of ${min} wei`);
+  }
+  if (problems.length) {
+    throw new Error(
+      `refusing to deploy the passkey wallet contracts on chain ${chainId}: ${problems.join("; ")}. To deploy, ${WALLET_ROLES_HINT}, and a stake of at least ${opts.minStakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI} wei with an unstake delay of at least ${MIN_UNSTAKE_DELAY_SECONDS} s.`,
+    );
+  }
+}
 
 export interface WalletContracts {
   entryPoint: Address;
@@ -53,14 +112,19 @@ export interface DeployWalletsOptions {
   marketplace: Address;
   /** Guardian given to new accounts: the server's recovery key (it can only propose a delayed recovery). */
   guardian: Address;
-  /** Admin of the paymaster (deposit, stake, limits); the deployer when omitted. */
+  /**
+   * Admin of the paymaster (deposit, stake, limits): a multisig outside a development chain, where it is
+   * required and must not be the deployer ({@link checkWalletRoles}); the deployer when omitted.
+   */
   admin?: Address;
   dailyLimit?: number;
   maxCostPerOp?: bigint;
   /** ETH put on the paymaster's EntryPoint deposit (default 10 ETH on a local chain, none otherwise). */
   depositWei?: bigint;
-  /** Stake added for the paymaster (with a 1 day unstake delay); none when 0 or omitted. */
+  /** Stake the paymaster locks in the EntryPoint at deployment ({@link DEFAULT_PAYMASTER_STAKE_WEI} when omitted). */
   stakeWei?: bigint;
+  /** The stake's unstake delay in seconds (at least ERC-7562's day; {@link DEFAULT_UNSTAKE_DELAY_SECONDS} when omitted). */
+  unstakeDelaySeconds?: number;
 }
 
 function chainFor(id: number, rpcUrl: string): Chain {
@@ -80,12 +144,26 @@ export function entryPointBytecode(): Hex {
 
 /**
  * Deploy EntryPoint v0.8 at its canonical address if it has no code there yet (a local chain; public
- * chains have it), then our factory and paymaster, and fund the paymaster's deposit. Waits for receipts.
+ * chains have it), then our factory and paymaster, fund the paymaster's deposit and stake it (ERC-7562: a
+ * paymaster that reads its own storage in validation must be staked). Outside a development chain it
+ * refuses the deployer as admin or guardian, and a stake under the minimum ({@link checkWalletRoles}).
+ * When the admin is not the deployer, the paymaster is made with the deployer as its admin for the time of
+ * the deposit and the stake (only the admin may stake), then both roles go to `admin` and the deployer
+ * renounces them; the roles are read back on chain. Waits for receipts.
  */
 export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletContracts> {
   const account = privateKeyToAccount(opts.deployerPrivateKey ?? ANVIL_DEPLOYER_PRIVATE_KEY);
   const probe = createPublicClient({ transport: http(opts.rpcUrl) });
   const chain = chainFor(await probe.getChainId(), opts.rpcUrl);
+  const stakeWei = opts.stakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI;
+  const unstakeDelaySeconds = opts.unstakeDelaySeconds ?? DEFAULT_UNSTAKE_DELAY_SECONDS;
+  checkWalletRoles(chain.id, account.address, {
+    admin: opts.admin,
+    guardian: opts.guardian,
+    stakeWei,
+    unstakeDelaySeconds,
+  });
+  const admin = getAddress(opts.admin ?? account.address);
   const publicClient = createPublicClient({ chain, transport: http(opts.rpcUrl) });
   const wallet = createWalletClient({ account, chain, transport: http(opts.rpcUrl) });
   const wait = async (hash: Hex) => {
@@ -130,7 +208,8 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
         opts.collectible,
         opts.marketplace,
         factory,
-        getAddress(opts.admin ?? account.address),
+        // The deployer first (only the admin may stake), handed over below.
+        account.address,
         opts.dailyLimit ?? DEFAULT_DAILY_LIMIT,
         opts.maxCostPerOp ?? DEFAULT_MAX_COST_PER_OP,
       ],
@@ -148,20 +227,99 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
       }),
     );
   }
-  if (
-    opts.stakeWei &&
-    opts.stakeWei > 0n &&
-    (opts.admin === undefined || getAddress(opts.admin) === account.address)
-  ) {
+  if (stakeWei > 0n) {
     await wait(
       await wallet.writeContract({
         address: paymaster,
         abi: diginoorPaymasterAbi,
         functionName: "addStake",
-        args: [86_400],
-        value: opts.stakeWei,
+        args: [unstakeDelaySeconds],
+        value: stakeWei,
       }),
     );
   }
+  if (admin !== account.address) {
+    const roles = [
+      await publicClient.readContract({
+        address: paymaster,
+        abi: diginoorPaymasterAbi,
+        functionName: "DEFAULT_ADMIN_ROLE",
+      }),
+      await publicClient.readContract({
+        address: paymaster,
+        abi: diginoorPaymasterAbi,
+        functionName: "POLICY_ROLE",
+      }),
+    ];
+    // Both roles to the admin, then the deployer gives up its own (renounceRole needs no admin).
+    const steps = [
+      ...roles.map((role) => ({ functionName: "grantRole" as const, args: [role, admin] as const })),
+      ...roles.map((role) => ({
+        functionName: "renounceRole" as const,
+        args: [role, account.address] as const,
+      })),
+    ];
+    for (const step of steps) {
+      await wait(await wallet.writeContract({ address: paymaster, abi: diginoorPaymasterAbi, ...step }));
+    }
+    for (const role of roles) {
+      const [adminHas, deployerHas] = await Promise.all(
+        [admin, account.address].map((who) =>
+          publicClient.readContract({
+            address: paymaster,
+            abi: diginoorPaymasterAbi,
+            functionName: "hasRole",
+            args: [role, who],
+          }),
+        ),
+      );
+      if (!adminHas || deployerHas)
+        throw new Error(`paymaster ${paymaster}: role ${role} was not handed over to ${admin}`);
+    }
+  }
   return { entryPoint: ENTRYPOINT_ADDRESS, factory, paymaster, guardian: getAddress(opts.guardian) };
+}
+
+/** The EntryPoint's record of an entity (EntryPoint.getDepositInfo). */
+export interface StakeInfo {
+  deposit: bigint;
+  staked: boolean;
+  stake: bigint;
+  unstakeDelaySec: number;
+  /** Non-zero once unlockStake was called: the stake no longer counts. */
+  withdrawTime: number;
+}
+
+/** What the EntryPoint holds for `entity`: deposit, stake, unstake delay, unlock time. */
+export async function stakeInfo(client: PublicClient, entity: Address): Promise<StakeInfo> {
+  const info = await client.readContract({
+    address: ENTRYPOINT_ADDRESS,
+    abi: entryPoint08Abi,
+    functionName: "getDepositInfo",
+    args: [entity],
+  });
+  return {
+    deposit: info.deposit,
+    staked: info.staked,
+    stake: info.stake,
+    unstakeDelaySec: Number(info.unstakeDelaySec),
+    withdrawTime: Number(info.withdrawTime),
+  };
+}
+
+/**
+ * Why `info` is not a staked entity in ERC-7562's sense (a locked stake of at least `minStakeWei` with an
+ * unstake delay of at least a day), or undefined when it is.
+ */
+export function stakeProblem(
+  info: StakeInfo,
+  minStakeWei: bigint = DEFAULT_PAYMASTER_STAKE_WEI,
+): string | undefined {
+  if (!info.staked || info.stake === 0n)
+    return info.withdrawTime ? "its stake is unlocked (unlockStake was called)" : "it has no stake";
+  if (info.stake < minStakeWei)
+    return `its stake is ${info.stake} wei, under the minimum of ${minStakeWei} wei`;
+  if (info.unstakeDelaySec < MIN_UNSTAKE_DELAY_SECONDS)
+    return `its unstake delay is ${info.unstakeDelaySec} s, under ERC-7562's ${MIN_UNSTAKE_DELAY_SECONDS} s`;
+  return undefined;
 }

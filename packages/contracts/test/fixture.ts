@@ -77,8 +77,8 @@ export const ADMIN_DELAY = 3600;
 /** Catalogue items whose primary terms the fixture sets (payee: the production house, floor 0). */
 export const FIXTURE_CATALOGUE_IDS = [42n, 77n, 78n] as const;
 
-export async function setupFixture(opts: { chainId?: number } = {}): Promise<Fixture> {
-  const anvil = await startAnvil({ chainId: opts.chainId });
+export async function setupFixture(opts: { chainId?: number; hardfork?: string } = {}): Promise<Fixture> {
+  const anvil = await startAnvil({ chainId: opts.chainId, hardfork: opts.hardfork });
   const chain = defineChain({
     id: anvil.chainId,
     name: "anvil",

@@ -4,6 +4,26 @@ import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
 import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { deployAll } from "@diginoor/contracts/deploy";
+import {
+  diginoorAccountFactoryAbi,
+  diginoorAccountFactoryBytecode,
+} from "@diginoor/contracts/generated/diginoorAccountFactory";
+import {
+  diginoorPaymasterAbi,
+  diginoorPaymasterBytecode,
+} from "@diginoor/contracts/generated/diginoorPaymaster";
+import { deployWallets } from "@diginoor/contracts/wallets";
+import {
+  type Address,
+  defineChain,
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/harness.ts";
 import { ConfigError, loadConfig } from "../../config.ts";
@@ -147,6 +167,105 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       await fresh.dispose();
     }
   });
+
+  it("never deploys the wallet contracts itself there, even with a deployer key", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const logs: string[] = [];
+      const chain = await startChain(
+        remote({ CHAIN_DEPLOYMENT: deploymentLine, DEPLOYER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[0] }),
+        fresh.database.db,
+        (m) => logs.push(m),
+      );
+      try {
+        // It would have made the deployer key the paymaster's admin, with no stake.
+        expect(logs.some((l) => l.startsWith("Deployed passkey wallet contracts"))).toBe(false);
+        expect(chain!.wallets).toBeUndefined();
+      } finally {
+        await chain!.stop();
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it("refuses to start with an unstaked paymaster, and starts with a staked one", async () => {
+    const base = JSON.parse(deploymentLine);
+    const multisig = privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]);
+    const chain777 = defineChain({
+      id: 777,
+      name: "chain-777",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    });
+    const staked = await deployWallets({
+      rpcUrl: anvil.rpcUrl,
+      collectible: base.collectible,
+      marketplace: base.marketplace,
+      guardian: ANVIL_ADDRESSES[6],
+      admin: multisig.address,
+    });
+    // A paymaster deployed without the deploy script: no stake at all.
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]),
+      transport: http(anvil.rpcUrl),
+      chain: chain777,
+    });
+    const c = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const deployed = async (abi: never, bytecode: Hex, args: unknown[]) => {
+      const hash = await deployer.deployContract({ abi, bytecode, args } as never);
+      return getAddress((await c.waitForTransactionReceipt({ hash })).contractAddress as Address);
+    };
+    const factory = await deployed(diginoorAccountFactoryAbi as never, diginoorAccountFactoryBytecode, [
+      ANVIL_ADDRESSES[6],
+    ]);
+    const bare = await deployed(diginoorPaymasterAbi as never, diginoorPaymasterBytecode, [
+      base.collectible,
+      base.marketplace,
+      factory,
+      multisig.address,
+      20,
+      parseEther("0.05"),
+    ]);
+    const line = (paymaster: Address, accountFactory: Address) =>
+      JSON.stringify({ ...base, accountFactory, paymaster });
+    const start = async (paymaster: Address, accountFactory: Address, extra: Record<string, string> = {}) => {
+      const fresh = await createTestDatabase();
+      try {
+        const chain = await startChain(
+          remote({
+            CHAIN_DEPLOYMENT: line(paymaster, accountFactory),
+            BUNDLER_URL: "http://127.0.0.1:1/rpc",
+            ...extra,
+          }),
+          fresh.database.db,
+          () => {},
+        );
+        await chain!.stop();
+        return chain!;
+      } finally {
+        await fresh.dispose();
+      }
+    };
+    await expect(start(bare, factory)).rejects.toThrow(
+      new RegExp(`paymaster ${bare} on chain 777 is not staked in the EntryPoint: it has no stake.*ERC-7562`),
+    );
+    const ok = await start(staked.paymaster, staked.factory);
+    expect(ok.wallets?.paymaster).toBe(staked.paymaster);
+    // A bundler's minimum above the stake (1 token) refuses it too.
+    await expect(
+      start(staked.paymaster, staked.factory, { PAYMASTER_MIN_STAKE_WEI: parseEther("2").toString() }),
+    ).rejects.toThrow(/under the minimum of 2000000000000000000 wei/);
+    // The multisig unlocks the stake (to withdraw it a day later): the paymaster no longer counts as staked.
+    const admin = createWalletClient({ account: multisig, transport: http(anvil.rpcUrl), chain: chain777 });
+    const hash = await admin.writeContract({
+      address: staked.paymaster,
+      abi: diginoorPaymasterAbi,
+      functionName: "unlockStake",
+    });
+    await c.waitForTransactionReceipt({ hash });
+    await expect(start(staked.paymaster, staked.factory)).rejects.toThrow(/its stake is unlocked/);
+  }, 120_000);
 
   it("validates CHAIN_DEPLOYMENT at start-up", () => {
     expect(() => remote({ CHAIN_DEPLOYMENT: "not json" })).toThrow(ConfigError);

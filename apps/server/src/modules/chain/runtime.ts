@@ -8,7 +8,7 @@ import {
 } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
-import { deployWallets, ENTRYPOINT_ADDRESS } from "@diginoor/contracts/wallets";
+import { deployWallets, ENTRYPOINT_ADDRESS, stakeInfo, stakeProblem } from "@diginoor/contracts/wallets";
 import {
   type Address,
   createPublicClient,
@@ -170,8 +170,9 @@ export async function startChain(
       await recordDeployment(db, deployment);
       log(`Deployed contracts: collectible ${deployment.collectible}, marketplace ${deployment.marketplace}`);
     }
-    // Passkey wallet contracts: deployed here on the local chain, or wherever the server deploys with its
-    // own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT.
+    // Passkey wallet contracts: deployed here on the local chain, or on a development chain where the server
+    // deploys with its own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT
+    // (`npm run deploy -- --wallets`, which takes a multisig admin and stakes the paymaster).
     const guardian = config.RECOVERY_GUARDIAN_PRIVATE_KEY
       ? privateKeyToAccount(config.RECOVERY_GUARDIAN_PRIVATE_KEY as Hex)
       : local
@@ -179,7 +180,8 @@ export async function startChain(
         : undefined;
     const walletsMissing =
       !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
-    if (walletsMissing && (local || config.DEPLOYER_PRIVATE_KEY)) {
+    const devChain = DEV_CHAIN_IDS.includes(chainId);
+    if (walletsMissing && (local || (config.DEPLOYER_PRIVATE_KEY && devChain))) {
       const w = await deployWallets({
         rpcUrl,
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
@@ -194,6 +196,19 @@ export async function startChain(
       log(`Deployed passkey wallet contracts: factory ${w.factory}, paymaster ${w.paymaster}`);
     }
     let wallets: ChainRuntime["wallets"];
+    if (deployment.paymaster && !devChain) {
+      // ERC-7562: a standard bundler refuses every operation of an unstaked paymaster that reads its own
+      // storage in validation, ours does; so does the reputation of a paymaster under the bundler's minimum.
+      const problem = stakeProblem(
+        await stakeInfo(publicClient, deployment.paymaster),
+        config.PAYMASTER_MIN_STAKE_WEI,
+      );
+      if (problem) {
+        throw new Error(
+          `The paymaster ${deployment.paymaster} on chain ${chainId} is not staked in the EntryPoint: ${problem}. A bundler would refuse every sponsored operation (ERC-7562). Its admin (the multisig) stakes it: addStake(86400) with at least PAYMASTER_MIN_STAKE_WEI (${config.PAYMASTER_MIN_STAKE_WEI} wei); see docs/decisions/181-paymaster-stake-and-erc7562-check.md`,
+        );
+      }
+    }
     if (deployment.accountFactory && deployment.paymaster) {
       let bundlerUrl = config.BUNDLER_URL;
       if (!bundlerUrl && local) {
