@@ -35,6 +35,7 @@ import {
 import { type AccountsService, createAccountsService } from "./modules/accounts/service.ts";
 import { createKeySender, createMarketView, createMinter, type Minter } from "./modules/chain/service.ts";
 import { createPortabilityService } from "./modules/portability/service.ts";
+import { portabilityWork } from "./modules/portability/jobs.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -305,6 +306,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const portability = createPortabilityService({
     tokens,
     storage,
+    jobs,
     publicUrl: config.PUBLIC_URL,
     holders: social,
     // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
@@ -317,6 +319,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         chain.admin && minter && chain.admin.address === minter.account.address
           ? minter
           : createKeySender(chain, chain.admin),
+      // The ERC-4906 refreshes of console edits: the minter key (MINTER_ROLE), through its nonce-ordered queue.
+      refresher: minter,
     },
   });
   const work = [
@@ -345,6 +349,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     }),
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
+    portabilityWork(portability, (o, msg) => workLog("info", o, msg)),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
     walletsWork(walletRecovery, (counts) => workLog("info", { counts }, "wallet recoveries")),
     privacyWork(privacy, { database, clock }, mailer, (counts) =>
