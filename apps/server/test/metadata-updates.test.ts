@@ -35,7 +35,7 @@ import { createTestDatabase, type TestDatabase } from "./harness.ts";
  */
 let chain: ChainFixture;
 let tdb: TestDatabase;
-let app: FastifyInstance;
+let app: FastifyInstance | undefined;
 let ctx: Context;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-4906-"));
 /** The minter key the server holds: anvil account 1, given MINTER_ROLE, never the admin. */
@@ -82,34 +82,53 @@ beforeAll(async () => {
     await chain.mint(3, a, 3),
     await chain.mint(4, c, 1),
   ];
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: ORIGIN,
-    INDEXER_POLL_MS: "100",
-  });
-  ctx = await bootstrap(config, {
-    database,
-    chain: fixtureRuntime(chain, {
-      minter: minterKey,
-      admin: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
-    }),
-  });
+  await start("all");
   await ctx.storage.put("a.svg", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), "image/svg+xml");
-  app = await buildApp(ctx, { webDistDir: "/nonexistent" });
-  await app.ready();
-  await ctx.startWork(config.ROLE);
   await until(async () => {
     const codes = await Promise.all(
-      ids.map(async (id) => (await app.inject(`/api/v1/tokens/${id}`)).statusCode),
+      ids.map(async (id) => (await http().inject(`/api/v1/tokens/${id}`)).statusCode),
     );
     return codes.every((c) => c === 200);
   }, "the indexer to apply the mints");
 }, 90_000);
 
-afterAll(async () => {
+/** A server process of `role` on the test's database and chain (ctx, and app unless a worker). */
+async function start(role: "all" | "api" | "worker"): Promise<void> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: ORIGIN,
+    INDEXER_POLL_MS: "100",
+    ROLE: role,
+  });
+  ctx = await bootstrap(config, {
+    database: tdb.database,
+    chain: fixtureRuntime(chain, {
+      minter: minterKey,
+      admin: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
+    }),
+  });
+  app = undefined;
+  if (role !== "worker") {
+    app = await buildApp(ctx, { webDistDir: "/nonexistent" });
+    await app.ready();
+  }
+  await ctx.startWork(role);
+}
+
+/** The HTTP app of the running process (not a worker's). */
+function http(): FastifyInstance {
+  if (!app) throw new Error("no HTTP app in a worker process");
+  return app;
+}
+
+async function stop(): Promise<void> {
   await app?.close();
   await ctx?.close();
+}
+
+afterAll(async () => {
+  await stop();
   await chain?.stop();
   await tdb?.dispose();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -165,7 +184,7 @@ async function admin() {
 }
 
 function patch(url: string, cookie: string, payload: object) {
-  return app.inject({ method: "PATCH", url, payload, headers: { origin: ORIGIN, cookie } });
+  return http().inject({ method: "PATCH", url, payload, headers: { origin: ORIGIN, cookie } });
 }
 
 async function block(): Promise<bigint> {
@@ -205,7 +224,7 @@ describe("ERC-4906: what changes a token's metadata is announced on chain (issue
         from: minterKey.address,
       },
     ]);
-    expect((await app.inject(`/api/v1/metadata/${ids[2]}`)).json().description).toBe(
+    expect((await http().inject(`/api/v1/metadata/${ids[2]}`)).json().description).toBe(
       "The Boss, restored in 4K.",
     );
   }, 60_000);
@@ -234,7 +253,7 @@ describe("ERC-4906: what changes a token's metadata is announced on chain (issue
       await refreshesDone();
       // A and B (ids[0..3]) share the star, film and studio; C (ids[4]) does not.
       expect(await announcedSince(from)).toEqual([{ ...whole, from: minterKey.address }]);
-      const doc = (await app.inject(`/api/v1/metadata/${ids[1]}`)).json();
+      const doc = (await http().inject(`/api/v1/metadata/${ids[1]}`)).json();
       expect(doc.attributes).toContainEqual({ trait_type: trait, value });
     }
   }, 90_000);
@@ -246,7 +265,7 @@ describe("ERC-4906: what changes a token's metadata is announced on chain (issue
       { event: "MetadataUpdate", args: { _tokenId: ids[4] }, from: getAddress(chain.address(0)) },
     ]);
     await until(async () => {
-      const doc = (await app.inject(`/api/v1/metadata/${ids[4]}`)).json();
+      const doc = (await http().inject(`/api/v1/metadata/${ids[4]}`)).json();
       return doc.attributes.some(
         (a: { trait_type: string; value: unknown }) => a.trait_type === "Royalty" && a.value === 5,
       );
@@ -262,7 +281,7 @@ describe("contractURI (ERC-7572, issue 37 point 6)", () => {
       functionName: "contractURI",
     });
     expect(uri).toBe("http://localhost:3000/api/v1/metadata/contract");
-    const res = await app.inject(new URL(uri).pathname);
+    const res = await http().inject(new URL(uri).pathname);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["access-control-allow-origin"]).toBe("*");
     expect(res.json()).toEqual({
@@ -273,7 +292,7 @@ describe("contractURI (ERC-7572, issue 37 point 6)", () => {
       external_link: ORIGIN,
       seller_fee_basis_points: 1000,
     });
-    const again = await app.inject({
+    const again = await http().inject({
       url: new URL(uri).pathname,
       headers: { "if-none-match": String(res.headers.etag) },
     });
@@ -292,7 +311,7 @@ describe("the IPFS exit runs again after tokens changed (issue 37 point 1)", () 
     return { root: exported.root, read };
   };
   const exit = async (rootCid: string, cookie: string) => {
-    const res = await app.inject({
+    const res = await http().inject({
       method: "POST",
       url: "/api/v1/admin/chain/ipfs-exit",
       payload: { rootCid },
@@ -329,7 +348,7 @@ describe("the IPFS exit runs again after tokens changed (issue 37 point 1)", () 
     expect(edit.statusCode, edit.body).toBe(200);
     await refreshesDone();
     await until(
-      async () => royaltyOf((await app.inject(`/api/v1/metadata/${ids[0]}`)).json()) === 5,
+      async () => royaltyOf((await http().inject(`/api/v1/metadata/${ids[0]}`)).json()) === 5,
       "the royalty",
     );
     // The pinned copy still says what it said: the snapshot is a point in time.
@@ -364,4 +383,23 @@ describe("the IPFS exit runs again after tokens changed (issue 37 point 1)", () 
       }),
     ).toBe(`ipfs://${second.root}/metadata/${ids[0]}`);
   }, 120_000);
+});
+
+describe("durable (issue 37 point 1): the refresh outlives the process that took the edit", () => {
+  it("an API process enqueues it with the edit and stops before any worker ran it; the next worker sends it", async () => {
+    await stop();
+    await start("api");
+    const { cookie } = await admin();
+    const from = await block();
+    const res = await patch(`/api/v1/admin/nfts/${nftC}`, cookie, { title: "Robot Dance (4K)" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await ctx.jobs.list("created", refreshMetadataJob.name, 10)).toHaveLength(1);
+    await stop();
+    expect(await announcedSince(from)).toEqual([]);
+    await start("worker");
+    await refreshesDone();
+    expect(await announcedSince(from)).toEqual([
+      { event: "MetadataUpdate", args: { _tokenId: ids[4] }, from: minterKey.address },
+    ]);
+  }, 90_000);
 });
