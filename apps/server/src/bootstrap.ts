@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 // The composition root: everything a server process (or a CLI, benchmark or test) needs, built
 // once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
@@ -308,6 +311,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     storage,
     jobs,
     publicUrl: config.PUBLIC_URL,
+    // The built web app, where app.ts serves it from (the collection's image in the IPFS snapshot).
+    webFile: async (name) => {
+      const dir = config.WEB_DIST_DIR ?? fileURLToPath(new URL("../../web/dist/", import.meta.url));
+      try {
+        return new Uint8Array(await readFile(path.join(dir, name)));
+      } catch {
+        return null;
+      }
+    },
     holders: social,
     // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
     chain: chain?.deployment && {

@@ -38,6 +38,13 @@ let tdb: TestDatabase;
 let app: FastifyInstance | undefined;
 let ctx: Context;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "diginoor-4906-"));
+/** The built web app, as far as the snapshot reads it: the collection's image. */
+const webDir = path.join(dataDir, "web");
+const icon = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
+);
+fs.mkdirSync(webDir);
+fs.writeFileSync(path.join(webDir, "favicon.svg"), icon);
 /** The minter key the server holds: anvil account 1, given MINTER_ROLE, never the admin. */
 const minterKey = privateKeyToAccount(ANVIL_PRIVATE_KEYS[1]);
 const MAX = 2n ** 256n - 1n;
@@ -100,6 +107,7 @@ async function start(role: "all" | "api" | "worker"): Promise<void> {
     PUBLIC_URL: ORIGIN,
     INDEXER_POLL_MS: "100",
     ROLE: role,
+    WEB_DIST_DIR: webDir,
   });
   ctx = await bootstrap(config, {
     database: tdb.database,
@@ -308,7 +316,8 @@ describe("the IPFS exit runs again after tokens changed (issue 37 point 1)", () 
     const store = carStore(reader);
     const read = async (p: string) =>
       JSON.parse((await readAll(await exporter(`${exported.root}/${p}`, store as never))).toString("utf8"));
-    return { root: exported.root, read };
+    const bytes = async (p: string) => readAll(await exporter(`${exported.root}/${p}`, store as never));
+    return { root: exported.root, read, bytes };
   };
   const exit = async (rootCid: string, cookie: string) => {
     const res = await http().inject({
@@ -326,10 +335,12 @@ describe("the IPFS exit runs again after tokens changed (issue 37 point 1)", () 
   it("exports, exits, then after a royalty change and a console edit exports a new root with them and exits again", async () => {
     const { cookie } = await admin();
     const first = await exportSnapshot("first.car");
-    expect(await first.read("metadata/contract")).toMatchObject({
-      name: "Diginoor Collectible",
-      seller_fee_basis_points: 1000,
-    });
+    const collection = await first.read("metadata/contract");
+    expect(collection).toMatchObject({ name: "Diginoor Collectible", seller_fee_basis_points: 1000 });
+    // The collection's image is in the snapshot too, named by its CID, its bytes the web app's icon.
+    const iconCid = String(collection.image).replace(/^ipfs:\/\//, "");
+    expect(collection.image).toMatch(/^ipfs:\/\/baf/);
+    expect(Buffer.compare(await first.bytes(`media/${iconCid}.svg`), icon)).toBe(0);
     expect(royaltyOf(await first.read(`metadata/${ids[0]}`))).toBe(10);
     await exit(first.root, cookie);
     expect(

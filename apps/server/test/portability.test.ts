@@ -124,7 +124,14 @@ beforeAll(async () => {
       )
     )[0]?.catalogue_number ?? 0,
   );
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL, INDEXER_POLL_MS: "100" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL,
+    INDEXER_POLL_MS: "100",
+    // No built web app: the collection's image (its icon) stays a URL (metadata-updates.test.ts has one).
+    WEB_DIST_DIR: path.join(dataDir, "no-web-build"),
+  });
   ctx = await bootstrap(config, {
     database,
     // The fixture deployed with anvil's first account, which is therefore the collectible's admin.
@@ -195,7 +202,7 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
     // The export (what `npm run export:ipfs -- --out <file>` runs).
     const out = path.join(dataDir, "snapshot.car");
     const exported = await ctx.services.portability.exportCar(out);
-    // The collection's image (contractURI's metadata/contract) is a file of the web app, not a medium: it stays a URL.
+    // The collection's image (metadata/contract's, the web app's icon) is not built here: it stays a URL.
     expect(exported).toMatchObject({
       tokens: 3,
       media: 3,

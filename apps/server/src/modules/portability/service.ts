@@ -23,6 +23,9 @@ import { refreshMetadataJob, refreshRanges, type TokenRange } from "./refresh.ts
 export { buildSnapshot, IPFS_ADD_OPTIONS, metadataBytes, type Snapshot, writeCar } from "./snapshot.ts";
 export { refreshMetadataJob, refreshRanges } from "./refresh.ts";
 
+/** The collection's image: the site's icon, a file of the web app (`apps/web/public`). */
+const COLLECTION_IMAGE = "favicon.svg";
+
 /** The collection's description in its ERC-7572 metadata. */
 export const COLLECTION_DESCRIPTION =
   "Licensed digital collectibles of Indian films: scenes, songs and stills, each an edition issued with its production house, which receives a royalty on every resale.";
@@ -36,6 +39,11 @@ export interface PortabilityDeps {
   storage: Pick<Storage, "get">;
   /** PUBLIC_URL: media under `<publicUrl>/media/` are ours, read from the storage. */
   publicUrl: string;
+  /**
+   * A file of the built web app by name (the collection's image, `<publicUrl>/favicon.svg`), for the snapshot;
+   * null when it is not there (the image then stays its URL).
+   */
+  webFile?: (name: string) => Promise<Uint8Array | null>;
   /** The account showing a token on its public profile, by the wallet holding it (social's). */
   holders?: { holderHandle(address: string, tokenId: string): Promise<string | null> };
   /** Absent without a chain: the export is empty and the exit unavailable. */
@@ -77,9 +85,14 @@ function invalidCid(message: string): AppError {
 
 export function createPortabilityService(deps: PortabilityDeps) {
   const mediaPrefix = `${deps.publicUrl}/media/`;
+  const collectionImage = `${deps.publicUrl}/${COLLECTION_IMAGE}`;
 
   /** Our own media (the storage's objects), by the URL the metadata gives; another site's: null. */
   const loadMedia: LoadMedia = async (url) => {
+    if (url === collectionImage) {
+      const bytes = await deps.webFile?.(COLLECTION_IMAGE);
+      return bytes ? { bytes, ext: path.extname(COLLECTION_IMAGE) } : null;
+    }
     if (!url.startsWith(mediaPrefix)) return null;
     const key = decodeURIComponent(url.slice(mediaPrefix.length).split(/[?#]/)[0] ?? "");
     const obj = isSafeKey(key) ? await deps.storage.get(key) : null;
@@ -134,7 +147,7 @@ export function createPortabilityService(deps: PortabilityDeps) {
       name: c.name,
       symbol: c.symbol,
       description: COLLECTION_DESCRIPTION,
-      image: `${deps.publicUrl}/favicon.svg`,
+      image: collectionImage,
       external_link: deps.publicUrl,
       seller_fee_basis_points: c.royaltyBps,
     };
