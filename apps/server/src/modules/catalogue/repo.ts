@@ -536,7 +536,6 @@ export async function listTeam(db: Db) {
     .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
 }
 
-/** What the chain side needs of NFTs it knows by catalogue number (token metadata, token → NFT id). */
 /** What a minted token's metadata shows of its catalogue NFT (the ERC-721 JSON's fields and traits). */
 function chainNftSelect(db: Db) {
   return db
@@ -560,6 +559,7 @@ function chainNftSelect(db: Db) {
     .innerJoin(productionHouses, eq(productionHouses.id, nfts.productionHouseId));
 }
 
+/** What the chain side needs of NFTs it knows by catalogue number (token metadata, token → NFT id). */
 export async function nftsByCatalogueNumber(db: Db, numbers: number[]) {
   if (!numbers.length) return [];
   return chainNftSelect(db).where(inArray(nfts.catalogueNumber, numbers));

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { JobRef } from "../../platform/jobs/jobs.ts";
 
-/** The most ranges one refresh sends (about 1.3k gas each); beyond it, one range over all affected tokens. */
+/** The most ranges one refresh sends (about 1.5k gas each); beyond it, one range over all affected tokens. */
 export const MAX_REFRESH_RANGES = 200;
 
 export interface MetadataRefresh {

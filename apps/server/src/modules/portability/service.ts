@@ -1,7 +1,9 @@
 // Tokens that outlive the platform (issue 25 point 1, decision 173): the IPFS snapshot of every token's
 // metadata and media (`npm run export:ipfs`), and the exit that points the collectible's base URI at it.
 // This module owns no table: it reads tokens through the indexer's reads, media through the storage, and
-// acts on the chain with the admin key the chain runtime holds.
+// acts on the chain with the admin key the chain runtime holds. Since issue 37 (decision 180) it also serves
+// the collection's metadata (ERC-7572 contractURI) and sends the ERC-4906 refreshes of console edits with the
+// minter key (refresh.ts, jobs.ts).
 import type { ChainMetadata, IpfsExitResult } from "@diginoor/api/admin";
 import type { CollectionMetadata, TokenLocation, TokenMetadata } from "@diginoor/api/chain";
 import { chainNameOf } from "@diginoor/api/wallets";
