@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 // The composition root: everything a server process (or a CLI, benchmark or test) needs, built
 // once from the configuration. main.ts, the CLIs, the benchmarks and the test harness all call it;
@@ -35,6 +38,7 @@ import {
 import { type AccountsService, createAccountsService } from "./modules/accounts/service.ts";
 import { createKeySender, createMarketView, createMinter, type Minter } from "./modules/chain/service.ts";
 import { createPortabilityService } from "./modules/portability/service.ts";
+import { portabilityWork } from "./modules/portability/jobs.ts";
 import { createNotificationsService, unsubscribeKey } from "./modules/notifications/service.ts";
 import { createSocialService } from "./modules/social/service.ts";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -305,7 +309,17 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const portability = createPortabilityService({
     tokens,
     storage,
+    jobs,
     publicUrl: config.PUBLIC_URL,
+    // The built web app, where app.ts serves it from (the collection's image in the IPFS snapshot).
+    webFile: async (name) => {
+      const dir = config.WEB_DIST_DIR ?? fileURLToPath(new URL("../../web/dist/", import.meta.url));
+      try {
+        return new Uint8Array(await readFile(path.join(dir, name)));
+      } catch {
+        return null;
+      }
+    },
     holders: social,
     // A chain runtime without a deployment (tests that give a chain id only) has nothing to exit.
     chain: chain?.deployment && {
@@ -317,6 +331,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
         chain.admin && minter && chain.admin.address === minter.account.address
           ? minter
           : createKeySender(chain, chain.admin),
+      // The ERC-4906 refreshes of console edits: the minter key (MINTER_ROLE), through its nonce-ordered queue.
+      refresher: minter,
     },
   });
   const work = [
@@ -345,6 +361,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     }),
     eventsWork({ database, clock }),
     adminWork(catalogue, processId),
+    portabilityWork(portability, (o, msg) => workLog("info", o, msg)),
     indexerWork({ config, chain, database, pubsub, log: workLog }),
     walletsWork(walletRecovery, (counts) => workLog("info", { counts }, "wallet recoveries")),
     privacyWork(privacy, { database, clock }, mailer, (counts) =>

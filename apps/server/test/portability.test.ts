@@ -26,6 +26,7 @@ import {
   insertSivajiCatalogue,
   startChainFixture,
 } from "./chain-fixture.ts";
+import { carStore, readAll } from "./car-files.ts";
 import { newSignedInUser } from "./factories.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { createTestDatabase, type TestDatabase } from "./harness.ts";
@@ -123,7 +124,14 @@ beforeAll(async () => {
       )
     )[0]?.catalogue_number ?? 0,
   );
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL, INDEXER_POLL_MS: "100" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL,
+    INDEXER_POLL_MS: "100",
+    // No built web app: the collection's image (its icon) stays a URL (metadata-updates.test.ts has one).
+    WEB_DIST_DIR: path.join(dataDir, "no-web-build"),
+  });
   ctx = await bootstrap(config, {
     database,
     // The fixture deployed with anvil's first account, which is therefore the collectible's admin.
@@ -155,28 +163,6 @@ async function indexed(ids: bigint[]): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("the indexer did not apply the mints within 10 s");
-}
-
-/**
- * A CAR's blocks as the UnixFS exporter reads them (its `get` yields a block's bytes). The exporter has
- * its own copy of multiformats, so CIDs cross as strings.
- */
-function carStore(reader: CarReader) {
-  return {
-    async *get(cid: { toString(): string }) {
-      const block = await reader.get(CID.parse(cid.toString()));
-      if (!block) throw new Error(`block ${cid} is not in the CAR`);
-      yield block.bytes;
-    },
-  };
-}
-
-/** A file's bytes read back through the DAG (the exporter joins its leaves). */
-async function readAll(entry: Awaited<ReturnType<typeof exporter>>): Promise<Buffer> {
-  if (entry.type !== "file" && entry.type !== "raw") throw new Error(`${entry.path} is a ${entry.type}`);
-  const parts: Uint8Array[] = [];
-  for await (const p of entry.content()) parts.push(p as Uint8Array);
-  return Buffer.concat(parts);
 }
 
 const post = (url: string, cookie: string, payload: unknown) =>
@@ -216,7 +202,12 @@ describe("tokens that outlive the platform (issue 25 point 1)", () => {
     // The export (what `npm run export:ipfs -- --out <file>` runs).
     const out = path.join(dataDir, "snapshot.car");
     const exported = await ctx.services.portability.exportCar(out);
-    expect(exported).toMatchObject({ tokens: 3, media: 3, external: ["https://cdn.example/boss.mp4"] });
+    // The collection's image (metadata/contract's, the web app's icon) is not built here: it stays a URL.
+    expect(exported).toMatchObject({
+      tokens: 3,
+      media: 3,
+      external: ["https://cdn.example/boss.mp4", `${PUBLIC_URL}/favicon.svg`],
+    });
 
     // 1. Every block's CID recomputed from its bytes (multiformats' sha256), and the CAR's one root.
     const reader = await CarReader.fromBytes(fs.readFileSync(out));

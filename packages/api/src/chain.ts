@@ -129,6 +129,21 @@ export const tokenMetadataSchema = z.object({
 });
 export type TokenMetadata = z.infer<typeof tokenMetadataSchema>;
 
+/**
+ * The collection's metadata (ERC-7572 `contractURI()`, OpenSea's contract-level metadata): what a marketplace
+ * shows of the collection. Royalties are per token (ERC-2981 `royaltyInfo`, paid to each token's production
+ * house); `seller_fee_basis_points` is the rate every token is minted with.
+ */
+export const collectionMetadataSchema = z.object({
+  name: z.string(),
+  symbol: z.string(),
+  description: z.string(),
+  image: z.string(),
+  external_link: z.string(),
+  seller_fee_basis_points: z.number().int(),
+});
+export type CollectionMetadata = z.infer<typeof collectionMetadataSchema>;
+
 /** GET /api/v1/chain: the chain and contract addresses the web app's wallet code uses. */
 export const chainInfoSchema = z.object({
   enabled: z.boolean(),
@@ -310,5 +325,16 @@ export const tokenEndpoints = {
     conditional: true,
     success: { status: 200, schema: tokenMetadataSchema },
     errors: ["not_found"],
+  }),
+  getCollectionMetadata: endpoint({
+    operationId: "getCollectionMetadata",
+    method: "GET",
+    path: "/api/v1/metadata/contract",
+    summary:
+      "The collection's metadata, what the collectible's contractURI() names (ERC-7572; readable from any origin: CORS *)",
+    tags: ["chain"],
+    conditional: true,
+    success: { status: 200, schema: collectionMetadataSchema },
+    errors: ["unavailable"],
   }),
 };

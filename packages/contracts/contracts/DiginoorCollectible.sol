@@ -20,7 +20,9 @@ import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Util
  * (see docs/decisions/103-token-id-is-order-id.md). The server therefore knows the token id of an
  * order before the transaction is mined.
  *
- * `tokenURI(id)` is `baseURI ++ decimal(id)`; the base URI is `{PUBLIC_URL}/api/v1/metadata/`.
+ * `tokenURI(id)` is `baseURI ++ decimal(id)`; the base URI is `{PUBLIC_URL}/api/v1/metadata/`. The collection's
+ * own metadata (ERC-7572 `contractURI()`) is `baseURI ++ "contract"` beside it, so the two always move together.
+ * Every change of what `tokenURI` serves is announced with ERC-4906 events (docs/decisions/180).
  */
 contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules, ReentrancyGuardTransient {
     /// @notice Role allowed to mint (the marketplace for primary sales, the server for card/INR orders).
@@ -64,6 +66,12 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         uint96 floorWei;
     }
 
+    /// @notice Token ids `fromTokenId` to `toTokenId` (inclusive) whose metadata changed, for {refreshMetadata}.
+    struct TokenRange {
+        uint256 fromTokenId;
+        uint256 toTokenId;
+    }
+
     /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
     uint16 public immutable defaultRoyaltyBps;
     /// @notice The marketplace this collectible was deployed with (MINTER_ROLE from the constructor), the only
@@ -92,6 +100,7 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     error NotMinterOrderId(bytes32 orderId);
     error NoPrimaryTerms(uint64 catalogueNftId);
     error PriceBelowFloor(uint256 floorWei, uint256 priceWei);
+    error InvalidTokenRange(uint256 fromTokenId, uint256 toTokenId);
 
     /// @notice A token was minted for an order (primary voucher sale or card/INR order). Its order id is
     /// `bytes32(tokenId)` (decision 103) and its first owner is the `to` of the `Transfer` from 0 that follows,
@@ -105,8 +114,12 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     event TokenRoyaltyUpdated(uint256 indexed tokenId, address indexed receiver, uint16 royaltyBps);
     /// @notice The metadata base URI changed.
     event BaseURIUpdated(string baseURI);
+    /// @notice ERC-4906: metadata of one token changed.
+    event MetadataUpdate(uint256 _tokenId);
     /// @notice ERC-4906: metadata of a range of tokens changed.
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
+    /// @notice ERC-7572: the collection's metadata (what {contractURI} names) changed.
+    event ContractURIUpdated();
 
     /// @param admin holder of DEFAULT_ADMIN_ROLE from the start (a multisig in production: no deployer key is
     /// ever admin, docs/decisions/109).
@@ -201,11 +214,28 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
 
     // ------------------------------------------------------------------ admin
 
-    /// @notice Set the metadata base URI (`{PUBLIC_URL}/api/v1/metadata/`). Admin only.
+    /// @notice Set the metadata base URI (`{PUBLIC_URL}/api/v1/metadata/`), which also moves {contractURI}. Admin only.
     function setBaseURI(string calldata baseURI_) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         _baseTokenURI = baseURI_;
         emit BaseURIUpdated(baseURI_);
         emit BatchMetadataUpdate(0, type(uint256).max);
+        emit ContractURIUpdated();
+    }
+
+    /**
+     * @notice Announce (ERC-4906) that the metadata of some tokens changed off chain (a console edit of the NFT,
+     * film, star or studio their metadata names): `MetadataUpdate(id)` for a range of one token,
+     * `BatchMetadataUpdate(from, to)` otherwise. The admin or a minter (the server's minter key). It changes no
+     * state: a leaked minter key can only make marketplaces fetch metadata again.
+     */
+    function refreshMetadata(TokenRange[] calldata ranges) external {
+        if (msg.sender != defaultAdmin()) _checkRole(MINTER_ROLE);
+        for (uint256 i = 0; i < ranges.length; ++i) {
+            TokenRange calldata r = ranges[i];
+            if (r.fromTokenId > r.toTokenId) revert InvalidTokenRange(r.fromTokenId, r.toTokenId);
+            if (r.fromTokenId == r.toTokenId) emit MetadataUpdate(r.fromTokenId);
+            else emit BatchMetadataUpdate(r.fromTokenId, r.toTokenId);
+        }
     }
 
     /**
@@ -229,6 +259,8 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
             d.version += 1;
         }
         emit TokenRoyaltyUpdated(tokenId, receiver, royaltyBps);
+        // The token's metadata shows its royalty (the "Royalty" trait).
+        emit MetadataUpdate(tokenId);
     }
 
     // ------------------------------------------------------------------ guarded standard entry points
@@ -318,6 +350,12 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     /// @notice Whether the token of `orderId` has been minted.
     function isOrderMinted(bytes32 orderId) external view returns (bool) {
         return _ownerOf(uint256(orderId)) != address(0);
+    }
+
+    /// @notice ERC-7572: the collection's metadata (name, description, image, external link, royalty), served
+    /// beside the tokens' (`baseURI ++ "contract"`): on our server, or in the IPFS snapshot after the exit.
+    function contractURI() external view returns (string memory) {
+        return string.concat(_baseTokenURI, "contract");
     }
 
     /// @notice Whether `tokenId` exists.

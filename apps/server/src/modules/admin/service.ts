@@ -45,7 +45,14 @@ import { pageOf } from "../../lib/paging.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import { type AccountsService, staffView } from "../accounts/service.ts";
 import { postsAdmin } from "../blog/service.ts";
-import { celebritiesAdmin, filmsAdmin, nftsAdmin, studios } from "../catalogue/service.ts";
+import {
+  celebritiesAdmin,
+  filmsAdmin,
+  type MetadataSubject,
+  metadataSources,
+  nftsAdmin,
+  studios,
+} from "../catalogue/service.ts";
 import { type Rendition, checkImage, renderImage } from "../media/service.ts";
 import { sha256Hex } from "../../lib/storage/storage.ts";
 import * as repo from "./repo.ts";
@@ -135,7 +142,7 @@ export interface AdminDeps {
   };
   contact: Pick<ContactService, "inbox">;
   newsletter: Pick<NewsletterService, "exportCsv">;
-  portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata">;
+  portability: Pick<PortabilityService, "exitToIpfs" | "chainMetadata" | "announceMetadataChange">;
   earnings: Pick<EarningsService, "recordPayout">;
   accounts: Pick<AccountsService, "getAccount" | "listAccounts" | "setAccountSuspended" | "setAccountRole">;
 }
@@ -190,6 +197,19 @@ export function createAdminService(deps: AdminDeps) {
   });
   const catalogueWrite = { catalogue: true };
 
+  /**
+   * Runs a console write of an NFT, film, star or studio and, when it changed what minted tokens' metadata
+   * says (the fields tokenURI's JSON shows, read before and after in the write's transaction), enqueues the
+   * ERC-4906 refresh of those tokens in the same transaction (issue 37, decision 180).
+   */
+  async function announcing<T>(tx: Tx, of: MetadataSubject, action: string, write: () => Promise<T>) {
+    const before = await metadataSources.read(tx.db, of);
+    const result = await write();
+    const after = await metadataSources.read(tx.db, of);
+    await ctx.portability.announceMetadataChange(tx, metadataSources.changed(before, after), action);
+    return result;
+  }
+
   async function ownFilm(db: Tx["db"], actor: Actor, id: number): Promise<void> {
     const scope = houseScope(actor);
     if (scope === undefined) return;
@@ -221,7 +241,11 @@ export function createAdminService(deps: AdminDeps) {
     ): Promise<Studio> {
       requireAdminRole(actor);
       return audited(actor, "studio.update", "studio", catalogueWrite, async (tx) =>
-        changed(await studios.update(tx.db, id, patch)),
+        changed(
+          await announcing(tx, { productionHouseId: id }, "studio.update", () =>
+            studios.update(tx.db, id, patch),
+          ),
+        ),
       );
     },
 
@@ -244,7 +268,11 @@ export function createAdminService(deps: AdminDeps) {
     ): Promise<Celebrity> {
       requireAdminRole(actor);
       return audited(actor, "celebrity.update", "celebrity", catalogueWrite, async (tx) =>
-        changed(await celebritiesAdmin.update(tx.db, id, patch)),
+        changed(
+          await announcing(tx, { celebrityId: id }, "celebrity.update", () =>
+            celebritiesAdmin.update(tx.db, id, patch),
+          ),
+        ),
       );
     },
 
@@ -264,7 +292,9 @@ export function createAdminService(deps: AdminDeps) {
       const values = scope === undefined ? patch : { ...patch, productionHouseId: undefined };
       return audited(actor, "film.update", "film", catalogueWrite, async (tx) => {
         await ownFilm(tx.db, actor, id);
-        return changed(await filmsAdmin.update(tx.db, id, values));
+        return changed(
+          await announcing(tx, { filmId: id }, "film.update", () => filmsAdmin.update(tx.db, id, values)),
+        );
       });
     },
 
@@ -285,7 +315,9 @@ export function createAdminService(deps: AdminDeps) {
           if (nft.productionHouseId !== scope) throw notYours("NFT");
           if (patch.filmId !== undefined) await ownFilm(tx.db, actor, patch.filmId);
         }
-        return changed(await nftsAdmin.update(tx.db, id, patch));
+        return changed(
+          await announcing(tx, { nftId: id }, "nft.update", () => nftsAdmin.update(tx.db, id, patch)),
+        );
       });
     },
 

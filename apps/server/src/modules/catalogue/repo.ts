@@ -536,9 +536,8 @@ export async function listTeam(db: Db) {
     .orderBy(asc(teamMembers.displayOrder), asc(teamMembers.id));
 }
 
-/** What the chain side needs of NFTs it knows by catalogue number (token metadata, token → NFT id). */
-export async function nftsByCatalogueNumber(db: Db, numbers: number[]) {
-  if (!numbers.length) return [];
+/** What a minted token's metadata shows of its catalogue NFT (the ERC-721 JSON's fields and traits). */
+function chainNftSelect(db: Db) {
   return db
     .select({
       id: nfts.id,
@@ -557,8 +556,33 @@ export async function nftsByCatalogueNumber(db: Db, numbers: number[]) {
     .from(nfts)
     .innerJoin(films, eq(films.id, nfts.filmId))
     .innerJoin(celebrities, eq(celebrities.id, nfts.celebrityId))
-    .innerJoin(productionHouses, eq(productionHouses.id, nfts.productionHouseId))
-    .where(inArray(nfts.catalogueNumber, numbers));
+    .innerJoin(productionHouses, eq(productionHouses.id, nfts.productionHouseId));
+}
+
+/** What the chain side needs of NFTs it knows by catalogue number (token metadata, token → NFT id). */
+export async function nftsByCatalogueNumber(db: Db, numbers: number[]) {
+  if (!numbers.length) return [];
+  return chainNftSelect(db).where(inArray(nfts.catalogueNumber, numbers));
+}
+
+/** Which catalogue NFTs an edit of one NFT, film, star or production house can change the metadata of. */
+export type MetadataSubject =
+  | { nftId: string }
+  | { filmId: number }
+  | { celebrityId: number }
+  | { productionHouseId: number };
+
+/** The metadata fields (as nftsByCatalogueNumber reads them) of the NFTs `of` names, by catalogue number. */
+export async function metadataSourcesOf(db: Db, of: MetadataSubject) {
+  const where =
+    "nftId" in of
+      ? eq(nfts.id, of.nftId)
+      : "filmId" in of
+        ? eq(nfts.filmId, of.filmId)
+        : "celebrityId" in of
+          ? eq(nfts.celebrityId, of.celebrityId)
+          : eq(nfts.productionHouseId, of.productionHouseId);
+  return chainNftSelect(db).where(where).orderBy(nfts.catalogueNumber);
 }
 
 /** The catalogue number of NFT `id` (the number the contracts know it by). */

@@ -573,6 +573,25 @@ function pgCode(err: unknown): string | undefined {
 
 type Change<T> = { before: T; after: T };
 
+export type { MetadataSubject } from "./repo.ts";
+
+/**
+ * The catalogue NFTs whose minted tokens' metadata (the fields nftsByCatalogueNumber reads) differ between two
+ * reads of `metadataSources` around a console write: what the ERC-4906 refresh must announce (issue 37).
+ */
+export const metadataSources = {
+  read: (db: Db, of: repo.MetadataSubject) => repo.metadataSourcesOf(db, of),
+  changed(
+    before: Awaited<ReturnType<typeof repo.metadataSourcesOf>>,
+    after: Awaited<ReturnType<typeof repo.metadataSourcesOf>>,
+  ): number[] {
+    const was = new Map(before.map((r) => [Number(r.catalogueNumber), JSON.stringify(r)]));
+    const is = new Map(after.map((r) => [Number(r.catalogueNumber), JSON.stringify(r)]));
+    const numbers = new Set([...was.keys(), ...is.keys()]);
+    return [...numbers].filter((n) => was.get(n) !== is.get(n)).sort((a, b) => a - b);
+  },
+};
+
 export const studios = {
   list: async (db: Db, onlyId?: number) =>
     (await repo.allStudios(db)).filter((s) => onlyId === undefined || s.id === onlyId).map(studioView),

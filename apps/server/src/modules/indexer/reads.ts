@@ -177,6 +177,13 @@ export function createTokenReads(opts: TokenReadsOptions) {
     return repo.allTokenIds(q, opts.chainId);
   }
 
+  /** Every minted token and the catalogue NFT it is of, by token id (ascending as numbers). */
+  async function tokenCatalogue(): Promise<{ tokenId: bigint; catalogueNumber: number }[]> {
+    if (opts.chainId === undefined) return [];
+    const rows = await repo.tokensWithCatalogueNumbers(q, opts.chainId);
+    return rows.map((r) => ({ tokenId: BigInt(r.token_id), catalogueNumber: Number(r.nft_number) }));
+  }
+
   /** Mints the indexer has applied among `tokenIds`: token id → the minting transaction and recipient. */
   async function mints(
     tokenIds: string[],
@@ -354,6 +361,7 @@ export function createTokenReads(opts: TokenReadsOptions) {
     nftActivity,
     metadata,
     tokenIds,
+    tokenCatalogue,
     mints,
     auction,
     market,

@@ -409,6 +409,17 @@ export async function allTokenIds(q: Query, chainId: number): Promise<string[]> 
   return rows.map((r) => r.token_id);
 }
 
+/** Every token the indexer knows on a chain with its catalogue number, by token id (the metadata refresh's list). */
+export async function tokensWithCatalogueNumbers(
+  q: Query,
+  chainId: number,
+): Promise<{ token_id: string; nft_number: string }[]> {
+  return q<{ token_id: string; nft_number: string }>(
+    "SELECT token_id::text AS token_id, nft_number::text AS nft_number FROM indexer_tokens WHERE chain_id = $1 ORDER BY token_id",
+    [chainId],
+  );
+}
+
 /** Tokens an address holds or has in an open auction, by token id (at most `limit`). */
 export function tokensOfAccount(
   q: Query,

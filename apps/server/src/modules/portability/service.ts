@@ -1,9 +1,11 @@
 // Tokens that outlive the platform (issue 25 point 1, decision 173): the IPFS snapshot of every token's
 // metadata and media (`npm run export:ipfs`), and the exit that points the collectible's base URI at it.
 // This module owns no table: it reads tokens through the indexer's reads, media through the storage, and
-// acts on the chain with the admin key the chain runtime holds.
+// acts on the chain with the admin key the chain runtime holds. Since issue 37 (decision 180) it also serves
+// the collection's metadata (ERC-7572 contractURI) and sends the ERC-4906 refreshes of console edits with the
+// minter key (refresh.ts, jobs.ts).
 import type { ChainMetadata, IpfsExitResult } from "@diginoor/api/admin";
-import type { TokenLocation, TokenMetadata } from "@diginoor/api/chain";
+import type { CollectionMetadata, TokenLocation, TokenMetadata } from "@diginoor/api/chain";
 import { chainNameOf } from "@diginoor/api/wallets";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { CID } from "multiformats/cid";
@@ -13,19 +15,37 @@ import { type Address, encodeFunctionData, getAddress, parseEventLogs, type Publ
 import { AppError } from "../../http/errors.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import { isSafeKey } from "../../lib/storage/storage.ts";
+import type { Jobs } from "../../platform/jobs/jobs.ts";
+import type { Tx } from "../../platform/tx.ts";
 import type { Minter } from "../chain/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
 import { buildSnapshot, type LoadMedia, type Snapshot, writeCar } from "./snapshot.ts";
+import { refreshMetadataJob, refreshRanges, type TokenRange } from "./refresh.ts";
 
 export { buildSnapshot, IPFS_ADD_OPTIONS, metadataBytes, type Snapshot, writeCar } from "./snapshot.ts";
+export { refreshMetadataJob, refreshRanges } from "./refresh.ts";
+
+/** The collection's image: the site's icon, a file of the web app (`apps/web/public`). */
+const COLLECTION_IMAGE = "favicon.svg";
+
+/** The collection's description in its ERC-7572 metadata. */
+export const COLLECTION_DESCRIPTION =
+  "Licensed digital collectibles of Indian films: scenes, songs and stills, each an edition issued with its production house, which receives a royalty on every resale.";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 export interface PortabilityDeps {
-  tokens: Pick<TokenReads, "tokenIds" | "metadata" | "getToken">;
+  tokens: Pick<TokenReads, "tokenIds" | "metadata" | "getToken" | "tokenCatalogue">;
+  /** Where console edits enqueue the ERC-4906 refresh (in their own transaction). */
+  jobs?: Pick<Jobs, "enqueue">;
   storage: Pick<Storage, "get">;
   /** PUBLIC_URL: media under `<publicUrl>/media/` are ours, read from the storage. */
   publicUrl: string;
+  /**
+   * A file of the built web app by name (the collection's image, `<publicUrl>/favicon.svg`), for the snapshot;
+   * null when it is not there (the image then stays its URL).
+   */
+  webFile?: (name: string) => Promise<Uint8Array | null>;
   /** The account showing a token on its public profile, by the wallet holding it (social's). */
   holders?: { holderHandle(address: string, tokenId: string): Promise<string | null> };
   /** Absent without a chain: the export is empty and the exit unavailable. */
@@ -37,6 +57,8 @@ export interface PortabilityDeps {
     collectible: Address;
     /** Sends from the key the runtime believes is the collectible's admin (the deployer's), if any. */
     admin?: Minter;
+    /** Sends the ERC-4906 refreshes: the minter key (MINTER_ROLE may call refreshMetadata). */
+    refresher?: Minter;
   };
 }
 
@@ -65,9 +87,14 @@ function invalidCid(message: string): AppError {
 
 export function createPortabilityService(deps: PortabilityDeps) {
   const mediaPrefix = `${deps.publicUrl}/media/`;
+  const collectionImage = `${deps.publicUrl}/${COLLECTION_IMAGE}`;
 
   /** Our own media (the storage's objects), by the URL the metadata gives; another site's: null. */
   const loadMedia: LoadMedia = async (url) => {
+    if (url === collectionImage) {
+      const bytes = await deps.webFile?.(COLLECTION_IMAGE);
+      return bytes ? { bytes, ext: path.extname(COLLECTION_IMAGE) } : null;
+    }
     if (!url.startsWith(mediaPrefix)) return null;
     const key = decodeURIComponent(url.slice(mediaPrefix.length).split(/[?#]/)[0] ?? "");
     const obj = isSafeKey(key) ? await deps.storage.get(key) : null;
@@ -84,7 +111,48 @@ export function createPortabilityService(deps: PortabilityDeps) {
   }
 
   async function snapshot(): Promise<Snapshot> {
-    return buildSnapshot(await currentMetadata(), loadMedia);
+    const collection = deps.chain ? await collectionMetadata() : undefined;
+    return buildSnapshot(await currentMetadata(), loadMedia, collection);
+  }
+
+  /** The contract's constants, read once (they never change: name, symbol and default royalty are immutable). */
+  let constants: Promise<{ name: string; symbol: string; royaltyBps: number }> | undefined;
+  function collectionConstants() {
+    const chain = chainOrUnavailable();
+    const read = (functionName: "name" | "symbol" | "defaultRoyaltyBps") =>
+      chain.publicClient.readContract({
+        address: chain.collectible,
+        abi: diginoorCollectibleAbi,
+        functionName,
+      });
+    constants ??= Promise.all([read("name"), read("symbol"), read("defaultRoyaltyBps")]).then(
+      ([name, symbol, royaltyBps]) => ({
+        name: String(name),
+        symbol: String(symbol),
+        royaltyBps: Number(royaltyBps),
+      }),
+    );
+    constants.catch(() => {
+      constants = undefined;
+    });
+    return constants;
+  }
+
+  /**
+   * The collection's metadata (ERC-7572, what `contractURI()` = baseURI ++ "contract" names): OpenSea's
+   * contract-level fields. Royalties are per token (ERC-2981, each token's production house), so the
+   * collection gives the rate tokens are minted with and no single fee recipient.
+   */
+  async function collectionMetadata(): Promise<CollectionMetadata> {
+    const c = await collectionConstants();
+    return {
+      name: c.name,
+      symbol: c.symbol,
+      description: COLLECTION_DESCRIPTION,
+      image: collectionImage,
+      external_link: deps.publicUrl,
+      seller_fee_basis_points: c.royaltyBps,
+    };
   }
 
   function chainOrUnavailable() {
@@ -126,8 +194,46 @@ export function createPortabilityService(deps: PortabilityDeps) {
     }
   }
 
+  /**
+   * Sends one refreshMetadata over the minted tokens of `catalogueNumbers` (ERC-4906 MetadataUpdate or
+   * BatchMetadataUpdate per run of them); what it sent, or why it sent nothing. Throws when the chain refuses
+   * (the job is retried).
+   */
+  async function refreshMetadata(
+    catalogueNumbers: number[],
+  ): Promise<{ sent: false; why: string } | { sent: true; txHash: `0x${string}`; ranges: TokenRange[] }> {
+    const chain = deps.chain;
+    if (!chain) return { sent: false, why: "no chain" };
+    const ranges = refreshRanges(await deps.tokens.tokenCatalogue(), new Set(catalogueNumbers));
+    if (ranges.length === 0) return { sent: false, why: "no minted token of these NFTs" };
+    const sender = chain.refresher ?? chain.admin;
+    if (!sender)
+      throw new Error(
+        "The server holds neither the minter key nor the admin key: cannot announce a metadata change",
+      );
+    const txHash = await sender.send({
+      address: chain.collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "refreshMetadata",
+      args: [ranges],
+      chain: null,
+    });
+    return { sent: true, txHash, ranges };
+  }
+
   return {
     snapshot,
+    collectionMetadata,
+    refreshMetadata,
+
+    /**
+     * Enqueues the ERC-4906 refresh of the minted tokens of `catalogueNumbers` in the console edit's
+     * transaction `tx`: the job exists if and only if the edit commits.
+     */
+    async announceMetadataChange(tx: Tx, catalogueNumbers: number[], reason: string): Promise<void> {
+      if (catalogueNumbers.length === 0 || !deps.jobs || !deps.chain) return;
+      await deps.jobs.enqueue(refreshMetadataJob, { catalogueNumbers, reason }, { tx });
+    },
 
     /**
      * Where a minted token lives, for finding it without us (issue 25): chain, contract, token id, owner,

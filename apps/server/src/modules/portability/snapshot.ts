@@ -1,7 +1,7 @@
 // The IPFS snapshot of every token (issue 25 point 1, decision 173): media first (each file's own CID),
 // then each token's ERC-721 metadata naming its media by those CIDs, then one UnixFS directory
-//   <root>/media/<mediaCid><ext>    <root>/metadata/<tokenId>
-// whose root CID the collectible's base URI can name (ipfs://<root>/metadata/ + tokenId = tokenURI).
+//   <root>/media/<mediaCid><ext>    <root>/metadata/<tokenId>    <root>/metadata/contract
+// (the last the collection's ERC-7572 metadata, what contractURI() = baseURI ++ "contract" names), whose root CID the collectible's base URI can name (ipfs://<root>/metadata/ + tokenId = tokenURI).
 // CIDs come from ipfs-unixfs-importer with the options of `ipfs add --cid-version 1` (kubo's
 // 256 KiB chunks, balanced layout of 174 links, raw leaves, CIDv1), so a node adding the same files
 // gets the same CIDs; the CAR (@ipld/car) holds every block, ready for `ipfs dag import` or a pinning service.
@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { TokenMetadata } from "@diginoor/api/chain";
+import type { CollectionMetadata, TokenMetadata } from "@diginoor/api/chain";
 // The IPFS libraries are loaded when a snapshot is made (not at every start of the server).
 import type { ImporterOptions } from "ipfs-unixfs-importer";
 import type { CID } from "multiformats/cid";
@@ -45,6 +45,8 @@ export interface Snapshot {
   files: SnapshotFile[];
   /** The snapshot's metadata documents by token id (what `metadata/<tokenId>` holds). */
   metadata: Map<string, TokenMetadata>;
+  /** The collection's metadata (what `metadata/contract` holds), when given. */
+  collection?: CollectionMetadata;
   /** Media URLs we do not host (another site's): left in the metadata as they are, not in the CAR. */
   external: string[];
   blocks: { cid: CID; bytes: Uint8Array }[];
@@ -59,7 +61,7 @@ async function importOne(store: BlockList, content: Uint8Array): Promise<CID> {
 }
 
 /** The JSON of a metadata document as the file holds it (UTF-8, no trailing newline). */
-export function metadataBytes(doc: TokenMetadata): Uint8Array {
+export function metadataBytes(doc: TokenMetadata | CollectionMetadata): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(doc));
 }
 
@@ -70,13 +72,16 @@ export function metadataBytes(doc: TokenMetadata): Uint8Array {
 export async function buildSnapshot(
   tokens: { tokenId: string; metadata: TokenMetadata }[],
   loadMedia: LoadMedia,
+  collection?: CollectionMetadata,
 ): Promise<Snapshot> {
   const store = new BlockList();
   const media = new Map<string, { ref: string; file?: SnapshotFile }>();
   const external: string[] = [];
   // 1. Media: each file's CID on its own (the same CID it has inside the directory).
-  for (const { metadata } of tokens) {
-    for (const url of [metadata.image, metadata.animation_url]) {
+  const named = tokens.map((t) => [t.metadata.image, t.metadata.animation_url]);
+  if (collection) named.push([collection.image]);
+  for (const urls of named) {
+    for (const url of urls) {
       if (!url || media.has(url)) continue;
       const loaded = await loadMedia(url);
       if (!loaded) {
@@ -105,6 +110,11 @@ export async function buildSnapshot(
     documents.set(tokenId, doc);
     entries.push({ path: `metadata/${tokenId}`, content: metadataBytes(doc) });
   }
+  const collectionDoc = collection && {
+    ...collection,
+    image: media.get(collection.image)?.ref ?? collection.image,
+  };
+  if (collectionDoc) entries.push({ path: "metadata/contract", content: metadataBytes(collectionDoc) });
   const mediaFiles = [...media.values()].flatMap((m) => (m.file ? [m.file] : []));
   const unique = new Map(mediaFiles.map((f) => [f.path, f]));
   for (const f of unique.values()) entries.push({ path: f.path, content: f.bytes });
@@ -123,7 +133,14 @@ export async function buildSnapshot(
     if (!cid) throw new Error(`the importer yielded no CID for ${e.path}`);
     return { path: e.path, cid, bytes: e.content };
   });
-  return { root, files, metadata: documents, external, blocks: [...store.blocks.values()] };
+  return {
+    root,
+    files,
+    metadata: documents,
+    ...(collectionDoc ? { collection: collectionDoc } : {}),
+    external,
+    blocks: [...store.blocks.values()],
+  };
 }
 
 /** Writes the snapshot's blocks as a CARv1 file whose one root is the directory; returns its size. */

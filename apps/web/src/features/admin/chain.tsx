@@ -93,7 +93,10 @@ export function ChainSection() {
           Pin it: <code>ipfs dag import snapshot.car</code> on your node, or upload the CAR to a pinning
           service.
         </li>
-        <li>Enter the root CID below. Tokens minted later need a new export and exit.</li>
+        <li>
+          Enter the root CID below. Tokens minted later, and metadata edited or royalties changed after the
+          exit, need a new export and exit.
+        </li>
       </ol>
       {open ? (
         <EntityForm
