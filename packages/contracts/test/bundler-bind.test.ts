@@ -16,12 +16,10 @@ import { execFile, execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
-import { type BundlerInstance, LOCAL_BUNDLER_METHODS, startBundler } from "../src/bundler.js";
-import { deployWallets } from "../src/wallets.js";
-import { type Fixture, setupFixture } from "./fixture.js";
+import { type BundlerInstance, LOCAL_BUNDLER_METHODS } from "../src/bundler.js";
+import type { Fixture } from "./fixture.js";
+import { setupWalletFixture, type WalletFixture } from "./wallet-fixture.js";
 
 const MUST_RUN = !!process.env.CI || process.getuid?.() === 0;
 const tag = process.pid % 100_000;
@@ -97,6 +95,7 @@ async function rpc(url: string, method: string, params: unknown[] = []) {
   };
 }
 
+let w: WalletFixture;
 let f: Fixture;
 let bundler: BundlerInstance;
 let control: Server;
@@ -104,18 +103,8 @@ let controlPeers: string[] = [];
 let namespaceProblem: string | undefined;
 
 beforeAll(async () => {
-  f = await setupFixture();
-  await deployWallets({
-    rpcUrl: f.anvil.rpcUrl,
-    collectible: f.collectible,
-    marketplace: f.marketplace,
-    guardian: privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address,
-  });
-  bundler = await startBundler({
-    rpcUrl: f.anvil.rpcUrl,
-    executorPrivateKey: ANVIL_PRIVATE_KEYS[7],
-    utilityPrivateKey: ANVIL_PRIVATE_KEYS[8],
-  });
+  w = await setupWalletFixture();
+  ({ f, bundler } = w);
   control = createServer((req, res) => {
     controlPeers.push(req.socket.remoteAddress ?? "");
     res.end("control");
@@ -128,8 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   removeNamespace();
   await new Promise((resolve) => control?.close(resolve));
-  await bundler?.stop();
-  await f?.stop();
+  await w?.stop();
 });
 
 describe("the local bundler from another address (a network namespace)", () => {
