@@ -94,6 +94,7 @@ describe("the bundler proxy's JSON-RPC 2.0 envelope", () => {
 
   it("answers the specification's error cases with its codes (section 7)", async () => {
     const cases: [string, string, unknown][] = [
+      ["an empty body", "", error(null, -32700)],
       ["not JSON", '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]', error(null, -32700)],
       ["a method not offered", '{"jsonrpc": "2.0", "method": "foobar", "id": "1"}', error("1", -32601)],
       [
