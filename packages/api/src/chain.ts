@@ -237,33 +237,55 @@ export const BUNDLER_METHODS = [
   "pimlico_getUserOperationGasPrice",
 ] as const;
 
-/** A JSON-RPC request to the bundler proxy. */
-export const bundlerRequestSchema = z
-  .object({
-    jsonrpc: z.literal("2.0"),
-    id: z.union([z.number().int(), z.string().max(100)]),
-    method: z.enum(BUNDLER_METHODS),
-    params: z.array(z.unknown()).max(4).default([]),
-  })
-  .strict();
+/** A JSON-RPC 2.0 id: a string, a number or null (a call without one is a notification). */
+export const jsonRpcIdSchema = z.union([z.string().nullable(), z.number().nullable()]);
 
-/** The bundler's JSON-RPC answer, passed on as it came. */
-export const bundlerResponseSchema = z.object({
+/**
+ * One JSON-RPC 2.0 call to the bundler proxy. Documentation: the proxy reads the body itself (it must answer
+ * a body that is not JSON, or not a call, with a JSON-RPC error object), so nothing is refused with a 400.
+ */
+export const bundlerCallSchema = z.object({
   jsonrpc: z.literal("2.0"),
-  id: z.union([z.number(), z.string()]),
-  result: z.unknown().optional(),
-  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+  id: jsonRpcIdSchema.optional().describe("Absent: a notification, answered 204 and not executed"),
+  method: z.enum(BUNDLER_METHODS),
+  params: z.array(z.unknown()).max(4).optional(),
 });
+
+/** The body of POST /api/v1/bundler: one call, or a batch (an array of calls; each answered -32005). */
+export const bundlerRequestSchema = z.union([bundlerCallSchema, z.array(bundlerCallSchema).min(1)]);
+
+/** A JSON-RPC 2.0 error object: the spec's codes (-32700 parse error, -32600 invalid request, -32601
+ * method not found, -32602 invalid params, -32603 internal error, -32005 limit exceeded) or the bundler's. */
+export const jsonRpcErrorSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+
+/** A JSON-RPC 2.0 response: the call's id (null when it could not be read), then a result or an error. */
+export const bundlerCallResponseSchema = z.union([
+  z.object({ jsonrpc: z.literal("2.0"), id: jsonRpcIdSchema, result: z.unknown() }).strict(),
+  z.object({ jsonrpc: z.literal("2.0"), id: jsonRpcIdSchema, error: jsonRpcErrorSchema }).strict(),
+]);
+
+/** The proxy's answer: one response, or for a batch an array of them (none for notifications). */
+export const bundlerResponseSchema = z.union([
+  bundlerCallResponseSchema,
+  z.array(bundlerCallResponseSchema).min(1),
+]);
+export type BundlerResponse = z.infer<typeof bundlerResponseSchema>;
 
 export const bundlerEndpoints = {
   callBundler: endpoint({
     operationId: "callBundler",
     method: "POST",
     path: "/api/v1/bundler",
-    summary: "ERC-4337 bundler JSON-RPC for passkey wallets (the methods a wallet needs; signed-in users)",
+    summary:
+      "ERC-4337 bundler JSON-RPC 2.0 for passkey wallets (the methods a wallet needs; signed-in users). Every call is answered with a JSON-RPC response (200), errors as JSON-RPC error objects with the call's id; a body of notifications only gets 204",
     tags: ["chain"],
     body: bundlerRequestSchema,
     success: { status: 200, schema: bundlerResponseSchema },
+    noContent: "Only notifications (calls without an id): not executed, nothing to answer",
     errors: ["unavailable"],
   }),
 };

@@ -24,6 +24,8 @@ export interface Endpoint {
   success: { status: 200 | 201 | 202 | 204 | 302; schema?: z.ZodType; contentType?: string };
   /** The answer has an ETag, and a request whose If-None-Match names it gets 304 without a body. */
   conditional?: true;
+  /** Besides its success status, the endpoint answers 204 without a body in this case. */
+  noContent?: string;
   /** Error codes this endpoint itself answers with (each has one status, see errorStatuses). */
   errors?: readonly ErrorCode[];
 }

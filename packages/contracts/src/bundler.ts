@@ -5,6 +5,7 @@
  * hosted bundler instead.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -19,13 +20,14 @@ export interface StartBundlerOptions {
   executorPrivateKey: Hex;
   /** Key that deploys Alto's simulation contracts at start. */
   utilityPrivateKey: Hex;
-  /** Port on 127.0.0.1; a free one when omitted. */
+  /** Port on 127.0.0.1 (the only address it listens on); a free one when omitted. */
   port?: number;
   /** Alto's log level (default "warn"). */
   logLevel?: "trace" | "debug" | "info" | "warn" | "error";
 }
 
 export interface BundlerInstance {
+  /** `http://127.0.0.1:<port>/rpc?key=<this start's key>`: requests without the key are refused (401). */
   url: string;
   port: number;
   stop(): Promise<void>;
@@ -33,6 +35,21 @@ export interface BundlerInstance {
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
+
+/**
+ * The JSON-RPC methods the local bundler answers: those our bundler proxy passes on (packages/api
+ * BUNDLER_METHODS). Alto answers every other method it has (`boost_sendUserOperation`, which bundles an
+ * unsponsored operation at the executor's cost, the `debug_bundler_*` ones) unless told this list.
+ */
+export const LOCAL_BUNDLER_METHODS = [
+  "eth_chainId",
+  "eth_supportedEntryPoints",
+  "eth_estimateUserOperationGas",
+  "eth_sendUserOperation",
+  "eth_getUserOperationReceipt",
+  "eth_getUserOperationByHash",
+  "pimlico_getUserOperationGasPrice",
+] as const;
 
 /** Path of Alto's command-line entry in node_modules. */
 export function altoCliPath(): string {
@@ -98,6 +115,51 @@ if (rpc) {
 }
 `)}`;
 
+/**
+ * Alto 0.0.20 listens on 0.0.0.0 whatever it is told (`fastify.listen({ host: "0.0.0.0" })`, no option) and
+ * asks no credentials: anyone who reached the port could spend its executor's ETH and skip our proxy's
+ * sign-in and rate limit. Loaded into Alto's process (`node --import`), this makes every TCP listen of the
+ * process use DIGINOOR_BUNDLER_HOST (127.0.0.1) and refuses any other kind of listen (a path, a handle), and
+ * answers 401 to every HTTP request (and closes every upgrade) whose URL lacks `key=<DIGINOOR_BUNDLER_KEY>`,
+ * a random key of this start: on loopback, other local users and web pages reaching 127.0.0.1 by DNS
+ * rebinding cannot use it either. Proven from another address in a network namespace
+ * (test/bundler-bind.test.ts).
+ */
+const LOOPBACK_PRELOAD = `data:text/javascript,${encodeURIComponent(`
+import http from "node:http";
+import net from "node:net";
+import { timingSafeEqual } from "node:crypto";
+const host = process.env.DIGINOOR_BUNDLER_HOST;
+const key = Buffer.from(process.env.DIGINOOR_BUNDLER_KEY ?? "");
+if (!host || key.length < 32) throw new Error("the local bundler needs DIGINOOR_BUNDLER_HOST and DIGINOOR_BUNDLER_KEY");
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  const [first] = args;
+  if (typeof first === "number") return listen.call(this, { port: first, host }, ...args.filter((a) => typeof a === "function"));
+  if (first && typeof first === "object" && first.port !== undefined && first.path === undefined && first.fd === undefined && first.handle === undefined && first._handle === undefined)
+    return listen.call(this, { ...first, host, ipv6Only: false }, ...args.slice(1));
+  throw new Error("the local bundler listens only on a TCP port of " + host);
+};
+const authorised = (url) => {
+  const q = (url ?? "").indexOf("?");
+  const given = Buffer.from(q < 0 ? "" : (new URLSearchParams(url.slice(q + 1)).get("key") ?? ""));
+  return given.length === key.length && timingSafeEqual(given, key);
+};
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (event, ...args) {
+  if (event === "request" && !authorised(args[0].url)) {
+    args[1].writeHead(401, { "content-type": "application/json" });
+    args[1].end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "unauthorized: the bundler's key is missing or wrong" } }));
+    return true;
+  }
+  if (event === "upgrade" && !authorised(args[0].url)) {
+    args[1].destroy();
+    return true;
+  }
+  return emit.call(this, event, ...args);
+};
+`)}`;
+
 /** Start Alto on `rpcUrl` for EntryPoint v0.8 and wait until it answers `eth_supportedEntryPoints`. */
 export async function startBundler(opts: StartBundlerOptions): Promise<BundlerInstance> {
   if (!exitHookInstalled) {
@@ -138,11 +200,23 @@ export async function startBundler(opts: StartBundlerOptions): Promise<BundlerIn
     "200",
     "--log-level",
     opts.logLevel ?? "warn",
+    "--rpc-methods",
+    LOCAL_BUNDLER_METHODS.join(","),
   ];
-  const child = spawn(process.execPath, ["--import", CHAIN_CLOCK_PRELOAD, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, DIGINOOR_CHAIN_CLOCK_RPC: opts.rpcUrl },
-  });
+  const key = randomBytes(32).toString("hex");
+  const child = spawn(
+    process.execPath,
+    ["--import", LOOPBACK_PRELOAD, "--import", CHAIN_CLOCK_PRELOAD, ...args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        DIGINOOR_CHAIN_CLOCK_RPC: opts.rpcUrl,
+        DIGINOOR_BUNDLER_HOST: "127.0.0.1",
+        DIGINOOR_BUNDLER_KEY: key,
+      },
+    },
+  );
   running.add(child);
   let output = "";
   const collect = (d: Buffer) => {
@@ -158,7 +232,7 @@ export async function startBundler(opts: StartBundlerOptions): Promise<BundlerIn
       resolve();
     });
   });
-  const url = `http://127.0.0.1:${port}/rpc`;
+  const url = `http://127.0.0.1:${port}/rpc?key=${key}`;
   const deadline = Date.now() + 180_000;
   while (!exited && Date.now() < deadline) {
     const eps = await supportedEntryPoints(url);

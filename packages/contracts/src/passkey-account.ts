@@ -52,6 +52,16 @@ export function passkeyCoordinates(publicKey: Hex): { qx: Hex; qy: Hex } {
   return { qx: slice(key, 0, 32), qy: slice(key, 32, 64) };
 }
 
+/** OpenZeppelin's WebAuthnAuth fields in order: r, s, challengeIndex, typeIndex, authenticatorData, clientDataJSON. */
+export const WEBAUTHN_AUTH_PARAMETERS = [
+  { type: "bytes32" },
+  { type: "bytes32" },
+  { type: "uint256" },
+  { type: "uint256" },
+  { type: "bytes" },
+  { type: "string" },
+] as const;
+
 /** WebAuthn assertion as OpenZeppelin's WebAuthn.tryDecodeAuth reads it: the WebAuthnAuth fields, ABI-encoded in place. */
 export function encodeWebAuthnSignature(args: {
   /** r || s, 64 bytes (low s, as ox normalises it). */
@@ -63,17 +73,14 @@ export function encodeWebAuthnSignature(args: {
   const typeIndex = args.webauthn.typeIndex ?? clientDataJSON.indexOf('"type"');
   const r = slice(args.signature, 0, 32);
   const s = slice(args.signature, 32, 64);
-  return encodeAbiParameters(
-    [
-      { type: "bytes32" },
-      { type: "bytes32" },
-      { type: "uint256" },
-      { type: "uint256" },
-      { type: "bytes" },
-      { type: "string" },
-    ],
-    [r, s, BigInt(challengeIndex), BigInt(typeIndex), args.webauthn.authenticatorData, clientDataJSON],
-  );
+  return encodeAbiParameters(WEBAUTHN_AUTH_PARAMETERS, [
+    r,
+    s,
+    BigInt(challengeIndex),
+    BigInt(typeIndex),
+    args.webauthn.authenticatorData,
+    clientDataJSON,
+  ]);
 }
 
 /** ERC-7913 signer of a passkey in our account: the WebAuthn verifier's address, then x || y (84 bytes). */
@@ -91,11 +98,24 @@ export function encodePasskeyAccountSignature(signer: Hex, webAuthnSignature: He
 }
 
 /**
- * A well-formed WebAuthn signature of the right size that does not verify, for gas estimation (the account
- * answers SIG_VALIDATION_FAILED instead of reverting, and the P-256 check costs as much as a real one).
+ * A well-formed WebAuthn signature of the right size that does not verify, for gas estimation: the account
+ * answers SIG_VALIDATION_FAILED instead of reverting, and its P-256 check costs at least what any signature's
+ * costs (issue 37 point 4):
+ *  - our verifier (DiginoorWebAuthnVerifier) runs the P-256 check even though the stub's challenge is not the
+ *    operation's hash (it cannot be: the hash covers the gas limits being estimated);
+ *  - with the P-256 precompile a failing signature costs two calls to it (OpenZeppelin's P256 then probes
+ *    the precompile), a valid one one;
+ *  - without it OpenZeppelin's Solidity check adds a point for every 2-bit window of (u1, u2) that is not
+ *    (0, 0), and doubles from the first one: r and s are chosen so that no window is (0, 0) and the first is
+ *    not, the most work a signature can cause (r = sha256("Diginoor stub signature r") mod n, s =
+ *    sha256("Diginoor stub signature s 2680") mod n/2, the first k that gives it; r = s = 1 skipped 31 of the
+ *    128 additions). `test/passkey-stub-gas.test.ts` checks this of the constant.
  */
 export const STUB_WEBAUTHN_SIGNATURE: Hex = encodeWebAuthnSignature({
-  signature: concat([pad("0x01", { size: 32 }), pad("0x01", { size: 32 })]),
+  signature: concat([
+    "0x23efb90da36555d97bb8d2c66731d9f9493a9ef2ca16c6dd2ef1e4639f838f0a",
+    "0x7f33a0146ce0fa32794ff795ae7f9068312c578f749457617b3fb6f20dee1e34",
+  ]),
   webauthn: {
     authenticatorData: concat([pad("0x49", { size: 32 }), "0x0500000000"]),
     clientDataJSON: `{"type":"webauthn.get","challenge":"${"A".repeat(43)}","origin":"https://diginoor.example","crossOrigin":false}`,

@@ -123,6 +123,7 @@ export function routeSchema(e: Endpoint, o: { permission: Permission; rateLimite
       ...(e.conditional
         ? { 304: z.undefined().describe("Not modified: If-None-Match named the current ETag") }
         : {}),
+      ...(e.noContent && status !== 204 ? { 204: z.undefined().describe(e.noContent) } : {}),
       ...Object.fromEntries(errorStatusesOf(e, o).map((s) => [s, errorResponse(s)])),
     },
   } as FastifySchema;

@@ -2,8 +2,8 @@
 pragma solidity ^0.8.26;
 
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
-import {ERC7913WebAuthnVerifier} from "@openzeppelin/contracts/utils/cryptography/verifiers/ERC7913WebAuthnVerifier.sol";
 import {DiginoorPasskeyAccount} from "./DiginoorPasskeyAccount.sol";
+import {DiginoorWebAuthnVerifier} from "./DiginoorWebAuthnVerifier.sol";
 
 /**
  * @title DiginoorAccountFactory
@@ -14,7 +14,8 @@ import {DiginoorPasskeyAccount} from "./DiginoorPasskeyAccount.sol";
  */
 contract DiginoorAccountFactory {
     DiginoorPasskeyAccount public immutable implementation;
-    /// @notice OpenZeppelin's stateless ERC-7913 WebAuthn verifier, which checks every account's passkeys.
+    /// @notice The stateless ERC-7913 WebAuthn verifier that checks every account's passkeys: OpenZeppelin's,
+    /// always running the P-256 check (DiginoorWebAuthnVerifier).
     address public immutable webAuthnVerifier;
     /// @notice EXTCODEHASH of every account made here (the EIP-1167 proxy of `implementation`).
     bytes32 public immutable accountCodeHash;
@@ -24,7 +25,7 @@ contract DiginoorAccountFactory {
     event AccountCreated(address indexed account, bytes32 qx, bytes32 qy);
 
     constructor(address guardian) {
-        webAuthnVerifier = address(new ERC7913WebAuthnVerifier());
+        webAuthnVerifier = address(new DiginoorWebAuthnVerifier());
         implementation = new DiginoorPasskeyAccount(webAuthnVerifier);
         defaultGuardian = guardian;
         accountCodeHash = keccak256(

@@ -1,9 +1,11 @@
-import { bundlerEndpoints, chainEndpoints } from "@diginoor/api/chain";
+import { BUNDLER_METHODS, type BundlerResponse, bundlerEndpoints, chainEndpoints } from "@diginoor/api/chain";
 import { chainNameOf, nativeSymbolOf } from "@diginoor/api/wallets";
 import type { FastifyInstance } from "fastify";
 import type { ChainRuntime } from "./runtime.ts";
 import { AppError } from "../../http/errors.ts";
+import { answerJsonRpc, JSON_RPC_INTERNAL_ERROR, JsonRpcError } from "../../http/json-rpc.ts";
 import { route } from "../../http/route.ts";
+import { markDocumentationOnly } from "../../http/validation.ts";
 import type { RateLimitRule } from "../../lib/rate-limit.ts";
 
 /** User operations and their estimates and receipts: a passkey wallet polls receipts while it waits. */
@@ -37,35 +39,61 @@ export async function registerChain(
   });
 
   // The bundler behind a proxy: its URL (a hosted bundler's carries an API key) stays on the server, and
-  // only the methods a wallet needs pass (packages/api BUNDLER_METHODS).
-  route(app, bundlerEndpoints.callBundler, {
-    permission: "signed-in",
-    rateLimits: [{ rule: BUNDLER_CALLS_PER_USER, by: "user" }],
-    handler: async ({ body }) => {
-      const url = ctx.chain?.wallets?.bundlerUrl;
-      if (!url) throw new AppError("unavailable", "Passkey wallets are unavailable: no ERC-4337 bundler");
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
+  // only the methods a wallet needs pass (packages/api BUNDLER_METHODS). The body is JSON-RPC 2.0 read by
+  // http/json-rpc.ts (every problem answered as a JSON-RPC error object with the call's id), so this scope
+  // takes application/json as text; other content types are 415 as everywhere.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) =>
+      done(null, body),
+    );
+    markDocumentationOnly(bundlerEndpoints.callBundler.body);
+    route(scope, bundlerEndpoints.callBundler, {
+      permission: "signed-in",
+      rateLimits: [{ rule: BUNDLER_CALLS_PER_USER, by: "user" }],
+      handler: async ({ req, reply }) => {
+        const url = ctx.chain?.wallets?.bundlerUrl;
+        if (!url) throw new AppError("unavailable", "Passkey wallets are unavailable: no ERC-4337 bundler");
+        const answer = await answerJsonRpc(typeof req.body === "string" ? req.body : "", {
+          methods: PROXIED,
+          maxParams: 4,
+          call: (method, params) => callBundler(url, method, params),
         });
-      } catch {
-        throw new AppError("unavailable", "The ERC-4337 bundler did not answer");
-      }
-      const answer = (await res.json().catch(() => undefined)) as
-        | {
-            jsonrpc: "2.0";
-            id: number | string;
-            result?: unknown;
-            error?: { code: number; message: string; data?: unknown };
-          }
-        | undefined;
-      if (answer?.jsonrpc !== "2.0")
-        throw new AppError("unavailable", "The ERC-4337 bundler answered nonsense");
-      return answer;
-    },
+        if (answer === undefined) return reply.code(204).send();
+        return answer as BundlerResponse;
+      },
+    });
   });
+}
+
+const PROXIED: ReadonlySet<string> = new Set(BUNDLER_METHODS);
+
+/** One call to the bundler, under an id of ours (the caller's goes back in the proxy's answer). */
+async function callBundler(url: string, method: string, params: unknown[]): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch {
+    throw new JsonRpcError(JSON_RPC_INTERNAL_ERROR, "The ERC-4337 bundler did not answer");
+  }
+  const answer = (await res.json().catch(() => undefined)) as
+    | { jsonrpc?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
+    | undefined;
+  if (answer?.jsonrpc !== "2.0")
+    throw new JsonRpcError(JSON_RPC_INTERNAL_ERROR, "The ERC-4337 bundler answered nonsense");
+  const { error } = answer;
+  if (error && typeof error === "object") {
+    const message =
+      typeof error.message === "string" ? error.message : "The ERC-4337 bundler refused the call";
+    const code = Number.isInteger(error.code) ? (error.code as number) : JSON_RPC_INTERNAL_ERROR;
+    throw new JsonRpcError(code, message, error.data);
+  }
+  if (!Object.hasOwn(answer, "result"))
+    throw new JsonRpcError(JSON_RPC_INTERNAL_ERROR, "The ERC-4337 bundler answered nonsense");
+  return answer.result;
 }

@@ -223,7 +223,8 @@ export async function startChain(
           await bundler.stop();
           await stopAnvil();
         };
-        log(`ERC-4337 bundler (Alto) at ${bundlerUrl}`);
+        // The URL carries the bundler's key: never logged.
+        log(`ERC-4337 bundler (Alto) on 127.0.0.1:${bundler.port} (loopback, keyed URL)`);
       }
       wallets = {
         entryPoint: ENTRYPOINT_ADDRESS,

@@ -85,7 +85,9 @@ function bundlerTransport() {
       const answer = await callApi<typeof bundlerEndpoints.callBundler>("POST /api/v1/bundler", {
         body: { jsonrpc: "2.0", id: ++id, method: method as never, params: (params ?? []) as unknown[] },
       });
-      if (answer.error) {
+      // One call sent, one response back (the proxy answers arrays to batches only).
+      if (Array.isArray(answer)) throw new Error("the bundler proxy answered a batch to one call");
+      if ("error" in answer) {
         throw Object.assign(new Error(answer.error.message), {
           code: answer.error.code,
           data: answer.error.data,
