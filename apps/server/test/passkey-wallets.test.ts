@@ -1,11 +1,17 @@
 /**
- * Passkey wallets (decision 160): linking a passkey's wallet with a WebAuthn assertion over our nonce,
- * the counterfactual address from our factory on anvil, and every bad assertion refused with nothing linked.
+ * Passkey wallets (decision 160): linking a passkey's wallet with its WebAuthn registration and assertion
+ * over our nonce (standard JSON, WebAuthn Level 3 checks: decision 180), the counterfactual address from
+ * our factory on anvil, and every bad answer refused with nothing linked.
  */
-import { walletMessages as m } from "@diginoor/api/wallets";
+import {
+  type LinkPasskeyRequest,
+  type PasskeyRefusal,
+  passkeyRefusalMessages,
+  walletMessages as m,
+} from "@diginoor/api/wallets";
 import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
 import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
-import type { Hex } from "viem";
+import { type Hex, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
@@ -32,7 +38,7 @@ describe("passkey wallets", () => {
     return res.json().nonce;
   }
 
-  /** The body the web app sends: the passkey's public key and its assertion over the nonce. */
+  /** The body the web app sends: the passkey made over the nonce and its assertion over the nonce. */
   const body = passkeyAssertionBody;
 
   const link = (cookie: string, payload: object) =>
@@ -58,7 +64,7 @@ describe("passkey wallets", () => {
   it("links the factory's account of the passkey; it receives purchases and lists its passkey", async () => {
     const { cookie } = await newSignedInUser(t.ctx);
     const passkey = createSoftwarePasskey({ origin: ORIGIN });
-    const res = await link(cookie, await body(passkey, await nonceFor(cookie)));
+    const res = await link(cookie, body(passkey, await nonceFor(cookie)));
     expect(res.statusCode, res.body).toBe(201);
     const expected = await t.ctx.chain!.publicClient.readContract({
       address: t.ctx.chain!.wallets!.accountFactory,
@@ -75,81 +81,241 @@ describe("passkey wallets", () => {
       }),
     ]);
     // The same passkey again: already linked.
-    const again = await link(cookie, await body(passkey, await nonceFor(cookie)));
+    const again = await link(cookie, body(passkey, await nonceFor(cookie)));
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(m.alreadyLinked);
   });
 
+  const utf8 = (text: string) => Buffer.from(text, "utf8");
+  const other = () => createSoftwarePasskey({ origin: ORIGIN });
+  type Make = (p: SoftwarePasskey, nonce: string) => LinkPasskeyRequest;
+
+  // Every refusal of a WebAuthn Level 3 relying party (decision 180), each with the answers of an
+  // authenticator that signed what it says (the refusal is the check's, not a broken signature's).
   it.each([
     [
-      "another challenge",
-      async (p: SoftwarePasskey, n: string) => body(p, n, `${n}x`),
-      m.passkeyWrongChallenge,
+      "a registration over another challenge",
+      (p, n) => body(p, n, { challenge: `${n}x` }),
+      "wrong_challenge",
+    ],
+    [
+      "an assertion over another challenge",
+      (p, n) => ({ ...body(p, n), assertion: p.authenticate(utf8(`${n}x`)) }),
+      "wrong_challenge",
     ],
     [
       "another site's origin",
-      async (_p: SoftwarePasskey, n: string) =>
-        body(createSoftwarePasskey({ origin: "https://evil.example" }), n),
-      m.passkeyBadAssertion,
+      (_p, n) => body(createSoftwarePasskey({ origin: "https://evil.example" }), n),
+      "wrong_origin",
+    ],
+    [
+      "an assertion from another site's origin",
+      (p, n) => body(p, n, { assertion: { origin: "https://evil.example" } }),
+      "wrong_origin",
     ],
     [
       "another relying party id",
-      async (_p: SoftwarePasskey, n: string) =>
-        body(createSoftwarePasskey({ rpId: "evil.example", origin: ORIGIN }), n),
-      m.passkeyBadAssertion,
+      (_p, n) => body(createSoftwarePasskey({ rpId: "evil.example", origin: ORIGIN }), n),
+      "wrong_rp_id",
     ],
     [
-      "a signature by another key",
-      async (p: SoftwarePasskey, n: string) => ({
-        ...(await body(p, n)),
-        publicKey: createSoftwarePasskey({ origin: ORIGIN }).publicKey,
-      }),
-      m.passkeyBadSignature,
+      "an assertion for another relying party id",
+      (p, n) => body(p, n, { assertion: { rpId: "evil.example" } }),
+      "wrong_rp_id",
     ],
     [
-      "no user verification",
-      async (p: SoftwarePasskey, n: string) => {
-        const b = await body(p, n);
-        // Flags byte (33rd) with only user-present: the signature no longer matches either, but the flag is checked first.
-        const flagsAt = 2 + 32 * 2;
-        return {
-          ...b,
-          authenticatorData: `${b.authenticatorData.slice(0, flagsAt)}01${b.authenticatorData.slice(flagsAt + 2)}`,
-        };
+      "an assertion made in a cross-origin frame",
+      (p, n) => body(p, n, { assertion: { crossOrigin: true } }),
+      "cross_origin",
+    ],
+    [
+      "a registration made in a cross-origin frame",
+      (p, n) => body(p, n, { registration: { crossOrigin: true } }),
+      "cross_origin",
+    ],
+    [
+      "an assertion inside another site's frame (topOrigin)",
+      (p, n) => body(p, n, { assertion: { crossOrigin: true, topOrigin: "https://evil.example" } }),
+      "top_origin",
+    ],
+    [
+      "a topOrigin without crossOrigin",
+      (p, n) => body(p, n, { registration: { topOrigin: "https://evil.example" } }),
+      "top_origin",
+    ],
+    [
+      "a passkey backed up but not backup eligible (BS without BE)",
+      (_p, n) => body(createSoftwarePasskey({ origin: ORIGIN, backedUp: true }), n),
+      "backup_state",
+    ],
+    ["an assertion with BS without BE", (p, n) => body(p, n, { assertion: { flags: 0x15 } }), "backup_state"],
+    [
+      "backup eligibility lost between registration and assertion",
+      (_p, n) =>
+        body(createSoftwarePasskey({ origin: ORIGIN, backupEligible: true }), n, {
+          assertion: { flags: 0x05 },
+        }),
+      "backup_state",
+    ],
+    [
+      "a request naming another credential id",
+      (p, n) => ({ ...body(p, n), credentialId: other().id }),
+      "credential_mismatch",
+    ],
+    [
+      "an assertion answered by another credential id",
+      (p, n) => body(p, n, { assertion: { credentialId: other().id } }),
+      "credential_mismatch",
+    ],
+    [
+      "an assertion of another passkey",
+      (p, n) => {
+        const b = body(p, n);
+        const q = other();
+        return { ...b, assertion: q.authenticate(utf8(n)) };
       },
-      m.passkeyNotVerified,
+      "credential_mismatch",
+    ],
+    [
+      "a registration whose id is not the attested credential's",
+      (p, n) => {
+        const b = body(p, n, { registration: { credentialId: other().id } });
+        return { ...b, registration: { ...b.registration, id: p.id, rawId: p.id } };
+      },
+      "credential_mismatch",
+    ],
+    [
+      "a registration naming another key than the one that signs",
+      (p, n) => body(p, n, { registration: { publicKey: other().publicKey } }),
+      "bad_signature",
+    ],
+    [
+      "an assertion without user verification",
+      (p, n) => body(p, n, { assertion: { flags: 0x01 } }),
+      "not_verified",
+    ],
+    [
+      "a registration without user verification",
+      (p, n) => body(p, n, { registration: { flags: 0x01 } }),
+      "not_verified",
+    ],
+    [
+      "a signature counter that did not grow from the registration's",
+      (p, n) => body(p, n, { registration: { signCount: 7 }, assertion: { signCount: 7 } }),
+      "counter",
     ],
     [
       "a public key off the curve",
-      async (p: SoftwarePasskey, n: string) => ({
-        ...(await body(p, n)),
-        publicKey: `0x${"11".repeat(64)}` as Hex,
-      }),
-      m.passkeyBadKey,
+      (p, n) => body(p, n, { registration: { publicKey: `0x${"11".repeat(64)}` as Hex } }),
+      "bad_key",
     ],
-  ] as const)("refuses an assertion with %s and links nothing", async (_name, make, message) => {
+  ] as [string, Make, PasskeyRefusal][])("refuses %s and links nothing", async (_name, make, reason) => {
     const { cookie } = await newSignedInUser(t.ctx);
     const passkey = createSoftwarePasskey({ origin: ORIGIN });
     const nonce = await nonceFor(cookie);
-    const res = await link(cookie, await make(passkey, nonce));
+    const res = await link(cookie, make(passkey, nonce));
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error.message).toBe(message);
+    expect(res.json().error).toEqual({
+      code: "bad_request",
+      message: passkeyRefusalMessages[reason],
+      details: { reason },
+    });
     expect(await list(cookie)).toEqual([]);
-    // The nonce was not consumed: a good assertion with it still links.
-    const ok = await link(cookie, await body(passkey, nonce));
+    // The nonce was not consumed: a good answer with it still links.
+    const ok = await link(cookie, body(passkey, nonce));
     expect(ok.statusCode, ok.body).toBe(201);
+  });
+
+  it("links a synced passkey (backup eligible and backed up, BE and BS)", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const synced = createSoftwarePasskey({ origin: ORIGIN, backupEligible: true, backedUp: true });
+    const res = await link(cookie, body(synced, await nonceFor(cookie)));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().passkey).toEqual({
+      credentialId: synced.id,
+      publicKey: synced.publicKey.toLowerCase(),
+    });
+  });
+
+  it("refuses a replayed answer: the same body again, and its registration and assertion with a new nonce", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const passkey = createSoftwarePasskey({ origin: ORIGIN });
+    const first = body(passkey, await nonceFor(cookie));
+    expect((await link(cookie, first)).statusCode).toBe(201);
+    const again = await link(cookie, first);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.message).toBe(m.usedNonce);
+    const stranger = await newSignedInUser(t.ctx);
+    const replayed = await link(stranger.cookie, { ...first, nonce: await nonceFor(stranger.cookie) });
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json().error.details).toEqual({ reason: "wrong_challenge" });
+    expect(await list(stranger.cookie)).toEqual([]);
+  });
+
+  it("a request to add another device's passkey is checked the same way", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const linked = await link(
+      cookie,
+      body(createSoftwarePasskey({ origin: ORIGIN }), await nonceFor(cookie)),
+    );
+    expect(linked.statusCode, linked.body).toBe(201);
+    const url = `/api/v1/wallets/${linked.json().address}/passkey-requests`;
+    const phone = createSoftwarePasskey({ origin: ORIGIN });
+    const nonce = await nonceFor(cookie);
+    for (const [answer, reason] of [
+      [{ assertion: { crossOrigin: true } }, "cross_origin"],
+      [{ assertion: { topOrigin: "https://evil.example" } }, "top_origin"],
+      [{ assertion: { flags: 0x15 } }, "backup_state"],
+      [{ assertion: { credentialId: other().id } }, "credential_mismatch"],
+    ] as const) {
+      const res = await t.app.inject({
+        method: "POST",
+        url,
+        headers: { cookie },
+        payload: body(phone, nonce, answer),
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.details).toEqual({ reason });
+    }
+    const asked = await t.app.inject({
+      method: "POST",
+      url,
+      headers: { cookie },
+      payload: body(phone, nonce),
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect(asked.json()).toMatchObject({ credentialId: phone.id, publicKey: phone.publicKey.toLowerCase() });
+  });
+
+  it("refuses the old raw body (r || s signature, hex authenticator data) with 400", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const passkey = createSoftwarePasskey({ origin: ORIGIN });
+    const nonce = await nonceFor(cookie);
+    const { signature, webauthn } = await passkey.account.sign({ hash: stringToHex(nonce) });
+    const res = await link(cookie, {
+      nonce,
+      credentialId: passkey.id,
+      publicKey: passkey.publicKey,
+      authenticatorData: webauthn.authenticatorData,
+      clientDataJSON: webauthn.clientDataJSON,
+      signature,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe("validation_failed");
+    expect(await list(cookie)).toEqual([]);
   });
 
   it("refuses a nonce issued to another user, and a malformed body, with 400", async () => {
     const a = await newSignedInUser(t.ctx);
     const b = await newSignedInUser(t.ctx);
     const passkey = createSoftwarePasskey({ origin: ORIGIN });
-    const res = await link(b.cookie, await body(passkey, await nonceFor(a.cookie)));
+    const res = await link(b.cookie, body(passkey, await nonceFor(a.cookie)));
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe(m.unknownNonce);
+    const good = body(passkey, await nonceFor(b.cookie));
     const bad = await link(b.cookie, {
-      ...(await body(passkey, await nonceFor(b.cookie))),
-      publicKey: "0x12",
+      ...good,
+      assertion: { ...good.assertion, response: { signature: "0x12" } },
     });
     expect(bad.statusCode).toBe(400);
     expect(await list(b.cookie)).toEqual([]);

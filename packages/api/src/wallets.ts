@@ -38,10 +38,22 @@ export const walletMessages = {
   alreadyLinked: "This wallet is already linked to your account",
   notLinked: "Wallet not found among your linked wallets",
   passkeyUnavailable: "Passkey wallets are unavailable: this server's chain has no account factory",
-  passkeyBadKey: "The passkey's public key is not a P-256 key",
-  passkeyBadAssertion: "The passkey's answer is not a valid WebAuthn assertion for this site",
+  passkeyBadKey: "The passkey's public key is not a P-256 (ES256) key",
+  passkeyBadAssertion: "The passkey's answer is not a valid WebAuthn response for this site",
   passkeyWrongChallenge: "The passkey signed another challenge; ask for a new one",
+  passkeyWrongOrigin: "The passkey answered another site's page (its origin is not this site's)",
+  passkeyWrongRpId: "The passkey belongs to another site (its relying party id is not this site's)",
+  passkeyCrossOrigin:
+    "The passkey was used from a page embedded in another site (crossOrigin): open this site directly and try again",
+  passkeyTopOrigin:
+    "The passkey was used inside another site's frame (topOrigin): open this site directly and try again",
   passkeyNotVerified: "The passkey did not verify you (fingerprint, face or PIN): try again",
+  passkeyBackupState:
+    "The passkey reports a backup state it cannot have (backed up but not backup eligible, or its eligibility changed): the wallet would refuse its signatures, so use another passkey",
+  passkeyCredentialMismatch:
+    "The credential id does not match the passkey that was made and answered: send the credential's own id",
+  passkeyCounter:
+    "The passkey's signature counter did not increase: the answer is a replay or the passkey was copied",
   passkeyBadSignature: "The passkey's signature does not match its public key",
   passkeyCreated: "Your passkey wallet is ready",
   /** Paying in the chain's coin from a wallet app, when purchases go to the passkey wallet (it holds no coin). */
@@ -74,6 +86,26 @@ export const walletMessages = {
   cryptoNeedsWalletApp:
     "Paying in crypto needs a wallet app such as MetaMask: your passkey wallet holds your NFTs, not crypto. Pay by card instead",
 } as const;
+
+/**
+ * Why the server refused a new passkey's WebAuthn answers (decision 180): a 400 `bad_request` with the
+ * message below and `details: { reason }`, so a client can branch on the reason.
+ */
+export const passkeyRefusalMessages = {
+  bad_response: walletMessages.passkeyBadAssertion,
+  bad_key: walletMessages.passkeyBadKey,
+  wrong_challenge: walletMessages.passkeyWrongChallenge,
+  wrong_origin: walletMessages.passkeyWrongOrigin,
+  wrong_rp_id: walletMessages.passkeyWrongRpId,
+  cross_origin: walletMessages.passkeyCrossOrigin,
+  top_origin: walletMessages.passkeyTopOrigin,
+  not_verified: walletMessages.passkeyNotVerified,
+  backup_state: walletMessages.passkeyBackupState,
+  credential_mismatch: walletMessages.passkeyCredentialMismatch,
+  counter: walletMessages.passkeyCounter,
+  bad_signature: walletMessages.passkeyBadSignature,
+} as const;
+export type PasskeyRefusal = keyof typeof passkeyRefusalMessages;
 
 /** How long a nonce may be used, and the longest a signed message may live (EIP-4361 expiration). */
 export const SIWE_NONCE_TTL_SECONDS = 600;
@@ -112,19 +144,81 @@ export const passkeyPublicKeySchema = z
 /** A WebAuthn credential id, base64url as browsers give it. */
 const credentialIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/, "must be a base64url credential id");
 
+/** Bytes as base64url (no padding), as `PublicKeyCredential.toJSON()` writes every ArrayBuffer. */
+const base64url = (max: number) =>
+  z
+    .string()
+    .min(1, "is required")
+    .max(max, "is too long")
+    .regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
+
+/** What `PublicKeyCredential.toJSON()` names the authenticator's attachment (null when unknown). */
+const attachmentSchema = z.enum(["platform", "cross-platform"]).nullish();
 /**
- * Body of POST /api/v1/wallets/passkey: a new passkey's public key and its WebAuthn assertion over the
- * nonce of POST /api/v1/wallets/nonce (challenge = the nonce's UTF-8 bytes), proving the fan holds it.
+ * The client extensions' outputs (`getClientExtensionResults()`): an object; we ask for no extension
+ * and read none (credProps, which browsers may add, is its one member kept).
+ */
+const extensionResultsSchema = z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() });
+
+/**
+ * The answer of `navigator.credentials.create()` in its standard JSON form (WebAuthn Level 3
+ * `RegistrationResponseJSON`, as `PublicKeyCredential.toJSON()` and `@simplewebauthn/browser` give it):
+ * the attestation object holds the new credential's id and public key.
+ */
+export const registrationResponseSchema = z.object({
+  id: credentialIdSchema,
+  rawId: credentialIdSchema,
+  type: z.literal("public-key"),
+  response: z.object({
+    clientDataJSON: base64url(6000),
+    attestationObject: base64url(24_000),
+    authenticatorData: base64url(6000).optional(),
+    transports: z.array(z.string().max(32)).max(16).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url(2000).optional(),
+  }),
+  authenticatorAttachment: attachmentSchema,
+  clientExtensionResults: extensionResultsSchema,
+});
+
+/**
+ * The answer of `navigator.credentials.get()` in its standard JSON form (WebAuthn Level 3
+ * `AuthenticationResponseJSON`): authenticator data, client data and the ECDSA signature as the
+ * authenticator gives it (ASN.1 DER), each base64url.
+ */
+export const authenticationResponseSchema = z.object({
+  id: credentialIdSchema,
+  rawId: credentialIdSchema,
+  type: z.literal("public-key"),
+  response: z.object({
+    clientDataJSON: base64url(6000),
+    authenticatorData: base64url(6000),
+    signature: base64url(400),
+    userHandle: base64url(200).nullish(),
+  }),
+  authenticatorAttachment: attachmentSchema,
+  clientExtensionResults: extensionResultsSchema,
+});
+export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
+export type AuthenticationResponse = z.infer<typeof authenticationResponseSchema>;
+
+/**
+ * Body of POST /api/v1/wallets/passkey (and of the other requests that bring a new passkey): the new
+ * passkey made over the nonce of POST /api/v1/wallets/nonce (`registration`, challenge = the nonce's UTF-8
+ * bytes) and its assertion over the same nonce (`assertion`), proving the fan holds its private key. Both
+ * in the standard WebAuthn JSON form; the server verifies them as a WebAuthn Level 3 relying party
+ * (decision 180). `credentialId` must be the credential the registration made and the assertion answered with.
  */
 export const linkPasskeyRequestSchema = z
   .object({
     nonce: z.string().min(1, "is required").max(100, "is too long"),
     credentialId: credentialIdSchema,
-    publicKey: passkeyPublicKeySchema,
-    authenticatorData: z.string().regex(/^0x(?:[0-9a-fA-F]{2}){37,1024}$/, "must be hex authenticator data"),
-    clientDataJSON: z.string().min(1, "is required").max(4000, "is too long"),
-    /** The assertion's P-256 signature as r || s (64 bytes, hex), as viem's WebAuthn account returns it. */
-    signature: z.string().regex(/^0x[0-9a-fA-F]{128}$/, "must be a 64-byte signature (r || s)"),
+    registration: registrationResponseSchema.describe(
+      "navigator.credentials.create()'s answer as PublicKeyCredential.toJSON() gives it (WebAuthn Level 3 RegistrationResponseJSON), challenge = the nonce's UTF-8 bytes",
+    ),
+    assertion: authenticationResponseSchema.describe(
+      "navigator.credentials.get()'s answer for the same credential and challenge as PublicKeyCredential.toJSON() gives it (WebAuthn Level 3 AuthenticationResponseJSON; the signature ASN.1 DER)",
+    ),
   })
   .strict();
 export type LinkPasskeyRequest = z.infer<typeof linkPasskeyRequestSchema>;

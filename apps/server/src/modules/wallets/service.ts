@@ -3,6 +3,7 @@ import {
   type LinkPasskeyRequest,
   type LinkWalletRequest,
   type NonceResponse,
+  passkeyRefusalMessages,
   SIWE_MAX_LIFETIME_SECONDS,
   SIWE_NONCE_TTL_SECONDS,
   type Wallet,
@@ -17,7 +18,7 @@ import type { Clock } from "../../platform/clock.ts";
 import { type Tx, withTransaction } from "../../platform/tx.ts";
 import * as repo from "./repo.ts";
 import type { PasskeyCredentialRow, WalletRow } from "./tables.ts";
-import { type AssertionCheck, verifyPasskeyAssertion } from "./webauthn.ts";
+import { verifyNewPasskey } from "./webauthn.ts";
 
 /** A wallet's clock may run a little ahead of ours; an issued-at this far ahead is still accepted. */
 const CLOCK_SKEW_MS = 60_000;
@@ -56,7 +57,7 @@ export function toApi(w: WalletRow, passkeys: PasskeyCredentialRow[] = []): Wall
   };
 }
 
-const bad = (message: string) => new AppError("bad_request", message);
+const bad = (message: string, details?: unknown) => new AppError("bad_request", message, details);
 
 /**
  * A SIWE nonce: 128 bits from the operating system's cryptographic source, as 32 hex digits (EIP-4361
@@ -76,13 +77,6 @@ function standardForm(fields: SiweMessage): string | undefined {
   }
 }
 
-const assertionMessages: Record<Exclude<AssertionCheck, "ok">, string> = {
-  bad_key: m.passkeyBadKey,
-  bad_assertion: m.passkeyBadAssertion,
-  wrong_challenge: m.passkeyWrongChallenge,
-  not_verified: m.passkeyNotVerified,
-  bad_signature: m.passkeyBadSignature,
-};
 /** Someone else's wallet is "not found" too: whose wallet an address is stays private. */
 const notLinked = () => new AppError("not_found", m.notLinked);
 
@@ -168,24 +162,25 @@ export function createWalletsService(deps: WalletsServiceDeps) {
   }
 
   /**
-   * The fan holds this passkey: its WebAuthn assertion over a nonce we issued them (challenge = the
-   * nonce's UTF-8 bytes, our origin and relying party id, user verified). Returns the public key (lower
-   * case); the caller consumes the nonce in the transaction that uses the passkey.
+   * The fan made this passkey and holds it: its WebAuthn registration and an assertion of the same
+   * credential, both over a nonce we issued them (challenge = the nonce's UTF-8 bytes), for our origin and
+   * relying party id, user verified (decision 180). Returns the public key (x || y, lower case); the
+   * caller consumes the nonce in the transaction that uses the passkey.
    */
   async function provePasskey(userId: string, body: LinkPasskeyRequest, now: Date): Promise<Hex> {
     await checkNonce(body.nonce, userId, now);
-    const publicKey = body.publicKey.toLowerCase() as Hex;
-    const check = verifyPasskeyAssertion({
-      publicKey: Buffer.from(publicKey.slice(2), "hex"),
-      authenticatorData: Buffer.from(body.authenticatorData.slice(2), "hex"),
-      clientDataJSON: body.clientDataJSON,
-      signature: Buffer.from(body.signature.slice(2), "hex"),
-      challenge: Buffer.from(body.nonce, "utf8"),
-      origin: publicUrl.origin,
-      rpId: publicUrl.hostname,
+    const check = await verifyNewPasskey({
+      credentialId: body.credentialId,
+      registration: body.registration,
+      assertion: body.assertion,
+      expected: {
+        challenge: Buffer.from(body.nonce, "utf8").toString("base64url"),
+        origin: publicUrl.origin,
+        rpId: publicUrl.hostname,
+      },
     });
-    if (check !== "ok") throw bad(assertionMessages[check]);
-    return publicKey;
+    if (!check.ok) throw bad(passkeyRefusalMessages[check.reason], { reason: check.reason });
+    return check.publicKey as Hex;
   }
 
   async function listFor(userId: string): Promise<Wallet[]> {

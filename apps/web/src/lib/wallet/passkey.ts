@@ -5,8 +5,9 @@ import {
   diginoorPaymasterFields,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
-import { type Address, custom, type Hex, stringToHex } from "viem";
-import { createBundlerClient, createWebAuthnCredential, toWebAuthnAccount } from "viem/account-abstraction";
+import { bufferToBase64URLString, startAuthentication, startRegistration } from "@simplewebauthn/browser";
+import { type Address, custom, type Hex, hexToBytes, keccak256, stringToBytes } from "viem";
+import { createBundlerClient, toWebAuthnAccount } from "viem/account-abstraction";
 import { estimateFeesPerGas } from "viem/actions";
 import { callApi } from "../api.ts";
 import type { ChainInfo } from "./chain.ts";
@@ -47,8 +48,8 @@ function rememberThisDevice(id: string | undefined) {
 }
 
 /**
- * Create a passkey on this device (WebAuthn: fingerprint, face or PIN), prove it to the server with an
- * assertion over a fresh nonce, and link its wallet (our ERC-4337 account of the key) to the account.
+ * Create a passkey on this device (WebAuthn: fingerprint, face or PIN), prove it to the server (made and
+ * asserted over a fresh nonce), and link its wallet (our ERC-4337 account of the key) to the account.
  * The private key never leaves the authenticator; the server keeps the public key (decision 160).
  */
 export async function createPasskeyWallet(label: string): Promise<Wallet> {
@@ -58,23 +59,47 @@ export async function createPasskeyWallet(label: string): Promise<Wallet> {
 }
 
 /**
- * A new passkey on this device and its proof for the server: its WebAuthn assertion over a fresh wallet
- * nonce (the body of linking, of asking to add it to a wallet, and of confirming a recovery).
+ * A new passkey on this device and its proof for the server (the body of linking, of asking to add it to
+ * a wallet, and of confirming a recovery): the passkey made over a fresh wallet nonce and its assertion
+ * over the same nonce, both in the standard WebAuthn JSON (`@simplewebauthn/browser`; the server verifies
+ * them as a WebAuthn Level 3 relying party, decision 180). Two prompts, as before: one makes the passkey,
+ * the other proves this device holds it (the registration alone signs nothing).
  */
 export async function createProvenPasskey(label: string): Promise<LinkPasskeyRequest> {
   const { nonce } = await callApi<typeof walletEndpoints.createWalletNonce>("POST /api/v1/wallets/nonce", {});
-  const credential = await createWebAuthnCredential({ name: `Diginoor wallet · ${label}` });
-  rememberThisDevice(credential.id);
-  const account = toWebAuthnAccount({ credential });
-  const { signature, webauthn } = await account.sign({ hash: stringToHex(nonce) });
-  return {
-    nonce,
-    credentialId: credential.id,
-    publicKey: credential.publicKey,
-    authenticatorData: webauthn.authenticatorData,
-    clientDataJSON: webauthn.clientDataJSON,
-    signature,
-  };
+  const challenge = bufferToBase64URLString(stringToBytes(nonce).buffer as ArrayBuffer);
+  const name = `Diginoor wallet · ${label}`;
+  const rpId = window.location.hostname;
+  const registration = await startRegistration({
+    optionsJSON: {
+      challenge,
+      rp: { id: rpId, name: document.title || "Diginoor" },
+      // The user handle of the passkey: a digest of its name, as before (viem's createWebAuthnCredential).
+      user: {
+        id: bufferToBase64URLString(hexToBytes(keccak256(stringToBytes(name))).buffer as ArrayBuffer),
+        name,
+        displayName: name,
+      },
+      // ES256 (ECDSA P-256): the only key the wallet's on-chain verifier checks.
+      pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+      authenticatorSelection: {
+        residentKey: "preferred",
+        requireResidentKey: false,
+        userVerification: "required",
+      },
+      attestation: "none",
+    },
+  });
+  rememberThisDevice(registration.id);
+  const assertion = await startAuthentication({
+    optionsJSON: {
+      challenge,
+      rpId,
+      allowCredentials: [{ id: registration.id, type: "public-key" }],
+      userVerification: "required",
+    },
+  });
+  return { nonce, credentialId: registration.id, registration, assertion };
 }
 
 /** JSON-RPC to the bundler through our proxy (POST /api/v1/bundler; the session cookie signs us in). */
