@@ -1,6 +1,6 @@
 /**
  * Passkey wallets (decision 160): linking a passkey's wallet with its WebAuthn registration and assertion
- * over our nonce (standard JSON, WebAuthn Level 3 checks: decision 180), the counterfactual address from
+ * over our nonce (standard JSON, WebAuthn Level 3 checks: decision 183), the counterfactual address from
  * our factory on anvil, and every bad answer refused with nothing linked.
  */
 import {
@@ -90,7 +90,7 @@ describe("passkey wallets", () => {
   const other = () => createSoftwarePasskey({ origin: ORIGIN });
   type Make = (p: SoftwarePasskey, nonce: string) => LinkPasskeyRequest;
 
-  // Every refusal of a WebAuthn Level 3 relying party (decision 180), each with the answers of an
+  // Every refusal of a WebAuthn Level 3 relying party (decision 183), each with the answers of an
   // authenticator that signed what it says (the refusal is the check's, not a broken signature's).
   it.each([
     [

@@ -88,7 +88,7 @@ export const walletMessages = {
 } as const;
 
 /**
- * Why the server refused a new passkey's WebAuthn answers (decision 180): a 400 `bad_request` with the
+ * Why the server refused a new passkey's WebAuthn answers (decision 183): a 400 `bad_request` with the
  * message below and `details: { reason }`, so a client can branch on the reason.
  */
 export const passkeyRefusalMessages = {
@@ -207,7 +207,7 @@ export type AuthenticationResponse = z.infer<typeof authenticationResponseSchema
  * passkey made over the nonce of POST /api/v1/wallets/nonce (`registration`, challenge = the nonce's UTF-8
  * bytes) and its assertion over the same nonce (`assertion`), proving the fan holds its private key. Both
  * in the standard WebAuthn JSON form; the server verifies them as a WebAuthn Level 3 relying party
- * (decision 180). `credentialId` must be the credential the registration made and the assertion answered with.
+ * (decision 183). `credentialId` must be the credential the registration made and the assertion answered with.
  */
 export const linkPasskeyRequestSchema = z
   .object({

@@ -1,5 +1,5 @@
 /**
- * Interop (decision 180): what the server verifies with @simplewebauthn/server and what the wallet's
+ * Interop (decision 183): what the server verifies with @simplewebauthn/server and what the wallet's
  * on-chain verifier (OpenZeppelin's ERC7913WebAuthnVerifier, the one our factory installs) accepts agree.
  * The software authenticator's standard JSON (RegistrationResponseJSON / AuthenticationResponseJSON, DER
  * signatures) is verified by SimpleWebAuthn; the same assertion, turned into the user operation's

@@ -164,7 +164,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
   /**
    * The fan made this passkey and holds it: its WebAuthn registration and an assertion of the same
    * credential, both over a nonce we issued them (challenge = the nonce's UTF-8 bytes), for our origin and
-   * relying party id, user verified (decision 180). Returns the public key (x || y, lower case); the
+   * relying party id, user verified (decision 183). Returns the public key (x || y, lower case); the
    * caller consumes the nonce in the transaction that uses the passkey.
    */
   async function provePasskey(userId: string, body: LinkPasskeyRequest, now: Date): Promise<Hex> {

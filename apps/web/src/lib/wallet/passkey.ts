@@ -62,7 +62,7 @@ export async function createPasskeyWallet(label: string): Promise<Wallet> {
  * A new passkey on this device and its proof for the server (the body of linking, of asking to add it to
  * a wallet, and of confirming a recovery): the passkey made over a fresh wallet nonce and its assertion
  * over the same nonce, both in the standard WebAuthn JSON (`@simplewebauthn/browser`; the server verifies
- * them as a WebAuthn Level 3 relying party, decision 180). Two prompts, as before: one makes the passkey,
+ * them as a WebAuthn Level 3 relying party, decision 183). Two prompts, as before: one makes the passkey,
  * the other proves this device holds it (the registration alone signs nothing).
  */
 export async function createProvenPasskey(label: string): Promise<LinkPasskeyRequest> {
