@@ -18,6 +18,7 @@ import { registerBlog } from "./modules/blog/routes.ts";
 import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
+import { openStreamsByKind } from "./modules/events/service.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     database: ctx.database,
     jobs: ctx.jobs,
     chain: ctx.chain,
+    streams: () => openStreamsByKind(app),
   });
 
   const rpcUrl = ctx.chain?.local ? ctx.chain.rpcUrl : undefined;
