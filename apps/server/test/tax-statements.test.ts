@@ -413,6 +413,24 @@ describe("Statements", () => {
     expect(await q<{ n: number }>("SELECT count(*)::int AS n FROM tax_records")).toEqual(before);
   });
 
+  it("serves each format with a Content-Type its OpenAPI operation declares, and declares no other", async () => {
+    const doc = (await t.app.inject("/api/openapi.json")).json() as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    const declared = Object.keys(
+      doc.paths["/api/v1/me/tax/statements/{financialYear}/{format}"]!.get.responses["200"]!.content ?? {},
+    ).sort();
+    const served: string[] = [];
+    for (const format of ["csv", "pdf"]) {
+      const res = await call("GET", `/api/v1/me/tax/statements/${FY}/${format}`, alice.cookie);
+      expect(res.status).toBe(200);
+      const type = String(res.headers["content-type"]).split(";")[0]!.trim();
+      expect(declared, format).toContain(type);
+      served.push(type);
+    }
+    expect(served.sort()).toEqual(declared);
+  });
+
   it("refuses a future year, a malformed year and another format", async () => {
     const next = Number(current.slice(0, 4)) + 1;
     const future = `${next}-${String((next + 1) % 100).padStart(2, "0")}`;

@@ -134,6 +134,6 @@ export const taxEndpoints = {
     tags: ["profile"],
     params: statementParamsSchema,
     errors: ["conflict", "not_found"],
-    success: { status: 200, schema: z.string(), contentType: "application/octet-stream" },
+    success: { status: 200, schema: z.string(), contentType: ["text/csv", "application/pdf"] },
   }),
 } as const;
