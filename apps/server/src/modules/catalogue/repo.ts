@@ -641,6 +641,12 @@ export type NewCelebrity = typeof celebrities.$inferInsert;
 export type NewFilm = typeof films.$inferInsert;
 export type NewNft = Omit<typeof nfts.$inferInsert, "searchText" | "sortTitle" | "catalogueNumber">;
 
+/**
+ * A change that sets nothing (every field absent): the row is read, not updated (an UPDATE with
+ * no column is no statement, and drizzle throws "No values to set").
+ */
+const nothingToSet = (v: object) => Object.values(v).every((x) => x === undefined);
+
 export function allStudios(db: Db): Promise<StudioRow[]> {
   return db.select().from(productionHouses).orderBy(asc(productionHouses.name), asc(productionHouses.id));
 }
@@ -656,6 +662,7 @@ export async function updateStudio(
   id: number,
   v: Partial<NewStudio>,
 ): Promise<StudioRow | undefined> {
+  if (nothingToSet(v)) return studioById(db, id);
   return (await db.update(productionHouses).set(v).where(eq(productionHouses.id, id)).returning())[0];
 }
 
@@ -674,6 +681,7 @@ export async function updateCelebrity(
   id: number,
   v: Partial<NewCelebrity>,
 ): Promise<CelebrityRow | undefined> {
+  if (nothingToSet(v)) return celebrityById(db, id);
   return (await db.update(celebrities).set(v).where(eq(celebrities.id, id)).returning())[0];
 }
 
@@ -693,6 +701,7 @@ export async function insertFilm(db: Db, v: NewFilm): Promise<FilmRow> {
   return row as FilmRow;
 }
 export async function updateFilm(db: Db, id: number, v: Partial<NewFilm>): Promise<FilmRow | undefined> {
+  if (nothingToSet(v)) return filmById(db, id);
   return (await db.update(films).set(v).where(eq(films.id, id)).returning())[0];
 }
 
@@ -713,6 +722,7 @@ export async function insertNft(db: Db, v: NewNft): Promise<NftRow> {
   return row as NftRow;
 }
 export async function updateNft(db: Db, id: string, v: Partial<NewNft>): Promise<NftRow | undefined> {
+  if (nothingToSet(v)) return nftById(db, id);
   return (await db.update(nfts).set(v).where(eq(nfts.id, id)).returning())[0];
 }
 
