@@ -120,7 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Background work (jobs, subscriptions, the indexer) is not the app's: main.ts starts it by role.
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
   installAccessControl(app, {
-    db: ctx.db,
+    limiter: ctx.rateLimiter,
     authenticate: (req) => optionalUser(ctx.services.accounts, req),
     loginRequiredMessage: authMessages.loginRequired,
   });
@@ -147,7 +147,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
   const { accounts } = services;
-  await registerAuth(app, { accounts, config, db: ctx.db });
+  await registerAuth(app, { accounts, config, db: ctx.db, rateLimiter: ctx.rateLimiter });
   await registerUsers(app, { accounts, config, pubsub: ctx.pubsub, database: ctx.database });
   registerPrivacy(app, { privacy: services.privacy, accounts, config });
   registerTax(app, { tax: services.tax, accounts, chainId: ctx.chain?.chainId });
