@@ -18,6 +18,7 @@ import { registerBlog } from "./modules/blog/routes.ts";
 import { registerAdmin } from "./modules/admin/routes.ts";
 import { registerSeo } from "./modules/seo/routes.ts";
 import { registerEvents } from "./modules/events/routes.ts";
+import { openStreamsByKind } from "./modules/events/service.ts";
 import { registerOrders } from "./modules/orders/routes.ts";
 import { registerLottery } from "./modules/lottery/routes.ts";
 import { registerNotifications } from "./modules/notifications/routes.ts";
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     database: ctx.database,
     jobs: ctx.jobs,
     chain: ctx.chain,
+    streams: () => openStreamsByKind(app),
   });
 
   const rpcUrl = ctx.chain?.local ? ctx.chain.rpcUrl : undefined;
@@ -118,7 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Background work (jobs, subscriptions, the indexer) is not the app's: main.ts starts it by role.
   await app.register(fastifyCookie, { secret: config.SESSION_SECRET ?? randomBytes(32).toString("hex") });
   installAccessControl(app, {
-    db: ctx.db,
+    limiter: ctx.rateLimiter,
     authenticate: (req) => optionalUser(ctx.services.accounts, req),
     loginRequiredMessage: authMessages.loginRequired,
   });
@@ -145,7 +147,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   await registerMail(app, { devMailbox: config.devMailbox, db: ctx.db, mailer: ctx.mailer });
   const { accounts } = services;
-  await registerAuth(app, { accounts, config, db: ctx.db });
+  await registerAuth(app, { accounts, config, db: ctx.db, rateLimiter: ctx.rateLimiter });
   await registerUsers(app, { accounts, config, pubsub: ctx.pubsub, database: ctx.database });
   registerPrivacy(app, { privacy: services.privacy, accounts, config });
   registerTax(app, { tax: services.tax, accounts, chainId: ctx.chain?.chainId });

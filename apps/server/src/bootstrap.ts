@@ -65,6 +65,7 @@ import type { Clock } from "./platform/clock.ts";
 import type { Jobs } from "./platform/jobs/jobs.ts";
 import type { PubSub } from "./platform/pubsub/pubsub.ts";
 import { createPlatform } from "./platform/index.ts";
+import { createRateLimiter, rateLimitKey } from "./lib/rate-limit.ts";
 
 export interface BootstrapOptions {
   /**
@@ -137,7 +138,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   }
   const storage = createStorage(config, database);
   const { pubsub, jobs } = platform;
-  const accounts = createAccountsService({ config, database, jobs, clock, storage, pubsub });
+  // Rate-limit subjects are hashed under the server's key (decision 188): no email in clear.
+  const rateLimiter = createRateLimiter(database.db, rateLimitKey(config));
+  const accounts = createAccountsService({ config, database, rateLimiter, jobs, clock, storage, pubsub });
   const catalogue = createCatalogueService(database, {
     cacheTtlMs: test ? 0 : 10_000,
     listCacheTtlMs: test ? 0 : config.CATALOGUE_LIST_CACHE_MS,
@@ -284,7 +287,16 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     kyc,
     accounts,
   });
-  const privacy = createPrivacyService({ config, database, jobs, clock, storage, pubsub, accounts });
+  const privacy = createPrivacyService({
+    config,
+    database,
+    jobs,
+    clock,
+    storage,
+    pubsub,
+    accounts,
+    rateLimiter,
+  });
   const tax = createTaxService({
     database,
     clock,
@@ -374,6 +386,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     config,
     database,
     db: database.db,
+    rateLimiter,
     chain,
     clock,
     jobs,

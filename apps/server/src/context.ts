@@ -1,3 +1,4 @@
+import type { RateLimiter } from "./lib/rate-limit.ts";
 import type { Config } from "./config.ts";
 import type { AccountsService } from "./modules/accounts/service.ts";
 import type { Database, Db } from "./db/client.ts";
@@ -73,6 +74,8 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
+  /** The shared rate-limit counters, subjects hashed under the server's key (decision 188). */
+  rateLimiter: RateLimiter;
   /** The chain and our contracts; absent when CHAIN_DISABLED=1 (tests of off-chain areas). */
   chain?: ChainRuntime;
   /** Time source (a test clock in tests). */

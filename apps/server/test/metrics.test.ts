@@ -91,7 +91,8 @@ describe("GET /metrics", () => {
     ).toBe(2);
     expect(sum(s, "http_request_duration_seconds_count", { route: "unmatched", status: "404" })).toBe(1);
     expect(sample(s, "diginoor_webhooks_total", { provider: "sandbox", result: "rejected" })).toBe(1);
-    expect(sample(s, "diginoor_event_streams")).toBe(0);
+    expect(sample(s, "diginoor_event_streams", { stream: "events" })).toBe(0);
+    expect(s.has(`diginoor_event_streams{stream="events"}`)).toBe(true);
     // Without a chain there is no lag to report.
     expect(text).not.toMatch(/^diginoor_indexer_lag_blocks/m);
   });

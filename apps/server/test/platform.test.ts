@@ -80,9 +80,9 @@ describe("platform routes", () => {
     // A fixed window of a day: with one of a minute, four calls on a loaded PostgreSQL once straddled
     // the minute's boundary, and the fourth started a new window instead of being refused.
     const rule = { name: "t", limit: 3, windowSeconds: 86_400 };
-    for (let i = 0; i < 3; i++) await hitRateLimit(t.ctx.db, rule, "a");
-    await expect(hitRateLimit(t.ctx.db, rule, "a")).rejects.toMatchObject({ status: 429 });
-    await expect(hitRateLimit(t.ctx.db, rule, "b")).resolves.toBeUndefined();
+    for (let i = 0; i < 3; i++) await hitRateLimit(t.ctx.rateLimiter, rule, "a");
+    await expect(hitRateLimit(t.ctx.rateLimiter, rule, "a")).rejects.toMatchObject({ status: 429 });
+    await expect(hitRateLimit(t.ctx.rateLimiter, rule, "b")).resolves.toBeUndefined();
   });
 });
 

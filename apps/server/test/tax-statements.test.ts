@@ -221,7 +221,7 @@ describe("Statements", () => {
     await t.ctx.services.tax.syncResidents();
     expect(await q("SELECT 1 FROM tax_records WHERE user_id = $1", [alice.id])).toHaveLength(0);
     const preview = await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${ETH}`, alice.cookie);
-    expect(preview.json()).toMatchObject({ resident: false, tdsPaise: 0 });
+    expect(preview.json()).toMatchObject({ resident: false, tdsPaise: "0" });
   });
 
   it("a resident's yearly CSV lists exactly their purchases and sales with the TDS of the configured rule", async () => {
@@ -239,7 +239,12 @@ describe("Statements", () => {
       FY,
       PREV_FY,
     ]);
-    expect(years.items[1]).toEqual({ financialYear: FY, purchases: 2, sales: 3, tdsPaise: 16_000 + 3_200 });
+    expect(years.items[1]).toEqual({
+      financialYear: FY,
+      purchases: 2,
+      sales: 3,
+      tdsPaise: String(16_000 + 3_200),
+    });
 
     const res = await call("GET", `/api/v1/me/tax/statements/${FY}/csv`, alice.cookie);
     expect(res.status).toBe(200);
@@ -389,21 +394,50 @@ describe("Statements", () => {
     expect(res.json()).toEqual({
       resident: true,
       financialYear: current,
-      valuePaise: 253_500,
+      valuePaise: "253500",
       rateBps: 200,
-      thresholdPaise: 1_000_000,
-      soldThisYearPaise: 1_267_500,
-      tdsPaise: 5_070,
+      thresholdPaise: "1000000",
+      soldThisYearPaise: "1267500",
+      tdsPaise: "5070",
     });
     // Bob (a specified person, nothing sold this year): within ₹50,000, no TDS.
     expect(
       (await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${ETH / 100n}`, bob.cookie)).json(),
     ).toMatchObject({
       resident: true,
-      thresholdPaise: 5_000_000,
-      soldThisYearPaise: 0,
-      tdsPaise: 0,
+      thresholdPaise: "5000000",
+      soldThisYearPaise: "0",
+      tdsPaise: "0",
     });
+  });
+
+  it("answers paise as exact decimal strings up to the largest price a listing holds, and refuses more (issue 37 point 9)", async () => {
+    const max = 2n ** 96n - 1n; // a listing's price and an auction's reserve are uint96
+    const res = await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${max}`, alice.cookie);
+    expect(res.status).toBe(200);
+    // The raw JSON: no number in exponent form, every paise field a string of digits.
+    expect(res.body).not.toMatch(/\de[+-]?\d/i);
+    const p = res.json() as Record<string, unknown>;
+    for (const k of ["valuePaise", "thresholdPaise", "soldThisYearPaise", "tdsPaise"])
+      expect(p[k], k).toMatch(/^\d+$/);
+    const value = BigInt(p.valuePaise as string);
+    // ₹2,535 per 0.01 ETH today: max wei is worth max × 253,500 / 10^16 paise, to the stored rate's rounding.
+    expect(value > 2n ** 53n).toBe(true);
+    const exact = (max * 253_500n) / 10n ** 16n;
+    expect(value - exact < 100n && exact - value < 100n, `${value} vs ${exact}`).toBe(true);
+    const rule = ruleOf(t.ctx.config.TDS_RULES, current);
+    expect(p.tdsPaise).toBe(
+      tdsOf(rule, {
+        valuePaise: value,
+        soldBeforePaise: 1_267_500n,
+        specifiedPerson: false,
+      }).tdsPaise.toString(),
+    );
+    for (const over of [(max + 1n).toString(), `1${"0".repeat(77)}`, "2535".padEnd(67, "0")]) {
+      const refused = await call("GET", `/api/v1/me/tax/tds-preview?priceWei=${over}`, alice.cookie);
+      expect(refused.status, over).toBe(400);
+      expect(refused.json()).toMatchObject({ error: { code: "validation_failed" } });
+    }
   });
 
   it("records once: later runs and downloads add nothing and never re-value", async () => {
@@ -411,6 +445,24 @@ describe("Statements", () => {
     expect(await t.ctx.services.tax.syncResidents()).toBe(0);
     await call("GET", `/api/v1/me/tax/statements/${FY}/csv`, alice.cookie);
     expect(await q<{ n: number }>("SELECT count(*)::int AS n FROM tax_records")).toEqual(before);
+  });
+
+  it("serves each format with a Content-Type its OpenAPI operation declares, and declares no other", async () => {
+    const doc = (await t.app.inject("/api/openapi.json")).json() as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    const declared = Object.keys(
+      doc.paths["/api/v1/me/tax/statements/{financialYear}/{format}"]!.get.responses["200"]!.content ?? {},
+    ).sort();
+    const served: string[] = [];
+    for (const format of ["csv", "pdf"]) {
+      const res = await call("GET", `/api/v1/me/tax/statements/${FY}/${format}`, alice.cookie);
+      expect(res.status).toBe(200);
+      const type = String(res.headers["content-type"]).split(";")[0]!.trim();
+      expect(declared, format).toContain(type);
+      served.push(type);
+    }
+    expect(served.sort()).toEqual(declared);
   });
 
   it("refuses a future year, a malformed year and another format", async () => {

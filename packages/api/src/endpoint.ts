@@ -20,8 +20,15 @@ export interface Endpoint {
   body?: z.ZodType;
   /** How the body is sent (default JSON). A multipart body's schema documents its fields. */
   bodyType?: "json" | "multipart";
-  /** Success status and body; no schema means no body (e.g. 204). */
-  success: { status: 200 | 201 | 202 | 204 | 302; schema?: z.ZodType; contentType?: string };
+  /**
+   * Success status and body; no schema means no body (e.g. 204). `contentType` (default JSON): the
+   * media type of the body, or each it may have (the request chooses, e.g. CSV or PDF).
+   */
+  success: {
+    status: 200 | 201 | 202 | 204 | 302;
+    schema?: z.ZodType;
+    contentType?: string | readonly string[];
+  };
   /** The answer has an ETag, and a request whose If-None-Match names it gets 304 without a body. */
   conditional?: true;
   /** Besides its success status, the endpoint answers 204 without a body in this case. */

@@ -43,9 +43,18 @@ export const updateTaxProfileRequestSchema = z.object({
   specifiedPerson: z.boolean(),
 });
 
+/** The most a listing's price or an auction's reserve can be on the marketplace (a uint96 of wei). */
+export const MAX_LISTING_WEI = 2n ** 96n - 1n;
+
+/** Paise as a decimal string (money is never a JSON number: it can pass 2^53). */
+const paiseSchema = z.string().regex(/^\d+$/, "a whole number of paise");
+
 export const tdsPreviewQuerySchema = z.object({
-  /** The asking price (or reserve) in wei, a decimal string. */
-  priceWei: z.string().regex(/^[1-9]\d{0,77}$/, "A positive whole number of wei"),
+  /** The asking price (or reserve) in wei, a decimal string, at most what a listing holds (uint96). */
+  priceWei: z
+    .string()
+    .regex(/^[1-9]\d{0,28}$/, "A positive whole number of wei")
+    .refine((v) => BigInt(v) <= MAX_LISTING_WEI, `at most ${MAX_LISTING_WEI} wei, the most a listing holds`),
 });
 
 /** How the TDS of a sale is handled (decision 176). */
@@ -65,14 +74,14 @@ export const tdsPreviewSchema = z.object({
   /** False for a user who has not declared Indian residence: nothing else is computed. */
   resident: z.boolean(),
   financialYear: z.string(),
-  /** The sale's value in paise at today's stored rate. */
-  valuePaise: z.number().int(),
+  /** The sale's value in paise at today's stored rate (paise are decimal strings, like all money). */
+  valuePaise: paiseSchema,
   rateBps: z.number().int(),
-  thresholdPaise: z.number().int(),
+  thresholdPaise: paiseSchema,
   /** The user's sales already recorded in this financial year, in paise. */
-  soldThisYearPaise: z.number().int(),
-  /** TDS on this sale if it were made today (0 within the threshold). */
-  tdsPaise: z.number().int(),
+  soldThisYearPaise: paiseSchema,
+  /** TDS on this sale if it were made today ("0" within the threshold). */
+  tdsPaise: paiseSchema,
 });
 export type TdsPreview = z.infer<typeof tdsPreviewSchema>;
 
@@ -80,7 +89,7 @@ export const statementYearSchema = z.object({
   financialYear: z.string(),
   purchases: z.number().int(),
   sales: z.number().int(),
-  tdsPaise: z.number().int(),
+  tdsPaise: paiseSchema,
 });
 export const statementYearsSchema = z.object({ items: z.array(statementYearSchema) });
 export type StatementYear = z.infer<typeof statementYearSchema>;
@@ -134,6 +143,6 @@ export const taxEndpoints = {
     tags: ["profile"],
     params: statementParamsSchema,
     errors: ["conflict", "not_found"],
-    success: { status: 200, schema: z.string(), contentType: "application/octet-stream" },
+    success: { status: 200, schema: z.string(), contentType: ["text/csv", "application/pdf"] },
   }),
 } as const;

@@ -1,7 +1,6 @@
 import type { ErrorCode } from "@diginoor/api/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Db } from "../db/client.ts";
-import { type RateLimitRule, hitSlidingLimit, ipSubject } from "../lib/rate-limit.ts";
+import { type RateLimiter, type RateLimitRule, hitSlidingLimit, ipSubject } from "../lib/rate-limit.ts";
 import { AppError } from "./errors.ts";
 
 /**
@@ -46,7 +45,8 @@ declare module "fastify" {
 }
 
 export interface AccessOptions {
-  db: Db;
+  /** The shared rate-limit counters (subjects hashed under the server's key). */
+  limiter: RateLimiter;
   /** The signed-in user of a request, or null. */
   authenticate(req: FastifyRequest): Promise<AuthUser | null>;
   loginRequiredMessage: string;
@@ -86,7 +86,7 @@ export function installAccessControl(app: FastifyInstance, opts: AccessOptions):
     if (!limits) return;
     for (const { rule, by } of limits) {
       const subject = by === "ip" ? ipSubject(req.ip) : by === "user" ? req.user?.id : by(req);
-      if (subject !== undefined) await hitSlidingLimit(opts.db, rule, subject);
+      if (subject !== undefined) await hitSlidingLimit(opts.limiter, rule, subject);
     }
   });
 }

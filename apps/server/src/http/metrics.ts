@@ -12,6 +12,8 @@ export interface MetricsOptions {
   database: Database;
   jobs: Jobs;
   chain?: ChainRuntime;
+  /** The process's open event streams by kind (every kind named, 0 included). */
+  streams: () => Record<string, number>;
 }
 
 /** Webhook routes, by the provider they receive. */
@@ -20,7 +22,6 @@ const WEBHOOKS: Record<string, string> = {
   "/api/v1/webhooks/stripe": "stripe",
   "/api/v1/webhooks/cashfree": "cashfree",
 };
-const EVENT_STREAM_ROUTE = "/api/v1/events";
 
 /** A webhook answer's result label: accepted (2xx), rejected (4xx: signature, timestamp, body), error. */
 const webhookResult = (status: number) => (status < 300 ? "accepted" : status < 500 ? "rejected" : "error");
@@ -40,6 +41,11 @@ function sameSecret(given: string, expected: string): boolean {
 export function installMetrics(app: FastifyInstance, opts: MetricsOptions): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's defaults include gauges named `…_total` (nodejs_active_handles_total, …_requests_,
+  // …_resources_), a suffix Prometheus keeps for counters (`promtool check metrics` refuses them).
+  // Each is the sum of the gauge of the same name without `_total`, by `type`: that one stays.
+  for (const m of registry.getMetricsAsArray())
+    if (String(m.type) === "gauge" && m.name.endsWith("_total")) registry.removeSingleMetric(m.name);
   const { database, jobs, chain } = opts;
 
   const duration = new Histogram({
@@ -55,13 +61,13 @@ export function installMetrics(app: FastifyInstance, opts: MetricsOptions): Regi
     labelNames: ["provider", "result"] as const,
     registers: [registry],
   });
-  let streams = 0;
   new Gauge({
     name: "diginoor_event_streams",
-    help: "Live event streams (Server-Sent Events) open on this process",
+    help: "Live event streams (Server-Sent Events) open on this process, by stream (events, market, notifications, lottery)",
+    labelNames: ["stream"] as const,
     registers: [registry],
     collect() {
-      this.set(streams);
+      for (const [stream, n] of Object.entries(opts.streams())) this.set({ stream }, n);
     },
   });
   new Gauge({
@@ -139,12 +145,6 @@ export function installMetrics(app: FastifyInstance, opts: MetricsOptions): Regi
     },
   });
 
-  app.addHook("onRequest", async (req, reply) => {
-    if (req.routeOptions.url === EVENT_STREAM_ROUTE && req.method === "GET") {
-      streams++;
-      reply.raw.once("close", () => streams--);
-    }
-  });
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     if (route === "/metrics") return;

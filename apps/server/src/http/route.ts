@@ -105,7 +105,10 @@ export function routeSchema(e: Endpoint, o: { permission: Permission; rateLimite
   const { status, schema, contentType } = e.success;
   const success = schema
     ? contentType
-      ? { description: "Success", content: { [contentType]: { schema } } }
+      ? {
+          description: "Success",
+          content: Object.fromEntries([contentType].flat().map((type) => [type, { schema }])),
+        }
       : schema.describe(schema.description ?? "Success")
     : z.undefined().describe(status === 302 ? "Redirect" : "No content");
   if (e.body && e.bodyType === "multipart") markDocumentationOnly(e.body);

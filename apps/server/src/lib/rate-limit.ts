@@ -1,6 +1,8 @@
+import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../http/errors.ts";
+import { localSecret } from "./local-secret.ts";
 
 export interface RateLimitRule {
   /** Bucket namespace, e.g. "login:ip". */
@@ -11,14 +13,47 @@ export interface RateLimitRule {
 }
 
 /**
+ * The shared counters and how a subject is named in them. A subject (an email, a user id, a client
+ * address) never appears in `rate_limit_buckets` in clear: its key part is its HMAC-SHA-256 under the
+ * server's rate-limit key (`rateLimitKey`), so the table holds no personal value (issue 37 point 10)
+ * and every process of a deployment (one SESSION_SECRET) counts a subject under the same key.
+ */
+export interface RateLimiter {
+  db: Db;
+  /** A subject's part of its bucket keys: base64url HMAC-SHA-256, 43 characters. */
+  subjectKey(subject: string): string;
+}
+
+export function createRateLimiter(db: Db, key: Buffer): RateLimiter {
+  return {
+    db,
+    subjectKey: (subject) => createHmac("sha256", key).update(subject, "utf8").digest("base64url"),
+  };
+}
+
+/**
+ * The rate-limit key: derived from SESSION_SECRET (production requires it; every process agrees), or
+ * without it a random one kept in DATA_DIR/secrets (development), never a constant from the source.
+ */
+export function rateLimitKey(config: { SESSION_SECRET?: string; paths: { secrets: string } }): Buffer {
+  if (!config.SESSION_SECRET) return localSecret(config.paths.secrets, "rate-limit-keys");
+  return createHmac("sha256", config.SESSION_SECRET).update("diginoor rate-limit keys v1").digest();
+}
+
+/**
  * Fixed-window counters stored in PostgreSQL, so several server processes share them.
  * One upsert per check; throws AppError 429 (with retryAfterSeconds) when over the limit.
  */
-export async function hitRateLimit(db: Db, rule: RateLimitRule, subject: string): Promise<void> {
+export async function hitRateLimit(
+  limiter: RateLimiter,
+  rule: RateLimitRule,
+  subject: string,
+): Promise<void> {
+  const db = limiter.db;
   const windowMs = rule.windowSeconds * 1000;
   const now = Date.now();
   const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
-  const key = `${rule.name}:${subject}`;
+  const key = `${rule.name}:${limiter.subjectKey(subject)}`;
   const rows = await db.execute<{ count: number }>(sql`
     INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, ${windowStart.toISOString()}, 1)
     ON CONFLICT (key) DO UPDATE SET
@@ -47,15 +82,16 @@ export function rowsOf<T>(result: unknown): T[] {
  * the 11th within a minute, refused. Throws 429 (with retryAfterSeconds) when over the limit.
  */
 export async function hitSlidingLimit(
-  db: Db,
+  limiter: RateLimiter,
   rule: RateLimitRule,
   subject: string,
   now = Date.now(),
 ): Promise<void> {
+  const db = limiter.db;
   const windowMs = rule.windowSeconds * 1000;
   const index = Math.floor(now / windowMs);
   const frac = (now - index * windowMs) / windowMs;
-  const base = `${rule.name}:${subject}:`;
+  const base = `${rule.name}:${limiter.subjectKey(subject)}:`;
   const rows = await db.execute<{ cur: number; prev: number | null }>(sql`
     WITH up AS (
       INSERT INTO rate_limit_buckets (key, window_start, count)
@@ -89,11 +125,18 @@ function retryAfterSeconds(limit: number, prev: number, cur: number, frac: numbe
 }
 
 /** Forgets a subject's counts (e.g. the account's failures after a successful sign-in). */
-export async function clearSlidingLimit(db: Db, rule: RateLimitRule, subject: string, now = Date.now()) {
+export async function clearSlidingLimit(
+  limiter: RateLimiter,
+  rule: RateLimitRule,
+  subject: string,
+  now = Date.now(),
+) {
   const windowMs = rule.windowSeconds * 1000;
   const index = Math.floor(now / windowMs);
-  const base = `${rule.name}:${subject}:`;
-  await db.execute(sql`DELETE FROM rate_limit_buckets WHERE key IN (${base + index}, ${base + (index - 1)})`);
+  const base = `${rule.name}:${limiter.subjectKey(subject)}:`;
+  await limiter.db.execute(
+    sql`DELETE FROM rate_limit_buckets WHERE key IN (${base + index}, ${base + (index - 1)})`,
+  );
 }
 
 /**
@@ -124,12 +167,15 @@ export async function pruneRateLimitBuckets(db: Db, now: Date): Promise<number> 
 }
 
 /**
- * Deletes every bucket counted for `subject` (keys `<rule>:<subject>` or `<rule>:<subject>:<window>`):
- * an erased account's address must not stay behind as a key (decision 170).
+ * Deletes every bucket counted for `subject` (keys `<rule>:<key>` or `<rule>:<key>:<window>`, the key
+ * the subject's HMAC): an erased account leaves no counter behind (decision 170).
  */
 export async function forgetRateLimitSubject(
   q: <T>(text: string, params?: unknown[]) => Promise<T[]>,
+  limiter: Pick<RateLimiter, "subjectKey">,
   subject: string,
 ): Promise<void> {
-  await q("DELETE FROM rate_limit_buckets WHERE strpos(key || ':', ':' || $1 || ':') > 0", [subject]);
+  await q("DELETE FROM rate_limit_buckets WHERE strpos(key || ':', ':' || $1 || ':') > 0", [
+    limiter.subjectKey(subject),
+  ]);
 }

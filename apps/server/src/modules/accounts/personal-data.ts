@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Query } from "../../db/query.ts";
 import type { PersonalSubject } from "../../lib/personal-data.ts";
-import { forgetRateLimitSubject } from "../../lib/rate-limit.ts";
+import { forgetRateLimitSubject, type RateLimiter } from "../../lib/rate-limit.ts";
 import { sha256Hex } from "../../lib/storage/storage.ts";
 
 /** The erased account's name, shown wherever the row is still referenced (order lists of the console). */
@@ -74,10 +74,16 @@ export async function exportAccount(q: Query, s: PersonalSubject) {
  * held back (as its hash) for `graceDays`, the rate-limit counters keyed by the address go, and the
  * row keeps only its id, role, dates and the references of kept records.
  */
-export async function eraseAccount(q: Query, s: PersonalSubject, o: { now: Date; graceDays: number }) {
+export async function eraseAccount(
+  q: Query,
+  s: PersonalSubject,
+  o: { now: Date; graceDays: number; rateLimiter: Pick<RateLimiter, "subjectKey"> },
+) {
   await q("DELETE FROM sessions WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM auth_tokens WHERE user_id = $1", [s.userId]);
-  await forgetRateLimitSubject(q, s.email.toLowerCase());
+  // The counters keyed by the address (as typed at sign-in, and lower-cased) and by the account.
+  for (const subject of new Set([s.email, s.email.toLowerCase(), s.userId]))
+    await forgetRateLimitSubject(q, o.rateLimiter, subject);
   const freeAfter = new Date(o.now.getTime() + o.graceDays * 86_400_000);
   await q(
     `INSERT INTO released_handles (handle_sha256, free_after) VALUES ($1, $2)

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimit } from "../../http/access.ts";
 import { route, routeSchema } from "../../http/route.ts";
 import { markDocumentationOnly } from "../../http/validation.ts";
-import { hitSlidingLimit, ipSubject, type RateLimitRule } from "../../lib/rate-limit.ts";
+import { hitSlidingLimit, ipSubject, type RateLimiter, type RateLimitRule } from "../../lib/rate-limit.ts";
 import { authEndpoints as api, googleEndpoints } from "@diginoor/api/auth-endpoints";
 import type { Endpoint } from "@diginoor/api/endpoint";
 import {
@@ -29,6 +29,7 @@ export interface AuthRoutesDeps {
   accounts: AccountsService;
   config: Config;
   db: Db;
+  rateLimiter: RateLimiter;
 }
 
 /** Sign-up, verification, sign-in (password and Google), sign-out and password reset. */
@@ -153,7 +154,7 @@ function registerGoogleRoutes(app: FastifyInstance, ctx: AuthRoutesDeps): void {
 
   app.get("/api/v1/auth/google/start", googleRoute(googleEndpoints.start), async (req, reply) => {
     if (!googleEnabled(config)) return reply.redirect(failTo("disabled"), 302);
-    await hitSlidingLimit(ctx.db, limits.googlePerIp, ipSubject(req.ip));
+    await hitSlidingLimit(ctx.rateLimiter, limits.googlePerIp, ipSubject(req.ip));
     const parsed = googleStartQuerySchema.safeParse(req.query);
     const flow = newFlow(safeNext(parsed.success ? parsed.data.next : undefined));
     let url: URL;

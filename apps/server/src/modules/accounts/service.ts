@@ -6,7 +6,12 @@ import { authMessages, emailSchema, nameSchema } from "@diginoor/api/auth";
 import type { Config } from "../../config.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
-import { clearSlidingLimit, hitSlidingLimit, pruneRateLimitBuckets } from "../../lib/rate-limit.ts";
+import {
+  clearSlidingLimit,
+  hitSlidingLimit,
+  pruneRateLimitBuckets,
+  type RateLimiter,
+} from "../../lib/rate-limit.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { JobRef, Jobs } from "../../platform/jobs/jobs.ts";
 import type { PubSub } from "../../platform/pubsub/pubsub.ts";
@@ -35,6 +40,8 @@ import { z } from "zod";
 export interface AccountsDeps {
   config: Config;
   database: Database;
+  /** The shared rate-limit counters (subjects hashed under the server's key). */
+  rateLimiter: RateLimiter;
   jobs: Jobs;
   clock: Clock;
   storage: Storage;
@@ -224,14 +231,14 @@ async function resendVerification(ctx: AccountsDeps, email: string): Promise<voi
 /** Checks email and password; the account's failure window is cleared on success. */
 async function logIn(ctx: AccountsDeps, email: string, password: string): Promise<UserRow> {
   const db = ctx.database.db;
-  await hitSlidingLimit(db, limits.loginPerAccount, email);
+  await hitSlidingLimit(ctx.rateLimiter, limits.loginPerAccount, email);
   const user = await repo.findUserByEmail(db, email);
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) throw new AppError("invalid_credentials", authMessages.invalidCredentials);
   if (user.suspendedAt) throw new AppError("account_suspended", authMessages.accountSuspended);
   if (!user.emailVerifiedAt) throw new AppError("email_unverified", authMessages.emailUnverified);
   // A successful sign-in clears the account's failure window (the per-address one stays).
-  await clearSlidingLimit(db, limits.loginPerAccount, email);
+  await clearSlidingLimit(ctx.rateLimiter, limits.loginPerAccount, email);
   return user;
 }
 
@@ -399,7 +406,7 @@ async function updateProfile(
 }
 
 async function checkCurrentPassword(ctx: AccountsDeps, user: UserRow, password: string): Promise<void> {
-  await hitSlidingLimit(ctx.database.db, limits.passwordCheckPerUser, user.id);
+  await hitSlidingLimit(ctx.rateLimiter, limits.passwordCheckPerUser, user.id);
   if (!user.passwordHash) {
     throw new AppError(
       "no_password",
@@ -419,7 +426,7 @@ async function checkCurrentPassword(ctx: AccountsDeps, user: UserRow, password: 
  */
 async function confirmPassword(ctx: AccountsDeps, user: UserRow, password: string): Promise<boolean> {
   if (!user.passwordHash) return false;
-  await hitSlidingLimit(ctx.database.db, limits.passwordCheckPerUser, user.id);
+  await hitSlidingLimit(ctx.rateLimiter, limits.passwordCheckPerUser, user.id);
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError("invalid_credentials", authMessages.wrongCurrentPassword);
   }
@@ -442,7 +449,7 @@ async function requestEmailChange(
       { field: "email", message: "This is already your email address" },
     ]);
   }
-  await hitSlidingLimit(db, limits.emailChangePerUser, user.id);
+  await hitSlidingLimit(ctx.rateLimiter, limits.emailChangePerUser, user.id);
   if (await repo.emailTakenByOther(db, input.email, user.id)) {
     throw new AppError("email_taken", authMessages.emailTaken);
   }

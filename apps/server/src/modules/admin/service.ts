@@ -286,10 +286,21 @@ export function createAdminService(deps: AdminDeps) {
         created(await filmsAdmin.create(tx.db, values)),
       );
     },
-    updateFilm(actor: Actor, id: number, patch: Parsed<typeof filmPatchSchema>): Promise<AdminFilm> {
+    async updateFilm(actor: Actor, id: number, patch: Parsed<typeof filmPatchSchema>): Promise<AdminFilm> {
       const scope = houseScope(actor);
-      // A studio account cannot give its film away to another house.
-      const values = scope === undefined ? patch : { ...patch, productionHouseId: undefined };
+      let values = patch;
+      if (scope !== undefined) {
+        // A studio account cannot give its film away to another house (403); naming its own
+        // house changes nothing, and a patch of nothing else answers the film as it is, unwritten.
+        const { productionHouseId, ...rest } = patch;
+        if (productionHouseId !== undefined && productionHouseId !== scope)
+          throw AppError.forbidden("A studio account cannot move a film to another production house");
+        values = rest;
+        if (Object.values(rest).every((v) => v === undefined)) {
+          await ownFilm(ctx.db, actor, id);
+          return filmsAdmin.get(ctx.db, id);
+        }
+      }
       return audited(actor, "film.update", "film", catalogueWrite, async (tx) => {
         await ownFilm(tx.db, actor, id);
         return changed(

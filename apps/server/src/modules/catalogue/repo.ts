@@ -665,6 +665,12 @@ export type NewCelebrity = typeof celebrities.$inferInsert;
 export type NewFilm = typeof films.$inferInsert;
 export type NewNft = Omit<typeof nfts.$inferInsert, "searchText" | "sortTitle" | "catalogueNumber">;
 
+/**
+ * A change that sets nothing (every field absent): the row is read, not updated (an UPDATE with
+ * no column is no statement, and drizzle throws "No values to set").
+ */
+const nothingToSet = (v: object) => Object.values(v).every((x) => x === undefined);
+
 export function allStudios(db: Db): Promise<StudioRow[]> {
   return db.select().from(productionHouses).orderBy(asc(productionHouses.name), asc(productionHouses.id));
 }
@@ -680,6 +686,7 @@ export async function updateStudio(
   id: number,
   v: Partial<NewStudio>,
 ): Promise<StudioRow | undefined> {
+  if (nothingToSet(v)) return studioById(db, id);
   return (await db.update(productionHouses).set(v).where(eq(productionHouses.id, id)).returning())[0];
 }
 
@@ -698,6 +705,7 @@ export async function updateCelebrity(
   id: number,
   v: Partial<NewCelebrity>,
 ): Promise<CelebrityRow | undefined> {
+  if (nothingToSet(v)) return celebrityById(db, id);
   return (await db.update(celebrities).set(v).where(eq(celebrities.id, id)).returning())[0];
 }
 
@@ -717,6 +725,7 @@ export async function insertFilm(db: Db, v: NewFilm): Promise<FilmRow> {
   return row as FilmRow;
 }
 export async function updateFilm(db: Db, id: number, v: Partial<NewFilm>): Promise<FilmRow | undefined> {
+  if (nothingToSet(v)) return filmById(db, id);
   return (await db.update(films).set(v).where(eq(films.id, id)).returning())[0];
 }
 
@@ -737,6 +746,7 @@ export async function insertNft(db: Db, v: NewNft): Promise<NftRow> {
   return row as NftRow;
 }
 export async function updateNft(db: Db, id: string, v: Partial<NewNft>): Promise<NftRow | undefined> {
+  if (nothingToSet(v)) return nftById(db, id);
   return (await db.update(nfts).set(v).where(eq(nfts.id, id)).returning())[0];
 }
 

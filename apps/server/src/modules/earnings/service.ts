@@ -7,6 +7,7 @@ import { earningsMessages } from "@diginoor/api/earnings";
 import type { Database, Db } from "../../db/client.ts";
 import { type Query, queryOf } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
+import { toCsv } from "../../lib/csv.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Tx } from "../../platform/tx.ts";
 import type { AccountsService } from "../accounts/service.ts";
@@ -184,33 +185,55 @@ export function createEarningsService(deps: EarningsDeps) {
     /** The statement as CSV: one row per line and per payout (amounts in minor units, currency named). */
     async statementCsv(houseId: number): Promise<string> {
       const s = await statement(houseId);
-      const cell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-      const rows = [
-        "month,at,kind,currency,gross_minor,platform_fee_minor,amount_minor,owed,nft_id,token_id,reference",
-        ...s.lines.map((l) =>
-          [
+      // Amounts in minor units are numbers (bigint), every other cell text: a payout reference or
+      // NFT id that starts like a formula is neutralised by the one writer.
+      const amount = (minor: string) => BigInt(minor);
+      return toCsv(
+        [
+          ...s.lines.map((l) => [
             l.month,
             l.at,
             l.kind,
             l.currency,
-            l.grossMinor,
-            l.platformFeeMinor,
-            l.amountMinor,
+            amount(l.grossMinor),
+            amount(l.platformFeeMinor),
+            amount(l.amountMinor),
             String(l.owed),
             l.nftId,
             l.tokenId ?? "",
             l.reference,
-          ]
-            .map(cell)
-            .join(","),
-        ),
-        ...s.payouts.map((p) =>
-          [p.month, p.at, "payout", p.currency, "", "", p.amountMinor, "", "", "", p.reference]
-            .map(cell)
-            .join(","),
-        ),
-      ];
-      return `${rows.join("\n")}\n`;
+          ]),
+          ...s.payouts.map((p) => [
+            p.month,
+            p.at,
+            "payout",
+            p.currency,
+            "",
+            "",
+            amount(p.amountMinor),
+            "",
+            "",
+            "",
+            p.reference,
+          ]),
+        ],
+        {
+          header: [
+            "month",
+            "at",
+            "kind",
+            "currency",
+            "gross_minor",
+            "platform_fee_minor",
+            "amount_minor",
+            "owed",
+            "nft_id",
+            "token_id",
+            "reference",
+          ],
+          eol: "\n",
+        },
+      );
     },
 
     /**

@@ -37,6 +37,7 @@ export async function registerEvents(
     permission: "signed-in",
     handler: ({ user, req, reply }) =>
       sendUserStream(app, {
+        kind: "events",
         pubsub: ctx.pubsub,
         database: ctx.database,
         userId: (user as { id: string }).id,
@@ -54,6 +55,7 @@ export async function registerEvents(
     permission: "public",
     handler: ({ req, reply }) =>
       sendChannelStream(app, {
+        kind: "market",
         pubsub: ctx.pubsub,
         channel: CHAIN_EVENTS_CHANNEL,
         holder: anonymousHolder(req, ctx.sse.maxStreamsPerAddress),

@@ -88,8 +88,17 @@ export async function pruneLiveEvents(db: Queryable, now: Date): Promise<number>
   return rows.length;
 }
 
+/**
+ * The kinds of event stream the API serves, one per endpoint (the `stream` label of the
+ * `diginoor_event_streams` gauge): the user's events, the market's, the user's notifications, a
+ * lottery's live counts.
+ */
+export const STREAM_KINDS = ["events", "market", "notifications", "lottery"] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
 /** One open stream, as the caps and the end of sessions see it. */
 interface OpenStream {
+  kind: StreamKind;
   /** Ends the stream; `last` is written first (the reconnect hint of a server shutting down). */
   end(last?: string): void;
   /** Signed-in streams: the account and the session that opened it. */
@@ -123,6 +132,13 @@ function streamsOf(app: FastifyInstance): Set<OpenStream> {
 /** How many event streams the app has open (tests and the stream caps). */
 export function openStreamCount(app: FastifyInstance): number {
   return openStreams.get(app)?.size ?? 0;
+}
+
+/** The app's open event streams by kind, every kind named (0 when none is open): the metrics' gauge. */
+export function openStreamsByKind(app: FastifyInstance): Record<StreamKind, number> {
+  const counts = Object.fromEntries(STREAM_KINDS.map((k) => [k, 0])) as Record<StreamKind, number>;
+  for (const s of openStreams.get(app) ?? []) counts[s.kind]++;
+  return counts;
 }
 
 /** Registers the app's stream bookkeeping (call while registering routes, before the app is ready). */
@@ -209,6 +225,8 @@ export function lastEventId(req: FastifyRequest): number | undefined {
 export async function sendUserStream(
   app: FastifyInstance,
   o: {
+    /** Which endpoint serves it (the metrics count streams by kind). */
+    kind: StreamKind;
     pubsub: PubSub;
     database: Database;
     userId: string;
@@ -266,6 +284,8 @@ interface NumberedChannel {
 export async function sendChannelStream(
   app: FastifyInstance,
   o: {
+    /** Which endpoint serves it (the metrics count streams by kind). */
+    kind: StreamKind;
     pubsub: PubSub;
     channel: string;
     holder: StreamHolder;
@@ -323,6 +343,7 @@ export async function sendChannelStream(
   let unsubscribe: (() => Promise<void>) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   const entry: OpenStream = {
+    kind: o.kind,
     end: (last?: string) => {
       if (!open.delete(entry)) return;
       clearInterval(heartbeat);

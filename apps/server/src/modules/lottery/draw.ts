@@ -2,6 +2,7 @@
 // here. `npm run lottery:verify` (scripts/lottery-verify.mjs) recomputes the draw on its own, in plain
 // JavaScript from the public API, sharing nothing with this file.
 import { createHash } from "node:crypto";
+import { toCsv } from "../../lib/csv.ts";
 
 export function sha256(data: Uint8Array | string): Buffer {
   return createHash("sha256").update(data).digest();
@@ -29,9 +30,9 @@ export const holderOf = (orderId: string) => sha256(orderId).toString("hex");
  * must already be sorted by `first`.
  */
 export function ticketsCsv(ranges: Iterable<TicketRange>): Buffer {
-  const lines: string[] = [];
-  for (const r of ranges) lines.push(`${r.first},${r.last},${holderOf(r.orderId)}\n`);
-  return Buffer.from(lines.join(""), "utf8");
+  const rows: [number, number, string][] = [];
+  for (const r of ranges) rows.push([r.first, r.last, holderOf(r.orderId)]);
+  return Buffer.from(toCsv(rows, { eol: "\n" }), "utf8");
 }
 
 /** winningTicket = 1 + (uint256(sha256(seed ‖ blockHash ‖ ticketListHash)) mod ticketsSold). */

@@ -36,6 +36,7 @@ export async function registerLottery(
     handler: async ({ params, req, reply }) => {
       await lottery.get(params.id); // 404 for a lottery that does not exist
       return sendChannelStream(app, {
+        kind: "lottery",
         pubsub: ctx.pubsub,
         channel: lotteryChannel(params.id),
         // Anyone may watch: streams are counted per client address (SSE_MAX_STREAMS_PER_ADDRESS).

@@ -1,14 +1,6 @@
 import type { Db } from "../../db/client.ts";
+import { toCsv } from "../../lib/csv.ts";
 import * as repo from "./repo.ts";
-
-/**
- * One CSV field (RFC 4180): quoted when needed, and a leading = + - @ or tab/CR neutralised with
- * an apostrophe so a spreadsheet never runs it as a formula (CSV injection).
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /** Newsletter subscriptions (subscribing twice is fine). */
 export function createNewsletterService(db: Db) {
@@ -20,11 +12,11 @@ export function createNewsletterService(db: Db) {
     /** Every subscriber as CSV (`email,subscribed_at`, CRLF lines), for the studio console's export. */
     async exportCsv(): Promise<{ csv: string; count: number }> {
       const rows = await repo.allSubscribers(db);
-      const lines = [
-        "email,subscribed_at",
-        ...rows.map((r) => `${csvField(r.email)},${r.createdAt.toISOString()}`),
-      ];
-      return { csv: `${lines.join("\r\n")}\r\n`, count: rows.length };
+      const csv = toCsv(
+        rows.map((r) => [r.email, r.createdAt.toISOString()]),
+        { header: ["email", "subscribed_at"] },
+      );
+      return { csv, count: rows.length };
     },
   };
 }

@@ -35,6 +35,7 @@ export async function registerNotifications(
     permission: "signed-in",
     handler: ({ user, req, reply }) =>
       sendUserStream(app, {
+        kind: "notifications",
         pubsub: ctx.pubsub,
         database: ctx.database,
         userId: userId(user),

@@ -11,7 +11,7 @@ import type { Query } from "../../db/query.ts";
 import { AppError } from "../../http/errors.ts";
 import type { PersonalDataContributor, PersonalPart, PersonalSubject } from "../../lib/personal-data.ts";
 import { needlesOf } from "../../lib/personal-data.ts";
-import { rowsOf } from "../../lib/rate-limit.ts";
+import { type RateLimiter, rowsOf } from "../../lib/rate-limit.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { forgetJobsMentioning, type JobRef, type Jobs } from "../../platform/jobs/jobs.ts";
@@ -48,6 +48,8 @@ export interface PrivacyDeps {
   pubsub: PubSub;
   /** Where the links are mailed, and the password check before a deletion. */
   accounts: Pick<AccountsService, "mailContact" | "confirmPassword">;
+  /** How the erased account's rate-limit counters are named (their keys are hashed). */
+  rateLimiter: Pick<RateLimiter, "subjectKey">;
 }
 
 /**
@@ -140,7 +142,11 @@ export function createPrivacyService(deps: PrivacyDeps) {
       if (!found) return undefined;
       for (const c of contributors) await c.erase?.(tq, found.subject);
       await tq("DELETE FROM data_requests WHERE user_id = $1", [userId]);
-      await accounts.eraseAccount(tq, found.subject, { now, graceDays: HANDLE_GRACE_DAYS });
+      await accounts.eraseAccount(tq, found.subject, {
+        now,
+        graceDays: HANDLE_GRACE_DAYS,
+        rateLimiter: deps.rateLimiter,
+      });
       await forgetJobsMentioning(tq, needlesOf(found.subject));
       await deps.pubsub.publish(accounts.SESSIONS_ENDED_CHANNEL, { userId }, { tx });
       return found;

@@ -256,10 +256,10 @@ export function createTaxService(deps: TaxServiceDeps) {
         return {
           resident: false,
           ...base,
-          valuePaise: 0,
-          thresholdPaise: 0,
-          soldThisYearPaise: 0,
-          tdsPaise: 0,
+          valuePaise: "0",
+          thresholdPaise: "0",
+          soldThisYearPaise: "0",
+          tdsPaise: "0",
         };
       }
       await syncUser(userId);
@@ -279,10 +279,10 @@ export function createTaxService(deps: TaxServiceDeps) {
       return {
         resident: true,
         ...base,
-        valuePaise: Number(v.valuePaise),
-        thresholdPaise: Number(tds.thresholdPaise ?? 0n),
-        soldThisYearPaise: Number(soldBeforePaise),
-        tdsPaise: Number(tds.tdsPaise),
+        valuePaise: v.valuePaise.toString(),
+        thresholdPaise: (tds.thresholdPaise ?? 0n).toString(),
+        soldThisYearPaise: soldBeforePaise.toString(),
+        tdsPaise: tds.tdsPaise.toString(),
       };
     },
 
@@ -291,9 +291,9 @@ export function createTaxService(deps: TaxServiceDeps) {
       await syncUser(userId);
       const years = await repo.yearsOf(db, userId);
       const current = financialYearOf(clock.date());
-      const items = years.map((y) => ({ ...y, tdsPaise: Number(y.tdsPaise) }));
+      const items = years.map((y) => ({ ...y, tdsPaise: BigInt(y.tdsPaise).toString() }));
       if (!items.some((y) => y.financialYear === current)) {
-        items.unshift({ financialYear: current, purchases: 0, sales: 0, tdsPaise: 0 });
+        items.unshift({ financialYear: current, purchases: 0, sales: 0, tdsPaise: "0" });
       }
       return items.sort((a, b) => b.financialYear.localeCompare(a.financialYear));
     },

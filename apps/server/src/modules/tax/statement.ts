@@ -3,6 +3,7 @@
 // has the ₹ sign). Both list the year's purchases and sales, each sale's TDS and acquisition cost.
 import { existsSync } from "node:fs";
 import { formatInr, formatNative } from "@diginoor/api/money";
+import { csvDecimal, toCsv } from "../../lib/csv.ts";
 import type { TdsRule } from "./rules.ts";
 import type { TaxRecordRow } from "./tables.ts";
 
@@ -36,12 +37,6 @@ export function istDate(at: Date): string {
 
 const pct = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
 
-function csvCell(v: string): string {
-  // Quotes when needed; a leading formula character is neutralised (spreadsheet injection).
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function totalsOf(records: TaxRecordRow[]) {
   const sum = (rows: TaxRecordRow[], f: (r: TaxRecordRow) => bigint) => rows.reduce((a, r) => a + f(r), 0n);
   const purchases = records.filter((r) => r.side === "purchase");
@@ -74,30 +69,26 @@ export function statementCsv(f: StatementFacts): string {
     "TDS (INR)",
     "TDS treatment",
   ];
-  const lines = [header.map(csvCell).join(",")];
-  for (const r of f.records) {
+  const money = (paise: bigint) => csvDecimal(rupees(paise));
+  const rows = f.records.map((r) => {
     const sale = r.side === "sale";
-    lines.push(
-      [
-        istDate(r.occurredAt),
-        sale ? "Sale" : "Purchase",
-        r.title,
-        r.tokenId ?? "",
-        r.paidWith === "card" ? "Card/UPI" : r.paidWith === "auction" ? "Auction (crypto)" : "Crypto",
-        r.amountWei && r.symbol ? formatNative(r.amountWei, r.symbol, 18) : "",
-        r.rateDay ?? "",
-        rupees(r.valuePaise),
-        sale && r.acquisitionPaise !== null ? rupees(r.acquisitionPaise) : "",
-        sale && r.acquisitionPaise !== null ? rupees(r.valuePaise - r.acquisitionPaise) : "",
-        sale ? pct(r.tdsRateBps) : "",
-        sale ? rupees(r.tdsPaise) : "",
-        sale ? treatmentText[r.tdsTreatment] : "",
-      ]
-        .map(csvCell)
-        .join(","),
-    );
-  }
-  return `${lines.join("\r\n")}\r\n`;
+    return [
+      istDate(r.occurredAt),
+      sale ? "Sale" : "Purchase",
+      r.title,
+      r.tokenId ?? "",
+      r.paidWith === "card" ? "Card/UPI" : r.paidWith === "auction" ? "Auction (crypto)" : "Crypto",
+      r.amountWei && r.symbol ? formatNative(r.amountWei, r.symbol, 18) : "",
+      r.rateDay ?? "",
+      money(r.valuePaise),
+      sale && r.acquisitionPaise !== null ? money(r.acquisitionPaise) : "",
+      sale && r.acquisitionPaise !== null ? money(r.valuePaise - r.acquisitionPaise) : "",
+      sale ? pct(r.tdsRateBps) : "",
+      sale ? money(r.tdsPaise) : "",
+      sale ? treatmentText[r.tdsTreatment] : "",
+    ];
+  });
+  return toCsv(rows, { header });
 }
 
 const FONT_DIR = "/usr/share/fonts/truetype/dejavu";

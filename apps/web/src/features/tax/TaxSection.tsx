@@ -154,7 +154,7 @@ function Statements() {
                   <span className="tax-year__span">{yearSpan(y.financialYear)}</span>
                   <span className="tax-year__facts">
                     {y.purchases} {y.purchases === 1 ? "purchase" : "purchases"} · {y.sales}{" "}
-                    {y.sales === 1 ? "sale" : "sales"} · TDS {formatInr(y.tdsPaise)}
+                    {y.sales === 1 ? "sale" : "sales"} · TDS {formatInr(BigInt(y.tdsPaise))}
                   </span>
                 </div>
                 <div className="tax-year__links">

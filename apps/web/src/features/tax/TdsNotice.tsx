@@ -27,8 +27,16 @@ export function TdsNotice({ priceWei, auction = false }: { priceWei: bigint | nu
     enabled: price !== null,
     staleTime: 30_000,
   });
-  const p = preview.data;
-  if (!p?.resident) return null;
+  const data = preview.data;
+  if (!data?.resident) return null;
+  // Paise come as decimal strings (money is never a JSON number).
+  const p = {
+    ...data,
+    valuePaise: BigInt(data.valuePaise),
+    thresholdPaise: BigInt(data.thresholdPaise),
+    soldThisYearPaise: BigInt(data.soldThisYearPaise),
+    tdsPaise: BigInt(data.tdsPaise),
+  };
   const pct = `${p.rateBps / 100}%`;
   return (
     <div className="tds-notice" role="status" data-testid="tds-notice">
@@ -41,7 +49,7 @@ export function TdsNotice({ priceWei, auction = false }: { priceWei: bigint | nu
         </strong>
       </div>
       <p className="tds-notice__text">
-        {p.tdsPaise > 0
+        {p.tdsPaise > 0n
           ? `Your sales this financial year (${p.financialYear}) are ${formatInr(p.soldThisYearPaise)}; with this sale worth ${formatInr(p.valuePaise)} they pass ${formatInr(p.thresholdPaise)}, so ${pct} TDS applies. Bought by card or UPI, Diginoor deposits it for you; bought by a wallet, nobody can withhold it on chain: it is in your tax statement for your return.`
           : `No TDS: your sales this financial year (${p.financialYear}), this one included (${formatInr(p.valuePaise)}), stay within ${formatInr(p.thresholdPaise)}.`}{" "}
         <Link to="/profile/edit_profile#tax">Tax statements</Link>
