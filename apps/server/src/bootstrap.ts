@@ -24,6 +24,7 @@ import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts"
 import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
 import {
   createCardFulfilment,
+  createEditionRegistry,
   createHostedCheckout,
   createResaleCheckout,
   createOrderLifecycle,
@@ -476,6 +477,7 @@ async function buildOrders(
     cashfreeMode: config.CASHFREE_ENV,
     log,
   });
+  const editions = createEditionRegistry({ chain, minter, catalogue, jobs, log });
   const resale = createResaleCheckout({
     database,
     clock,
@@ -497,11 +499,13 @@ async function buildOrders(
       chain,
       minter,
       catalogue,
+      editions,
       market,
       lifecycle,
       log,
     }),
     hostedCheckout,
+    editions,
     resale,
     fulfilment: createCardFulfilment({
       database,
@@ -514,6 +518,8 @@ async function buildOrders(
       wallets: d.wallets,
       log,
       resale,
+      editions,
+      refunds: hostedCheckout,
     }),
     auctions: createPrimaryAuctions({
       database,
@@ -524,6 +530,7 @@ async function buildOrders(
       chain,
       minter,
       market,
+      editions,
       log,
     }),
   };
