@@ -484,6 +484,7 @@ async function buildOrders(
     chain,
     buyer,
     tokens: d.tokens,
+    wallets: d.wallets,
     quotes: d.quotes,
     lifecycle,
     hostedCheckout,

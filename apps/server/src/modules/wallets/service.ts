@@ -307,6 +307,10 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       return (await listFor(userId)).find((x) => x.receivesPurchases);
     },
 
+    /** Whether `address` is or ever was linked to the user's account (issue 34 point 7: no resale to oneself). */
+    everLinked: (userId: string, address: string) =>
+      repo.everLinked(database.db, userId, getAddress(address.toLowerCase())),
+
     /** The user an address is linked to, if any. */
     async ownerOf(address: string): Promise<string | undefined> {
       return (await repo.findWallet(database.db, getAddress(address.toLowerCase())))?.userId;
