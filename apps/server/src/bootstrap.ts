@@ -27,6 +27,7 @@ import { paymentProvidersFromConfig } from "./modules/orders/providers/index.ts"
 import { createLotteryService, type LotteryService } from "./modules/lottery/service.ts";
 import {
   createCardFulfilment,
+  createEditionRegistry,
   createHostedCheckout,
   createResaleCheckout,
   createOrderLifecycle,
@@ -506,12 +507,14 @@ async function buildOrders(
     cashfreeMode: config.CASHFREE_ENV,
     log,
   });
+  const editions = createEditionRegistry({ chain, minter, catalogue, jobs, log });
   const resale = createResaleCheckout({
     database,
     clock,
     chain,
     buyer,
     tokens: d.tokens,
+    wallets: d.wallets,
     quotes: d.quotes,
     lifecycle,
     hostedCheckout,
@@ -527,11 +530,13 @@ async function buildOrders(
       chain,
       minter,
       catalogue,
+      editions,
       market,
       lifecycle,
       log,
     }),
     hostedCheckout,
+    editions,
     resale,
     fulfilment: createCardFulfilment({
       database,
@@ -544,6 +549,8 @@ async function buildOrders(
       wallets: d.wallets,
       log,
       resale,
+      editions,
+      refunds: hostedCheckout,
     }),
     auctions: createPrimaryAuctions({
       database,
@@ -554,6 +561,7 @@ async function buildOrders(
       chain,
       minter,
       market,
+      editions,
       log,
     }),
   };

@@ -62,6 +62,8 @@ export interface ChainFixture {
 }
 
 const ROYALTY_RECEIVER = 9;
+/** Editions each catalogue item of the chain fixture has on chain (decision 184). */
+const FIXTURE_EDITIONS = 5000;
 let nextOrder = 1n;
 
 export async function startChainFixture(opts: { statePath?: string } = {}): Promise<ChainFixture> {
@@ -99,6 +101,8 @@ export async function startChainFixture(opts: { statePath?: string } = {}): Prom
       if (receipt.status !== "success") throw new Error(`${functionName} reverted (${hash})`);
       return receipt;
     };
+    const registered = new Set<bigint>();
+    const editionsUsed = new Map<bigint, number>();
     const fixture: ChainFixture = {
       rpcUrl: anvil.rpcUrl,
       deployment,
@@ -107,8 +111,17 @@ export async function startChainFixture(opts: { statePath?: string } = {}): Prom
       send,
       submit,
       rpc,
-      async mint(to, nft = 1n, edition = 1) {
+      async mint(to, nft = 1n, edition) {
         const id = nextOrder++;
+        // Editions are on chain (decision 184): the item is registered once, and each edition mints once, so a
+        // mint that names no edition takes the item's next one.
+        if (!registered.has(nft)) {
+          registered.add(nft);
+          await send(0, "collectible", "setEditionCount", [nft, FIXTURE_EDITIONS]);
+        }
+        const used = editionsUsed.get(nft) ?? 0;
+        if (edition === undefined) edition = used + 1;
+        editionsUsed.set(nft, Math.max(used, edition));
         await send(0, "collectible", "mintForOrder", [
           ANVIL_ADDRESSES[to],
           nft,

@@ -579,13 +579,42 @@ describe("commerce on the chain, over HTTP", () => {
     // Another mint takes the order's token id first (a leaked minter key, or a bug): the token is not the buyer's.
     const minter = walletOf(privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]));
     const thief = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
+    // An edition of the order's item that is still free on chain (each edition mints once, decision 184).
+    const [nft] = await q("SELECT catalogue_number::text AS n FROM nfts WHERE id = 'bossEntry'");
+    const item = BigInt(String(nft?.n));
+    await t.ctx.services.orders.editions.ensure("bossEntry");
+    let edition = 1;
+    const taken = (e: number) =>
+      pc().readContract({
+        address: collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "isEditionMinted",
+        args: [item, e],
+      });
+    while (await taken(edition)) edition++;
+    const [count] = await pc().readContract({
+      address: collectible,
+      abi: diginoorCollectibleAbi,
+      functionName: "editions",
+      args: [item],
+    });
+    // When every edition is sold, the admin (the dev deployment's account 0) raises the count for this test.
+    await pc().waitForTransactionReceipt({
+      hash: await minter.writeContract({
+        chain: null,
+        address: collectible,
+        abi: diginoorCollectibleAbi,
+        functionName: "setEditionCount",
+        args: [item, Math.max(edition, count)],
+      }),
+    });
     await pc().waitForTransactionReceipt({
       hash: await minter.writeContract({
         chain: null,
         address: collectible,
         abi: diginoorCollectibleAbi,
         functionName: "mintForOrder",
-        args: [thief, 1n, 2, PAYOUT, `0x${tokenId.toString(16).padStart(64, "0")}`],
+        args: [thief, item, edition, PAYOUT, `0x${tokenId.toString(16).padStart(64, "0")}`],
       }),
     });
     const state = await until(

@@ -3,7 +3,7 @@ import { ANVIL_ADDRESSES, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-a
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signSandboxPayload } from "../src/modules/orders/sandbox.ts";
@@ -87,9 +87,16 @@ const buyerKey = () => t.ctx.chain!.buyer!.address;
 const sentBy = (address: Hex) => pc.getTransactionCount({ address });
 
 /** A seller: anvil account `i` linked to a signed-in fan, holding a token of `resold` (bought by card) listed at `price`. */
-async function sellerWithListing(i: number, price: bigint) {
+async function sellerWithListing(i: number | Hex, price: bigint) {
   const { cookie, user } = await newSignedInUser(t.ctx);
-  const address = ANVIL_ADDRESSES[i]!;
+  // An anvil account, or a fresh key (funded here) when the test needs more sellers than anvil has.
+  const key = typeof i === "number" ? (ANVIL_PRIVATE_KEYS[i] as Hex) : i;
+  const address = privateKeyToAccount(key).address;
+  if (typeof i !== "number")
+    await pc.request({
+      method: "anvil_setBalance" as never,
+      params: [address, "0xde0b6b3a7640000"] as never,
+    });
   await q(
     "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
     [address, user.id, t.ctx.chain!.chainId],
@@ -100,7 +107,7 @@ async function sellerWithListing(i: number, price: bigint) {
   await pay(bought);
   const o = await settled(cookie, bought.orderId, ["fulfilled"]);
   const wallet = createWalletClient({
-    account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[i] as Hex),
+    account: privateKeyToAccount(key),
     chain: foundry,
     transport: http(t.ctx.chain!.rpcUrl),
   });
@@ -132,7 +139,7 @@ async function sellerWithListing(i: number, price: bigint) {
         args,
       } as never),
     );
-  return { address, tokenId: o.tokenId, cookie, market };
+  return { address, tokenId: o.tokenId, cookie, userId: user.id, market };
 }
 
 const resaleOrder = (cookie: string, tokenId: string, priceWei: bigint, provider = "sandbox") =>
@@ -346,5 +353,87 @@ describe("card purchases of resale listings", () => {
     expect(gone.status).toBe(409);
     expect(gone.body.error?.details?.reason).toBe("listing_gone");
     expect(await count()).toBe(before);
+  }, 90_000);
+
+  it("refuses a resale to any wallet ever linked to the buyer's account, and checks it again before buying (issue 34 point 7)", async () => {
+    const price = parseEther("0.01");
+    const seller = await sellerWithListing(generatePrivateKey(), price);
+    // The seller's account gets a second wallet that receives its purchases: the listing's wallet is still its own.
+    const second = privateKeyToAccount(generatePrivateKey()).address;
+    await q("UPDATE wallets SET receives_purchases = false WHERE user_id = $1", [seller.userId]);
+    await q(
+      "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, true, now())",
+      [second, seller.userId, t.ctx.chain!.chainId],
+    );
+    const own = await resaleOrder(seller.cookie, seller.tokenId, price);
+    expect(own.status, JSON.stringify(own.body)).toBe(409);
+    expect(own.body.error?.details?.reason).toBe("own_listing");
+    // Unlinked, it was still linked once: still refused.
+    const unlinked = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v1/wallets/${seller.address}`,
+      headers: { cookie: seller.cookie },
+    });
+    expect(unlinked.statusCode).toBe(204);
+    const again = await resaleOrder(seller.cookie, seller.tokenId, price);
+    expect(again.status).toBe(409);
+    expect(again.body.error?.details?.reason).toBe("own_listing");
+
+    // Another fan's order is made; before it is paid, that fan links the seller's wallet: refunded, not bought.
+    const fan = await fanWithWallet(t);
+    const made = await resaleOrder(fan.cookie, seller.tokenId, price);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await q(
+      "INSERT INTO wallets (address, user_id, chain_id, receives_purchases, linked_at) VALUES ($1, $2, $3, false, now())",
+      [seller.address, fan.userId, t.ctx.chain!.chainId],
+    );
+    const buyerTxsBefore = await sentBy(buyerKey());
+    await pay(made.body);
+    const done = await settled(fan.cookie, made.body.orderId, ["fulfilled", "refund_pending", "refunded"]);
+    expect(done.state).toMatch(/^refund/);
+    const [refund] = await q<{ reason: string }>("SELECT reason FROM order_refunds WHERE order_id = $1", [
+      made.body.orderId,
+    ]);
+    expect(refund?.reason).toBe("own_listing");
+    expect(await sentBy(buyerKey())).toBe(buyerTxsBefore);
+    expect(await ownerOf(seller.tokenId)).toBe(seller.address);
+  }, 90_000);
+
+  it("never buys a hidden (voided) token: the order is refused, and a paid one is refunded (issue 34 point 7)", async () => {
+    const price = parseEther("0.01");
+    const seller = await sellerWithListing(generatePrivateKey(), price);
+    const admin = await newSignedInUser(t.ctx, { role: "admin" });
+    const hide = () =>
+      t.app.inject({
+        method: "PUT",
+        url: `/api/v1/admin/hidden-tokens/${seller.tokenId}`,
+        headers: { cookie: admin.cookie },
+        payload: { reason: "voided", note: "duplicate edition" },
+      });
+    expect((await hide()).statusCode).toBe(200);
+    const fan = await fanWithWallet(t);
+    const refused = await resaleOrder(fan.cookie, seller.tokenId, price);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error?.details?.reason).toBe("token_hidden");
+    // Shown again, an order is made; hidden before the payment is fulfilled, it is refunded and nothing is bought.
+    const shown = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v1/admin/hidden-tokens/${seller.tokenId}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(shown.statusCode).toBe(204);
+    const made = await resaleOrder(fan.cookie, seller.tokenId, price);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await hide()).statusCode).toBe(200);
+    const buyerTxsBefore = await sentBy(buyerKey());
+    await pay(made.body);
+    const done = await settled(fan.cookie, made.body.orderId, ["fulfilled", "refund_pending", "refunded"]);
+    expect(done.state).toMatch(/^refund/);
+    const [refund] = await q<{ reason: string }>("SELECT reason FROM order_refunds WHERE order_id = $1", [
+      made.body.orderId,
+    ]);
+    expect(refund?.reason).toBe("token_hidden");
+    expect(await sentBy(buyerKey())).toBe(buyerTxsBefore);
+    expect(await ownerOf(seller.tokenId)).toBe(seller.address);
   }, 90_000);
 });

@@ -453,6 +453,26 @@ describe("a passkey of another device (decision 171)", () => {
     expect(await refused(sponsored(phoneAccount, [approveMarketplace()]))).toMatch(/AA24|signature/i);
   }, 240_000);
 
+  it("a request only ever touches the caller's own wallet: another fan's pending request of the same credential id stays pending (issue 34 point 7)", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const phone = createSoftwarePasskey({ origin: ORIGIN });
+    const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
+    expect(asked.statusCode, asked.body).toBe(201);
+    // An attacker with a passkey wallet of their own asks for their wallet with a passkey they hold, under the
+    // credential id of the fan's pending request (a credential id is public: it is in every assertion).
+    const attacker = await fanWithPasskeyWallet();
+    const theirs = createSoftwarePasskey({ origin: ORIGIN });
+    const body = { ...(await proof(attacker.cookie, theirs)), credentialId: phone.id };
+    const res = await inject("POST", requests(attacker.address), attacker.cookie, body);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error.message).toBe(m.passkeyKnown);
+    const mine = (await inject("GET", requests(fan.address), fan.cookie)).json().items;
+    expect(mine.map((r: { id: string; state: string }) => [r.id, r.state])).toEqual([
+      [asked.json().id, "pending"],
+    ]);
+    expect((await inject("GET", requests(attacker.address), attacker.cookie)).json().items).toEqual([]);
+  }, 240_000);
+
   it("a declined request can no longer be recorded, even if the key is added on chain later", async () => {
     const fan = await fanWithPasskeyWallet();
     const laptop = createSoftwarePasskey({ origin: ORIGIN });

@@ -222,6 +222,15 @@ describe("wallets: linking with Sign-In with Ethereum", () => {
     const msg = message(dave.address, await nonceFor(owner.cookie));
     expect((await link(owner.cookie, msg, await dave.signMessage({ message: msg }))).statusCode).toBe(201);
 
+    // Without dave's key, the other account learns nothing about his address (issue 34 point 7): the
+    // signature is checked first, so a forged one is a bad signature, not "linked to another account".
+    const probe = message(dave.address, await nonceFor(other.cookie));
+    const forged = await link(other.cookie, probe, await bob.signMessage({ message: probe }));
+    expect(forged.statusCode, forged.body).toBe(400);
+    expect(forged.json().error.message).toBe(m.badSignature);
+    const garbled = await link(other.cookie, probe, `0x${"11".repeat(65)}`);
+    expect(garbled.json().error.message).toBe(m.badSignature);
+
     const nonce = await nonceFor(other.cookie);
     const theirs = message(dave.address, nonce);
     const res = await link(other.cookie, theirs, await dave.signMessage({ message: theirs }));

@@ -186,6 +186,8 @@ export const orderMessages = {
   /** 409 with `details.reason = "listing_changed"` and `details.priceWei` (the price now). */
   listingChanged: "The seller changed this listing's price: look at the new price before paying",
   ownListing: "This is your own listing",
+  /** 409 with `details.reason = "token_hidden"`: the console suspended or voided the token (issue 34 point 7). */
+  tokenHidden: "This token is not for sale on Diginoor",
   listingOtherNft: "This token is not an edition of that NFT",
   resaleByWallet:
     "Buy a listing with a wallet directly on the marketplace; card and rupee orders can name a listing",

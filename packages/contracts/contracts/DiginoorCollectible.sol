@@ -72,6 +72,15 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         uint256 toTokenId;
     }
 
+    /// @notice How many editions a catalogue item has (editions 1..count exist, each minted at most once) and
+    /// whether it was registered. A minter registers an item once (when it is published) and may lower its count;
+    /// only the admin raises a registered count; nobody lowers it below an edition that is minted
+    /// (docs/decisions/184-editions-on-chain.md).
+    struct Editions {
+        uint16 count;
+        bool registered;
+    }
+
     /// @notice Royalty rate given to every newly minted token (10% = 1000 bps).
     uint16 public immutable defaultRoyaltyBps;
     /// @notice The marketplace this collectible was deployed with (MINTER_ROLE from the constructor), the only
@@ -86,6 +95,14 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     mapping(address owner => uint32) public approvalEpoch;
     /// @notice Payee and floor price of each catalogue item's primary sales.
     mapping(uint64 catalogueNftId => PrimaryTerms) public primaryTerms;
+    /// @notice Each catalogue item's edition count (see {Editions}).
+    mapping(uint64 catalogueNftId => Editions) public editions;
+    /// @dev Minted editions, 255 per word: edition `e` is bit `e % 255 + 1` of the word keyed
+    /// `catalogueNftId << 16 | e / 255`. Bit 0 of every word of a registered range is set when the count is set, so
+    /// a mint writes a non-zero word (5,000 gas) and the first buyer of each 255 editions does not pay for a new slot
+    /// (20,000 more): the registration does, once.
+    mapping(uint256 key => uint256 bits) private _mintedEditions;
+    uint256 private constant EDITIONS_PER_WORD = 255;
     string private _baseTokenURI;
 
     error InvalidOrderId();
@@ -101,6 +118,10 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     error NoPrimaryTerms(uint64 catalogueNftId);
     error PriceBelowFloor(uint256 floorWei, uint256 priceWei);
     error InvalidTokenRange(uint256 fromTokenId, uint256 toTokenId);
+    error EditionOutOfRange(uint64 catalogueNftId, uint16 edition, uint16 editionCount);
+    error EditionAlreadyMinted(uint64 catalogueNftId, uint16 edition);
+    error EditionCountRaise(uint64 catalogueNftId, uint16 editionCount, uint16 requested);
+    error EditionCountBelowMinted(uint64 catalogueNftId, uint16 requested);
 
     /// @notice A token was minted for an order (primary voucher sale or card/INR order). Its order id is
     /// `bytes32(tokenId)` (decision 103) and its first owner is the `to` of the `Transfer` from 0 that follows,
@@ -110,6 +131,9 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     );
     /// @notice A catalogue item's primary-sale payee and floor price were set (payee 0: no longer sold by voucher).
     event PrimaryTermsSet(uint64 indexed catalogueNftId, address indexed payee, uint256 floorWei);
+    /// @notice A catalogue item's edition count was registered or changed (`previousCount` 0 and `registered` false
+    /// before: the first registration).
+    event EditionCountSet(uint64 indexed catalogueNftId, uint16 previousCount, uint16 editionCount);
     /// @notice The royalty of a token changed.
     event TokenRoyaltyUpdated(uint256 indexed tokenId, address indexed receiver, uint16 royaltyBps);
     /// @notice The metadata base URI changed.
@@ -198,6 +222,35 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         emit PrimaryTermsSet(catalogueNftId, payee, floorWei);
     }
 
+    /**
+     * @notice Register or change a catalogue item's edition count (editions 1..count may be minted, each once).
+     * A minter (the server's minter key, when the item is published) registers an item once and may lower its
+     * count; only the admin raises a registered count (a Safe transaction: never one hot key). Nobody lowers it
+     * below an edition already minted. The voucher signer holds no role here.
+     */
+    function setEditionCount(uint64 catalogueNftId, uint16 count) external nonReentrant {
+        bool admin = msg.sender == defaultAdmin();
+        if (!admin) _checkRole(MINTER_ROLE);
+        if (catalogueNftId > type(uint32).max) revert CatalogueIdTooLarge(catalogueNftId);
+        Editions memory e = editions[catalogueNftId];
+        if (e.registered && count > e.count && !admin) revert EditionCountRaise(catalogueNftId, e.count, count);
+        uint256 base = uint256(catalogueNftId) << 16;
+        // Editions count+1 .. e.count must all be unminted (editions above e.count never were).
+        for (uint256 ed = uint256(count) + 1; ed <= e.count;) {
+            uint256 word = ed / EDITIONS_PER_WORD;
+            if (_mintedEditions[base | word] & (type(uint256).max << (ed % EDITIONS_PER_WORD + 1)) != 0) {
+                revert EditionCountBelowMinted(catalogueNftId, count);
+            }
+            ed = (word + 1) * EDITIONS_PER_WORD;
+        }
+        // The words of editions 1..count hold their bit 0 (see _mintedEditions).
+        for (uint256 word = 0; word <= uint256(count) / EDITIONS_PER_WORD; ++word) {
+            if (_mintedEditions[base | word] == 0) _mintedEditions[base | word] = 1;
+        }
+        editions[catalogueNftId] = Editions(count, true);
+        emit EditionCountSet(catalogueNftId, e.count, count);
+    }
+
     function _mintToken(address to, uint64 catalogueNftId, uint16 edition, address royaltyReceiver, bytes32 orderId)
         private
         returns (uint256 tokenId)
@@ -205,6 +258,14 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
         if (catalogueNftId > type(uint32).max) revert CatalogueIdTooLarge(catalogueNftId);
         tokenId = uint256(orderId);
         if (_ownerOf(tokenId) != address(0)) revert OrderAlreadyMinted(orderId);
+        // Each edition of an item mints at most once, within its registered count, whoever signed the voucher.
+        uint16 count = editions[catalogueNftId].count;
+        if (edition == 0 || edition > count) revert EditionOutOfRange(catalogueNftId, edition, count);
+        uint256 key = (uint256(catalogueNftId) << 16) | (edition / EDITIONS_PER_WORD);
+        uint256 bit = 1 << (edition % EDITIONS_PER_WORD + 1);
+        uint256 bits = _mintedEditions[key];
+        if (bits & bit != 0) revert EditionAlreadyMinted(catalogueNftId, edition);
+        _mintedEditions[key] = bits | bit;
         uint16 bps = defaultRoyaltyBps;
         _tokenData[tokenId] = TokenData(royaltyReceiver, bps, uint32(catalogueNftId), edition, 0);
         emit CollectibleMinted(tokenId, catalogueNftId, edition, royaltyReceiver, bps);
@@ -356,6 +417,12 @@ contract DiginoorCollectible is ERC721, IERC2981, AccessControlDefaultAdminRules
     /// beside the tokens' (`baseURI ++ "contract"`): on our server, or in the IPFS snapshot after the exit.
     function contractURI() external view returns (string memory) {
         return string.concat(_baseTokenURI, "contract");
+    }
+
+    /// @notice Whether edition `edition` of catalogue item `catalogueNftId` has been minted.
+    function isEditionMinted(uint64 catalogueNftId, uint16 edition) external view returns (bool) {
+        return _mintedEditions[(uint256(catalogueNftId) << 16) | (edition / EDITIONS_PER_WORD)]
+            & (1 << (edition % EDITIONS_PER_WORD + 1)) != 0;
     }
 
     /// @notice Whether `tokenId` exists.

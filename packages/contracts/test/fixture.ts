@@ -121,7 +121,30 @@ export async function setupFixture(opts: { chainId?: number; hardfork?: string }
     stop: () => anvil.stop(),
   };
   for (const id of FIXTURE_CATALOGUE_IDS) await setPrimaryTerms(f, id, f.productionHouse, 0n);
+  for (const id of FIXTURE_EDITION_IDS) await setEditionCount(f, id, MAX_EDITIONS);
   return f;
+}
+
+/** The most editions an item can have (uint16). */
+export const MAX_EDITIONS = 65_535;
+/** Catalogue items the fixture registers with MAX_EDITIONS editions (the primary items and minterMint's default 7). */
+export const FIXTURE_EDITION_IDS = [...FIXTURE_CATALOGUE_IDS, 1n, 7n, 9n, 99n, 2n ** 32n - 1n] as const;
+
+/** Registers (or changes) a catalogue item's edition count on the collectible; the minter unless `wallet`. */
+export function setEditionCount(f: Fixture, catalogueNftId: bigint, count: number, wallet = f.minter) {
+  return send(f, wallet, {
+    address: f.collectible,
+    abi: diginoorCollectibleAbi,
+    functionName: "setEditionCount",
+    args: [catalogueNftId, count],
+  });
+}
+
+let editionCounter = 0;
+/** A fresh edition number (1 .. MAX_EDITIONS): each edition of an item mints once (decision 184). */
+export function nextEdition(): number {
+  editionCounter = (editionCounter % (MAX_EDITIONS - 100)) + 1;
+  return editionCounter + 100;
 }
 
 /** The minter sets a catalogue item's primary payee and floor price on the collectible. */
@@ -256,7 +279,13 @@ export async function minterMint(
     address: f.collectible,
     abi: diginoorCollectibleAbi,
     functionName: "mintForOrder",
-    args: [to, o.catalogueNftId ?? 7n, o.edition ?? 1, o.royaltyReceiver ?? f.productionHouse, orderId],
+    args: [
+      to,
+      o.catalogueNftId ?? 7n,
+      o.edition ?? nextEdition(),
+      o.royaltyReceiver ?? f.productionHouse,
+      orderId,
+    ],
   });
   return { tokenId: BigInt(orderId), receipt, orderId };
 }
@@ -272,7 +301,7 @@ export async function makeVoucher(
 ): Promise<{ voucher: PurchaseVoucher; signature: Hex }> {
   const voucher: PurchaseVoucher = {
     catalogueNftId: o.catalogueNftId ?? 42n,
-    edition: o.edition ?? 3,
+    edition: o.edition ?? nextEdition(),
     priceWei: o.priceWei ?? ETH / 10n,
     buyer,
     platformFeeBps: o.platformFeeBps ?? 250,

@@ -31,6 +31,7 @@ import {
   makeVoucher,
   minterMint,
   revertTo,
+  nextEdition,
   setupFixture,
   snapshot,
   type Wallet,
@@ -783,7 +784,7 @@ async function runSequence(actions: Action[]): Promise<void> {
           const ok = await call(
             "minter",
             "mintForOrder",
-            [me, 9n, 1, f.productionHouse, toOrderId(orderNumber)],
+            [me, 9n, nextEdition(), f.productionHouse, toOrderId(orderNumber)],
             0n,
             f.collectible,
           );

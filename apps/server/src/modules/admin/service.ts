@@ -38,7 +38,7 @@ import type { EarningsService } from "../earnings/service.ts";
 import type { LotteryService } from "../lottery/service.ts";
 import type { NewsletterService } from "../newsletter/service.ts";
 import type { PortabilityService } from "../portability/service.ts";
-import type { CardFulfilment, HostedCheckout } from "../orders/service.ts";
+import type { CardFulfilment, EditionRegistry, HostedCheckout } from "../orders/service.ts";
 import type { AuthUser } from "../../http/access.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageOf } from "../../lib/paging.ts";
@@ -139,6 +139,7 @@ export interface AdminDeps {
   orders: {
     fulfilment: Pick<CardFulfilment, "retryFulfilment">;
     hostedCheckout: Pick<HostedCheckout, "adminRefund">;
+    editions: Pick<EditionRegistry, "queue">;
   };
   contact: Pick<ContactService, "inbox">;
   newsletter: Pick<NewsletterService, "exportCsv">;
@@ -315,7 +316,10 @@ export function createAdminService(deps: AdminDeps) {
     createNft(actor: Actor, input: Parsed<typeof nftInputSchema>): Promise<AdminNft> {
       return audited(actor, "nft.create", "nft", catalogueWrite, async (tx) => {
         await ownFilm(tx.db, actor, input.filmId);
-        return created(await nftsAdmin.create(tx.db, input));
+        const nft = await nftsAdmin.create(tx.db, input);
+        // Its edition count goes on chain (decision 184), once this transaction commits.
+        await ctx.orders.editions.queue(tx, nft.id);
+        return created(nft);
       });
     },
     updateNft(actor: Actor, id: string, patch: Parsed<typeof nftPatchSchema>): Promise<AdminNft> {
@@ -326,9 +330,9 @@ export function createAdminService(deps: AdminDeps) {
           if (nft.productionHouseId !== scope) throw notYours("NFT");
           if (patch.filmId !== undefined) await ownFilm(tx.db, actor, patch.filmId);
         }
-        return changed(
-          await announcing(tx, { nftId: id }, "nft.update", () => nftsAdmin.update(tx.db, id, patch)),
-        );
+        const c = await announcing(tx, { nftId: id }, "nft.update", () => nftsAdmin.update(tx.db, id, patch));
+        if (patch.editionSize !== undefined) await ctx.orders.editions.queue(tx, id);
+        return changed(c);
       });
     },
 

@@ -1,4 +1,5 @@
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
+import type { EditionRegistry } from "./editions.ts";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
 import { toOrderId } from "@diginoor/contracts/voucher";
 import { nativeSymbolOf } from "@diginoor/api/wallets";
@@ -17,6 +18,8 @@ import type { OrdersLog } from "./lifecycle.ts";
 import * as repo from "./repo.ts";
 
 export interface PrimaryAuctionsDeps {
+  /** Edition counts on chain (decision 184), registered before an edition is minted for its auction. */
+  editions?: Pick<EditionRegistry, "ensure">;
   database: Database;
   clock: Clock;
   catalogue: Pick<CatalogueService, "purchaseTerms" | "auctionNftsWithEditions" | "takeEdition">;
@@ -56,6 +59,8 @@ export function createPrimaryAuctions(deps: PrimaryAuctionsDeps) {
         args: [toOrderId(tokenId)],
       });
       if (!minted) {
+        // The item's edition count must be on chain first (decision 184).
+        await deps.editions?.ensure(a.nft_id);
         await minter.send({
           chain: null,
           address: collectible,

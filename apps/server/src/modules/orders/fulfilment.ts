@@ -12,6 +12,8 @@ import type { Tx } from "../../platform/tx.ts";
 import type { CatalogueService } from "../catalogue/service.ts";
 import type { ChainRuntime, Minter } from "../chain/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
+import type { EditionRegistry } from "./editions.ts";
+import type { HostedCheckout } from "./hosted-checkout.ts";
 import { fulfilOrder, type OrderLifecycle, type OrdersLog } from "./lifecycle.ts";
 import * as repo from "./repo.ts";
 import type { ResaleCheckout } from "./resale.ts";
@@ -29,8 +31,15 @@ export interface CardFulfilmentDeps {
   jobs?: Pick<Jobs, "enqueue">;
   /** Where a prize goes: the winner's receiving wallet (none yet: the prize waits). */
   wallets?: Pick<WalletsService, "receivingWallet">;
+  /** Edition counts on chain (decision 184): registered before a mint, and an edition taken there is never minted again. */
+  editions?: Pick<EditionRegistry, "ensure" | "isMinted">;
+  /** Refunds a paid card order whose edition cannot be minted (taken on chain by another token, or out of range). */
+  refunds?: Pick<HostedCheckout, "requestRefund">;
   log?: OrdersLog;
 }
+
+/** The edition of an order cannot be minted on chain: taken by another token, or beyond the item's on-chain count. */
+export class EditionUnavailable extends Error {}
 
 /** Mints one prize (an edition won in a lottery); enqueued in the transaction that grants it, and when its winner links a wallet. */
 export const mintPrizeJob: JobRef<{ prizeId: string }> = {
@@ -80,6 +89,18 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
     });
     if (minted) return undefined;
     const nft = await deps.catalogue.purchaseTerms(m.nftId);
+    if (deps.editions) {
+      // The contract would revert (EditionAlreadyMinted / EditionOutOfRange); say why instead of retrying.
+      const onChain = await deps.editions.ensure(m.nftId);
+      if (m.edition < 1 || m.edition > onChain.count)
+        throw new EditionUnavailable(
+          `edition ${m.edition} of ${m.nftId} is outside its ${onChain.count} editions on chain`,
+        );
+      if (await deps.editions.isMinted(nft.catalogueNumber, m.edition))
+        throw new EditionUnavailable(
+          `edition ${m.edition} of ${m.nftId} is minted on chain by another token`,
+        );
+    }
     const hash = await minter.write({
       chain: null,
       address: chain.deployment.collectible,
@@ -193,16 +214,30 @@ export function createCardFulfilment(deps: CardFulfilmentDeps) {
       }
       if (o.state !== "minting") return o.state;
       const order = o;
-      const hash = await mintOnce(
-        {
-          number: order.number,
-          to: order.buyer_address ?? "",
-          nftId,
-          edition,
-          payout: order.payout_address,
-        },
-        (h) => repo.setTxHash(q, order.id, h, clock.date()),
-      );
+      let hash: Hash | undefined;
+      try {
+        hash = await mintOnce(
+          {
+            number: order.number,
+            to: order.buyer_address ?? "",
+            nftId,
+            edition,
+            payout: order.payout_address,
+          },
+          (h) => repo.setTxHash(q, order.id, h, clock.date()),
+        );
+      } catch (err) {
+        if (!(err instanceof EditionUnavailable) || !deps.refunds) throw err;
+        // Never a second token of one edition (decision 184): the fan is refunded.
+        await deps.refunds.requestRefund(order.id, "edition_unavailable", {
+          cause: `${err.message}: refunding the payment`,
+        });
+        log("error", "a paid card order's edition is not mintable: refunding", {
+          orderId: order.id,
+          why: err.message,
+        });
+        return (await repo.findOrder(q, orderId))?.state;
+      }
       if (hash) log("info", "card order minted", { orderId: o.id, tokenId: o.number, txHash: hash });
       o = (await repo.findOrder(q, orderId)) ?? o;
       await deps.lifecycle.reconcileOrders([o]);

@@ -21,7 +21,10 @@ export function financialYearStart(now: Date): Date {
 /**
  * Refuses (403 `kyc_required`) a new rupee order of `paise` that would take the user's rupee orders of
  * this financial year (open or paid) above the limit, unless their identity is verified. Runs in the
- * transaction that inserts the order.
+ * transaction that inserts the order, under the fan's one rupee-limit lock (a transaction advisory lock
+ * held until that transaction ends) whatever the order's kind (NFT, resale, tickets): two orders of one
+ * fan never sum the year's total at the same time, so together they cannot pass a limit each alone is
+ * under (issue 34 point 7). It is the last lock an order's transaction takes before its insert.
  */
 export async function checkInrLimit(
   q: Query,
@@ -31,6 +34,7 @@ export async function checkInrLimit(
   now: Date,
 ): Promise<void> {
   if (!limit) return;
+  await q("SELECT pg_advisory_xact_lock(hashtext('orders:inr-limit:' || $1))", [userId]);
   const total = (await repo.inrPaiseSince(q, userId, financialYearStart(now))) + paise;
   if (total <= limit.limitPaise) return;
   const state = await limit.kyc.stateOf(userId, q);

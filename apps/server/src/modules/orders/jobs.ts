@@ -6,6 +6,7 @@ import type { UserMessageDeps } from "../notifications/service.ts";
 import { deliverOnce, orderConfirmedMail, orderRefundedMail } from "../mail/service.ts";
 import { formatInr, formatUsd } from "@diginoor/api/money";
 import type { PrimaryAuctions } from "./auctions.ts";
+import { type EditionRegistry, registerEditionsJobOf } from "./editions.ts";
 import { type CardFulfilment, mintPrizeJob } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import { fulfilOrder, type OrderLifecycle, orderMail, refundMail, refundOrder } from "./lifecycle.ts";
@@ -167,6 +168,9 @@ const REFUND_WHY: Record<string, string> = {
   lottery_seed_not_revealed: "the lottery's draw could not be made in time",
   listing_changed:
     "the seller's listing was sold, removed or changed before we could buy it for you, so nothing was sold to you",
+  edition_unavailable: "the edition you paid for could not be minted for you, so nothing was sold to you",
+  own_listing: "the listing is sold by a wallet of your own account, so nothing was sold to you",
+  token_hidden: "this token was withdrawn from our marketplace, so nothing was sold to you",
 };
 
 /** Tells the buyer their order was refunded: a notification in the bell (once: its source is the order) and a mail (once per job). */
@@ -223,6 +227,7 @@ export function ordersWork(
     hostedCheckout: HostedCheckout;
     fulfilment: CardFulfilment;
     auctions: PrimaryAuctions;
+    editions: EditionRegistry;
   },
   deps: UserMessageDeps & {
     /** Whether a chain is configured (without one no chain events arrive and no auction opens). */
@@ -251,6 +256,7 @@ export function ordersWork(
       refundOrderJob(orders.hostedCheckout, deps.providerTimeoutMs),
       refundMailJob(mail, orders.lifecycle),
       openAuctions,
+      registerEditionsJobOf(orders.editions),
     ],
     subscriptions: deps.chain
       ? [{ channel: CHAIN_EVENTS_CHANNEL, handle: () => orders.lifecycle.reconcileOrders() }]

@@ -34,6 +34,10 @@ export const REFUNDABLE_FROM: Record<RefundReasonCode, OrderState[]> = {
   lottery_seed_not_revealed: ["paid", "fulfilled"],
   // A resale whose listing changed before our buyer key bought it (resale.ts, decision 165).
   listing_changed: ["paid", "minting"],
+  // Issue 34: an edition taken on chain by another token (decision 184); a resale to the buyer's own wallet or of a hidden token.
+  edition_unavailable: ["paid", "minting"],
+  own_listing: ["paid", "minting"],
+  token_hidden: ["paid", "minting"],
 };
 
 /**

@@ -10,6 +10,7 @@ import { withTransaction } from "../../platform/tx.ts";
 import type { ChainRuntime, Minter } from "../chain/service.ts";
 import type { TokenReads } from "../indexer/service.ts";
 import type { QuotesService } from "../quotes/service.ts";
+import type { WalletsService } from "../wallets/service.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import { type OrderLifecycle, type OrdersLog, violatedIndex } from "./lifecycle.ts";
 import * as repo from "./repo.ts";
@@ -21,6 +22,8 @@ export interface ResaleCheckoutDeps {
   /** The resale buyer key's nonce-ordered sends (chain module); absent: listings cannot be bought by card. */
   buyer?: Pick<Minter, "account" | "write">;
   tokens: Pick<TokenReads, "getToken">;
+  /** A resale is never sold to the seller's own account: any wallet ever linked to the buyer (issue 34 point 7). */
+  wallets: Pick<WalletsService, "everLinked">;
   quotes: Pick<QuotesService, "nativeToUsdCents">;
   lifecycle: Pick<OrderLifecycle, "checkHolds" | "openOrderOr" | "move">;
   hostedCheckout: Pick<
@@ -132,7 +135,10 @@ export function createResaleCheckout(deps: ResaleCheckoutDeps) {
           priceWei: listing.price.toString(),
         });
       const seller = getAddress(listing.seller);
-      if (seller === buyerAddress) throw AppError.conflict(m.ownListing, { reason: "own_listing" });
+      if (seller === buyerAddress || (await deps.wallets.everLinked(userId, seller)))
+        throw AppError.conflict(m.ownListing, { reason: "own_listing" });
+      // A token the console suspended or voided is never bought by our buyer key.
+      if (token.hidden) throw AppError.conflict(m.tokenHidden, { reason: "token_hidden" });
       const usdCents = await deps.quotes.nativeToUsdCents(listing.price);
       const row = await deps.lifecycle.openOrderOr(userId, body.nftId, () =>
         withTransaction(database, async (tx) => {
@@ -201,6 +207,23 @@ export function createResaleCheckout(deps: ResaleCheckoutDeps) {
       // hash was recorded, and would have refunded a fan who had the token (found under load).
       const delivered = owner === fan && (!!o.tx_hash || (await sentByBuyer(tokenId, fan)));
       if (!delivered && owner !== buyer.account.address) {
+        // Checked again before our buyer key pays (issue 34 point 7): the seller's wallet may have been linked to
+        // the buyer's account since the order was made, or the console may have hidden the token.
+        const refusal = (await deps.wallets.everLinked(o.user_id, seller))
+          ? ({
+              reason: "own_listing",
+              why: `the seller ${seller} is a wallet linked to the buyer's account`,
+            } as const)
+          : (await deps.tokens.getToken(o.resale_token_id ?? "")).hidden
+            ? ({ reason: "token_hidden", why: `token ${tokenId} is hidden from our marketplace` } as const)
+            : undefined;
+        if (refusal) {
+          await deps.hostedCheckout.requestRefund(o.id, refusal.reason, {
+            cause: `${refusal.why}: refunding the payment`,
+          });
+          log("warn", "a paid resale is not bought: refunding", { orderId: o.id, why: refusal.why });
+          return "refund_pending";
+        }
         const l = await listingOf(tokenId);
         if (l.price !== price || getAddress(l.seller) !== seller) {
           const why =

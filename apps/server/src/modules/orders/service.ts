@@ -9,6 +9,7 @@
 //   resale.ts           card and rupee purchases of resale listings: the buyer key buys and delivers
 //   auctions.ts         primary auctions of auction NFTs
 import type { PrimaryAuctions } from "./auctions.ts";
+import type { EditionRegistry } from "./editions.ts";
 import type { CardFulfilment } from "./fulfilment.ts";
 import type { HostedCheckout } from "./hosted-checkout.ts";
 import type { OrderLifecycle } from "./lifecycle.ts";
@@ -17,6 +18,7 @@ import type { WalletCheckout } from "./wallet-checkout.ts";
 
 export { createPrimaryAuctions, type PrimaryAuctions } from "./auctions.ts";
 export { createCardFulfilment, type CardFulfilment } from "./fulfilment.ts";
+export { createEditionRegistry, type EditionRegistry } from "./editions.ts";
 export { createHostedCheckout, type HostedCheckout } from "./hosted-checkout.ts";
 export {
   createOrderLifecycle,
@@ -37,6 +39,7 @@ export interface OrdersUnits {
   resale: ResaleCheckout;
   fulfilment: CardFulfilment;
   auctions: PrimaryAuctions;
+  editions: EditionRegistry;
 }
 
 // Data rights (decision 170): this module's part of the archive and of the erasure.

@@ -13,6 +13,7 @@ import type { QuotesService } from "../quotes/service.ts";
 import type { WalletsService } from "../wallets/service.ts";
 import type { OrderLifecycle } from "./lifecycle.ts";
 import * as repo from "./repo.ts";
+import type { EditionRegistry } from "./editions.ts";
 import { signVoucher } from "./voucher.ts";
 
 export interface WalletCheckoutDeps {
@@ -25,6 +26,8 @@ export interface WalletCheckoutDeps {
   /** Sets a catalogue item's primary terms (payee, floor) on the collectible when they do not fit. */
   minter?: Pick<Minter, "send">;
   catalogue: Pick<CatalogueService, "purchaseTerms">;
+  /** Edition counts on chain (decision 184): an item's count is registered before its first voucher. */
+  editions?: Pick<EditionRegistry, "ensure">;
   log?: (level: "info" | "warn" | "error", msg: string, extra?: object) => void;
   market: Pick<MarketView, "terms" | "now">;
   lifecycle: Pick<
@@ -103,6 +106,7 @@ export function createWalletCheckout(deps: WalletCheckoutDeps) {
         throw new AppError("unavailable", "Crypto payments are unavailable: no voucher signer is configured");
       const { primaryFeeBps } = await deps.market.terms();
       await ensurePrimaryTerms(chain, body.nftId, BigInt(quote.priceWei));
+      await deps.editions?.ensure(body.nftId);
       const reservedUntil = new Date(quote.expiresAt);
       const skewMs = (await deps.market.now()) - clock.now();
       const voucherExpiry = BigInt(Math.floor((reservedUntil.getTime() + skewMs) / 1000));

@@ -122,10 +122,18 @@ export function createWalletDevices(deps: WalletDevicesDeps) {
           [body.credentialId, publicKey],
         );
         if (known.length > 0) throw AppError.conflict(m.passkeyKnown);
+        // Only the caller's own wallet is touched (issue 34 point 7): their earlier pending request of this
+        // credential is replaced; another wallet's pending request of the same credential id (a credential id
+        // is public) stays as it is, and this one is refused.
         await tx.query(
-          "UPDATE wallet_passkey_requests SET state = 'expired', finished_at = $2 WHERE credential_id = $1 AND state = 'pending'",
-          [body.credentialId, now],
+          "UPDATE wallet_passkey_requests SET state = 'expired', finished_at = $2 WHERE credential_id = $1 AND address = $3 AND user_id = $4 AND state = 'pending'",
+          [body.credentialId, now, address, userId],
         );
+        const elsewhere = await tx.query(
+          "SELECT 1 FROM wallet_passkey_requests WHERE credential_id = $1 AND state = 'pending'",
+          [body.credentialId],
+        );
+        if (elsewhere.length > 0) throw AppError.conflict(m.passkeyKnown);
         const [row] = await tx.query<RequestRow & Record<string, unknown>>(
           `INSERT INTO wallet_passkey_requests (user_id, address, credential_id, public_key, state, created_at, expires_at)
             VALUES ($1, $2, $3, $4, 'pending', $5, $6) RETURNING *`,

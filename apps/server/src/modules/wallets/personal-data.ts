@@ -43,4 +43,5 @@ export async function eraseWallets(q: Query, s: PersonalSubject) {
   await q("DELETE FROM wallet_passkey_requests WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM passkey_credentials WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallets WHERE user_id = $1", [s.userId]);
+  await q("DELETE FROM wallet_link_history WHERE user_id = $1", [s.userId]);
 }

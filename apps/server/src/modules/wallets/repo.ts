@@ -4,6 +4,7 @@ import {
   type PasskeyCredentialRow,
   passkeyCredentials,
   type WalletRow,
+  walletLinkHistory,
   walletNonces,
   wallets,
 } from "./tables.ts";
@@ -96,7 +97,24 @@ export async function newestWallet(db: Db, userId: string): Promise<WalletRow | 
   return rows[0];
 }
 
+/** Whether `address` was ever linked to `userId` (linked now, or linked and unlinked since: wallet_link_history). */
+export async function everLinked(db: Db, userId: string, address: string): Promise<boolean> {
+  const [now] = await db
+    .select({ address: wallets.address })
+    .from(wallets)
+    .where(and(eq(wallets.userId, userId), eq(wallets.address, address)))
+    .limit(1);
+  if (now) return true;
+  const [before] = await db
+    .select({ address: walletLinkHistory.address })
+    .from(walletLinkHistory)
+    .where(and(eq(walletLinkHistory.userId, userId), eq(walletLinkHistory.address, address)))
+    .limit(1);
+  return before !== undefined;
+}
+
 /** Locks the user's wallets for the rest of the transaction (linking and unlinking serialise per user). */
+
 export async function lockUserWallets(db: Db, userId: string): Promise<void> {
   await db.execute(sql`SELECT pg_advisory_xact_lock(hashtext('wallets:' || ${userId}))`);
 }

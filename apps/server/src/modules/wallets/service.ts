@@ -218,9 +218,8 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       const now = clock.date();
       const { address, nonce, chain } = checkMessage(body.message, now);
       await checkNonce(nonce, userId, now);
-      const owner = await repo.findWallet(database.db, address);
-      if (owner) throw AppError.conflict(owner.userId === userId ? m.alreadyLinked : m.linkedElsewhere);
-      // The signature last: it may need an RPC call (contract wallets), and needs no transaction.
+      // The signature before anything is said about the address (issue 34 point 7): whether it is linked,
+      // and to whom, is told only to whoever holds its key. It may need an RPC call (contract wallets).
       const valid = await chain.publicClient
         .verifySiweMessage({
           message: body.message,
@@ -302,6 +301,10 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     async receivingWallet(userId: string): Promise<Wallet | undefined> {
       return (await listFor(userId)).find((x) => x.receivesPurchases);
     },
+
+    /** Whether `address` is or ever was linked to the user's account (issue 34 point 7: no resale to oneself). */
+    everLinked: (userId: string, address: string) =>
+      repo.everLinked(database.db, userId, getAddress(address.toLowerCase())),
 
     /** The user an address is linked to, if any. */
     async ownerOf(address: string): Promise<string | undefined> {

@@ -63,7 +63,13 @@ export type RefundReasonCode =
   | "lottery_not_activated"
   | "lottery_seed_not_revealed"
   /** A paid resale whose listing was cancelled, sold, repriced or changed hands before we could buy it. */
-  | "listing_changed";
+  | "listing_changed"
+  /** A paid card order whose edition is minted on chain already (another token) or beyond the item's on-chain count. */
+  | "edition_unavailable"
+  /** A paid resale whose seller is a wallet ever linked to the buyer's account. */
+  | "own_listing"
+  /** A paid resale of a token the console hid (suspended or voided). */
+  | "token_hidden";
 
 /** What a refund names at its provider. */
 export interface RefundTarget {
