@@ -459,10 +459,12 @@ describe("a passkey of another device (decision 171)", () => {
     const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
     expect(asked.statusCode, asked.body).toBe(201);
     // An attacker with a passkey wallet of their own asks for their wallet with a passkey they hold, under the
-    // credential id of the fan's pending request (a credential id is public: it is in every assertion).
+    // credential id of the fan's pending request (a credential id is public: it is in every assertion, and
+    // a hostile client's authenticator can name it consistently in all its answers).
     const attacker = await fanWithPasskeyWallet();
-    const theirs = createSoftwarePasskey({ origin: ORIGIN });
-    const body = { ...(await proof(attacker.cookie, theirs)), credentialId: phone.id };
+    const theirs = createSoftwarePasskey({ origin: ORIGIN, id: phone.id });
+    const body = await proof(attacker.cookie, theirs);
+    expect(body.credentialId).toBe(phone.id);
     const res = await inject("POST", requests(attacker.address), attacker.cookie, body);
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().error.message).toBe(m.passkeyKnown);

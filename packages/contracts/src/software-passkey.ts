@@ -106,6 +106,11 @@ export function createSoftwarePasskey(
     privateKeyPem?: string;
     backupEligible?: boolean;
     backedUp?: boolean;
+    /**
+     * The credential id (base64url) the authenticator gives this passkey; by default one derived from its
+     * key. A hostile client can name any id, another fan's included (ids are public: every assertion has it).
+     */
+    id?: string;
   } = {},
 ): SoftwarePasskey {
   const rpId = opts.rpId ?? "localhost";
@@ -116,7 +121,7 @@ export function createSoftwarePasskey(
   const publicKey = bytesToHex(
     Buffer.concat([Buffer.from(jwk.x, "base64url"), Buffer.from(jwk.y, "base64url")]),
   );
-  const id = base64url(createHash("sha256").update(publicKey).digest().subarray(0, 16));
+  const id = opts.id ?? base64url(createHash("sha256").update(publicKey).digest().subarray(0, 16));
   const defaultFlags =
     USER_PRESENT |
     USER_VERIFIED |
