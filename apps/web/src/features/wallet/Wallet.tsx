@@ -27,9 +27,11 @@ import { useToast } from "../../ui/Toast.tsx";
 import { type ChainInfo, type useChainInfo, useLinkedWallets, walletApi, walletsQueryKey } from "./api.ts";
 import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../lib/wallet/passkey.ts";
+import { passkeyErrorMessage, tryAgainLabel } from "../../lib/wallet/passkey-errors.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { PasskeyDevices } from "./PasskeyDevices.tsx";
 import { WalletRecoveryCard } from "./Recovery.tsx";
+import { UnlinkDialog } from "./UnlinkDialog.tsx";
 import "./wallet.css";
 
 type ReadyChain = ChainInfo & { chainId: number };
@@ -199,7 +201,10 @@ function WalletScreen({ info }: { info: ReadyChain }) {
           ) : null}
         </section>
       )}
-      <LinkedWallets connectedAddress={connection.status === "connected" ? connection.address : undefined} />
+      <LinkedWallets
+        info={info}
+        connectedAddress={connection.status === "connected" ? connection.address : undefined}
+      />
     </div>
   );
 }
@@ -228,7 +233,7 @@ function PasskeyWalletCard() {
       setError(
         err instanceof ApiError
           ? err.message
-          : "The passkey was not created (cancelled or not allowed on this device); try again",
+          : (passkeyErrorMessage(err) ?? "The passkey was not created on this device. Nothing has changed."),
       );
     } finally {
       setBusy(false);
@@ -258,7 +263,7 @@ function PasskeyWalletCard() {
           </p>
           {passkeysSupported() ? (
             <Button onClick={create} loading={busy}>
-              Create my passkey wallet
+              {error ? tryAgainLabel : "Create my passkey wallet"}
             </Button>
           ) : (
             <p className="wallet-error">This browser cannot make passkeys; use a wallet app below.</p>
@@ -429,12 +434,21 @@ function LinkButton({ address }: { address: `0x${string}` }) {
   );
 }
 
-function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefined }) {
+function LinkedWallets({
+  info,
+  connectedAddress,
+}: {
+  info: ReadyChain;
+  connectedAddress: string | undefined;
+}) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const linked = useLinkedWallets(true);
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The wallet whose Unlink was tapped: a dialog names what it holds and asks first (issue 35 item 2).
+  const [unlinking, setUnlinking] = useState<string | null>(null);
+  const toUnlink = linked.data?.items.find((w) => w.address === unlinking);
 
   async function run(address: string, action: () => Promise<unknown>, done: string) {
     setPending(address);
@@ -501,7 +515,7 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
                     loading={pending === w.address}
                     disabled={pending !== null}
                     aria-label={`Unlink ${w.address}`}
-                    onClick={() => run(w.address, () => walletApi.unlink(w.address), m.unlinked)}
+                    onClick={() => setUnlinking(w.address)}
                   >
                     Unlink
                   </Button>
@@ -515,6 +529,20 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
         <p className="wallet-error" role="alert">
           {error}
         </p>
+      ) : null}
+      {toUnlink ? (
+        <UnlinkDialog
+          wallet={toUnlink}
+          chainId={info.chainId}
+          symbol={info.nativeSymbol ?? "ETH"}
+          busy={pending === toUnlink.address}
+          onClose={() => setUnlinking(null)}
+          onConfirm={() =>
+            run(toUnlink.address, () => walletApi.unlink(toUnlink.address), m.unlinked).finally(() =>
+              setUnlinking(null),
+            )
+          }
+        />
       ) : null}
     </section>
   );
