@@ -16,7 +16,7 @@ export const unlinkCopy = {
   passkeyFull:
     "Only your passkey on this account reaches this wallet: unlinking it now would leave what it holds where you could no longer use it. Send your NFTs and balance to another wallet first, then unlink it.",
   passkeyEmpty:
-    "Your passkey wallet is empty. Unlinking it takes it off your account; you can link it again any time with the same passkey (Create my passkey wallet on this page gives you back the same address).",
+    "Your passkey wallet is empty, so nothing is lost. Unlinking takes it off your account; afterwards, Create my passkey wallet on this page makes you a new one whenever you want it.",
   externalFull: (nfts: string) =>
     `Your wallet app still holds ${nfts}, but they will no longer show in your showcase or My NFTs on Diginoor, and you cannot sell them here until you link the wallet again.`,
   externalEmpty:

@@ -1,4 +1,4 @@
-import { walletMessages as m, wrongChainMessage } from "@diginoor/api/wallets";
+import { type Wallet, walletMessages as m, wrongChainMessage } from "@diginoor/api/wallets";
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { UserRejectedRequestError } from "viem";
@@ -450,13 +450,26 @@ function LinkedWallets({
   const [unlinking, setUnlinking] = useState<string | null>(null);
   const toUnlink = linked.data?.items.find((w) => w.address === unlinking);
 
+  /**
+   * Unlinks, then forgets what was read of that wallet (its passkey requests): the page stops asking the
+   * server about a wallet that is no longer the fan's, before the list is read again.
+   */
+  async function unlink(address: string) {
+    await walletApi.unlink(address);
+    queryClient.setQueryData<{ items: Wallet[] }>(walletsQueryKey, (d) =>
+      d ? { ...d, items: d.items.filter((w) => w.address !== address) } : d,
+    );
+    queryClient.removeQueries({ queryKey: [...walletsQueryKey, address] });
+  }
+
   async function run(address: string, action: () => Promise<unknown>, done: string) {
     setPending(address);
     setError(null);
     try {
       await action();
       toast.success(done);
-      await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
+      // The list only: a wallet's own reads (its passkey requests) are not asked again for this.
+      await queryClient.invalidateQueries({ queryKey: walletsQueryKey, exact: true });
     } catch (err) {
       setError(err instanceof Error ? err.message : "Something Went Wrong");
     } finally {
@@ -538,7 +551,7 @@ function LinkedWallets({
           busy={pending === toUnlink.address}
           onClose={() => setUnlinking(null)}
           onConfirm={() =>
-            run(toUnlink.address, () => walletApi.unlink(toUnlink.address), m.unlinked).finally(() =>
+            run(toUnlink.address, () => unlink(toUnlink.address), m.unlinked).finally(() =>
               setUnlinking(null),
             )
           }
