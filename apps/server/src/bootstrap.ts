@@ -159,6 +159,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     },
     // A lottery prize waiting for its winner's wallet is minted as soon as one is linked.
     onLinked: (userId) => orders.fulfilment.resumePrizes(userId),
+    // A passkey wallet owning a token cannot be unlinked (issue 35 item 2); the indexer's read side.
+    tokensOwned: async (address) => (await tokens.accountTokens(address)).items.length,
   });
   const quotes = createQuotesService({
     database,

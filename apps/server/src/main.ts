@@ -7,6 +7,7 @@ import { startHealthServer } from "./health-server.ts";
 import { servesHttp } from "./platform/work.ts";
 import { startDraining } from "./http/draining.ts";
 import { isDatabaseUnavailable } from "./http/unavailable.ts";
+import { adminSocketPath, runAdminCommand, startAdminChannel } from "./modules/accounts/admin-channel.ts";
 
 // pg-boss 10 does not await its own bookkeeping of a finished job (complete() and fail() in its
 // worker loop), so while PostgreSQL restarts their rejection is unhandled, and Node ended the worker
@@ -62,7 +63,16 @@ async function main() {
         ready: () => ctx.database.query("SELECT 1"),
       });
 
+  // On PGlite this process holds the database alone: `npm run admin:create` asks it over a local socket.
+  const adminChannel =
+    ctx.database.kind === "pglite" && !config.DATABASE_URL
+      ? await startAdminChannel(adminSocketPath(config.paths.pglite), (cmd) =>
+          runAdminCommand(ctx.services.accounts, cmd),
+        )
+      : undefined;
+
   const shutdown = async (signal: string) => {
+    await adminChannel?.close();
     if (app) {
       app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "shutting down");
       // Out of the balancer's rotation first (readiness 503), still serving meanwhile; then close:

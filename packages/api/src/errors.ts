@@ -19,6 +19,8 @@ export const errorStatuses = {
   not_found: 404,
   conflict: 409,
   email_taken: 409,
+  /** A passkey wallet that still holds tokens or coin cannot be unlinked (issue 35 item 2). */
+  wallet_not_empty: 409,
   /** The request did not arrive in time (HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS). */
   request_timeout: 408,
   /** Something that existed is over (an expired price quote). */

@@ -37,6 +37,12 @@ export const walletMessages = {
   linkedElsewhere: "This wallet is already linked to another account",
   alreadyLinked: "This wallet is already linked to your account",
   notLinked: "Wallet not found among your linked wallets",
+  /** Unlinking a passkey wallet that holds something: only this account's passkey reaches it. */
+  walletNotEmpty: (tokens: number, holdsCoin: boolean) => {
+    const nfts = tokens === 1 ? "1 NFT" : `${tokens} NFTs`;
+    const what = [tokens > 0 ? nfts : "", holdsCoin ? "a balance" : ""].filter(Boolean).join(" and ");
+    return `This passkey wallet still holds ${what}, which only your passkey on this account reaches: send them to another wallet first, then unlink it`;
+  },
   passkeyUnavailable: "Passkey wallets are unavailable: this server's chain has no account factory",
   passkeyBadKey: "The passkey's public key is not a P-256 (ES256) key",
   passkeyBadAssertion: "The passkey's answer is not a valid WebAuthn response for this site",
@@ -548,7 +554,8 @@ export const walletEndpoints = {
     tags: ["wallets"],
     params: walletParamsSchema,
     success: { status: 204 },
-    errors: ["not_found"],
+    // wallet_not_empty: a passkey wallet holding tokens or coin (details: { tokens, balanceWei }).
+    errors: ["not_found", "wallet_not_empty"],
   }),
 };
 

@@ -32,6 +32,11 @@ export interface WalletsServiceDeps {
   chain?: { chainId: number; publicClient: PublicClient; accountFactory?: Address };
   /** Called after a wallet is linked (committed): what waited for the user's wallet can go on. */
   onLinked?: (userId: string) => Promise<unknown>;
+  /**
+   * How many tokens an address owns, from the indexer's ownership tables (its service, not its repo).
+   * A passkey wallet that owns any cannot be unlinked; without this reader no passkey wallet can be.
+   */
+  tokensOwned?: (address: string) => Promise<number>;
 }
 
 /** A wallet as the API shows it; `passkeys` are the wallet's credentials, the first (the account's key) first. */
@@ -183,6 +188,22 @@ export function createWalletsService(deps: WalletsServiceDeps) {
     return check.publicKey as Hex;
   }
 
+  /** Refuses (409 wallet_not_empty) when the address owns a token or a non-zero coin balance. */
+  async function refuseIfHolding(address: Address): Promise<void> {
+    const chain = requireChain();
+    if (!deps.tokensOwned) throw new AppError("unavailable", m.chainUnavailable);
+    const [tokens, balance] = await Promise.all([
+      deps.tokensOwned(address),
+      chain.publicClient.getBalance({ address }),
+    ]);
+    if (tokens > 0 || balance > 0n) {
+      throw new AppError("wallet_not_empty", m.walletNotEmpty(tokens, balance > 0n), {
+        tokens,
+        balanceWei: balance.toString(),
+      });
+    }
+  }
+
   async function listFor(userId: string): Promise<Wallet[]> {
     const [rows, passkeys] = await Promise.all([
       repo.listWallets(database.db, userId),
@@ -323,9 +344,18 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       });
     },
 
-    /** Unlinks one of the user's wallets; if it received purchases, the newest remaining one does. */
+    /**
+     * Unlinks one of the user's wallets; if it received purchases, the newest remaining one does. A passkey
+     * wallet holding any token or any coin is refused (issue 35 item 2): only this account's passkey
+     * reaches it, so unlinking would strand what it holds. An empty one can be linked again later.
+     */
     async unlink(userId: string, rawAddress: string): Promise<void> {
       const address = getAddress(rawAddress.toLowerCase());
+      // What it holds is read before the transaction: the indexer's reader and the chain are outside it
+      // (PGlite is one connection, a query beside an open transaction would wait for it forever).
+      const row = await repo.findWallet(database.db, address);
+      if (!row || row.userId !== userId) throw notLinked();
+      if (row.kind === "passkey") await refuseIfHolding(address);
       await withTransaction(database, async (tx) => {
         await repo.lockUserWallets(tx.db, userId);
         const gone = await repo.deleteWallet(tx.db, userId, address);

@@ -11,6 +11,7 @@ import userEvent from "@testing-library/user-event";
 import { decodeFunctionData, type Hex } from "viem";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiError, fakeApi, renderPage } from "../../test/fake-api.tsx";
+import { passkeyProblemCopy } from "../../lib/wallet/passkey-errors.ts";
 import { PasskeyList } from "./PasskeyList.tsx";
 import { codeOf } from "./passkey-calls.ts";
 
@@ -131,7 +132,8 @@ describe("the wallet's passkeys", () => {
     await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Yes" }));
     const row = screen.getAllByTestId("passkey-row")[1]!;
     const alert = await within(row).findByRole("alert");
-    expect(alert.textContent).toMatch(/did not sign \(cancelled/);
+    // Plain words, never the browser's text (issue 35 item 2).
+    expect(alert.textContent).toBe(passkeyProblemCopy.cancelled);
     expect(sent).toHaveLength(0);
   });
 

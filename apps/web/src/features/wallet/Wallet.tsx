@@ -1,4 +1,4 @@
-import { walletMessages as m, wrongChainMessage } from "@diginoor/api/wallets";
+import { type Wallet, walletMessages as m, wrongChainMessage } from "@diginoor/api/wallets";
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { UserRejectedRequestError } from "viem";
@@ -27,9 +27,11 @@ import { useToast } from "../../ui/Toast.tsx";
 import { type ChainInfo, type useChainInfo, useLinkedWallets, walletApi, walletsQueryKey } from "./api.ts";
 import { createWalletConfig } from "../../lib/wallet/wagmi.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../lib/wallet/passkey.ts";
+import { passkeyErrorMessage, tryAgainLabel } from "../../lib/wallet/passkey-errors.ts";
 import { useCurrentUser } from "../../lib/session.ts";
 import { PasskeyDevices } from "./PasskeyDevices.tsx";
 import { WalletRecoveryCard } from "./Recovery.tsx";
+import { UnlinkDialog } from "./UnlinkDialog.tsx";
 import "./wallet.css";
 
 type ReadyChain = ChainInfo & { chainId: number };
@@ -199,7 +201,10 @@ function WalletScreen({ info }: { info: ReadyChain }) {
           ) : null}
         </section>
       )}
-      <LinkedWallets connectedAddress={connection.status === "connected" ? connection.address : undefined} />
+      <LinkedWallets
+        info={info}
+        connectedAddress={connection.status === "connected" ? connection.address : undefined}
+      />
     </div>
   );
 }
@@ -228,7 +233,7 @@ function PasskeyWalletCard() {
       setError(
         err instanceof ApiError
           ? err.message
-          : "The passkey was not created (cancelled or not allowed on this device); try again",
+          : (passkeyErrorMessage(err) ?? "The passkey was not created on this device. Nothing has changed."),
       );
     } finally {
       setBusy(false);
@@ -258,7 +263,7 @@ function PasskeyWalletCard() {
           </p>
           {passkeysSupported() ? (
             <Button onClick={create} loading={busy}>
-              Create my passkey wallet
+              {error ? tryAgainLabel : "Create my passkey wallet"}
             </Button>
           ) : (
             <p className="wallet-error">This browser cannot make passkeys; use a wallet app below.</p>
@@ -429,12 +434,33 @@ function LinkButton({ address }: { address: `0x${string}` }) {
   );
 }
 
-function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefined }) {
+function LinkedWallets({
+  info,
+  connectedAddress,
+}: {
+  info: ReadyChain;
+  connectedAddress: string | undefined;
+}) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const linked = useLinkedWallets(true);
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The wallet whose Unlink was tapped: a dialog names what it holds and asks first (issue 35 item 2).
+  const [unlinking, setUnlinking] = useState<string | null>(null);
+  const toUnlink = linked.data?.items.find((w) => w.address === unlinking);
+
+  /**
+   * Unlinks, then forgets what was read of that wallet (its passkey requests): the page stops asking the
+   * server about a wallet that is no longer the fan's, before the list is read again.
+   */
+  async function unlink(address: string) {
+    await walletApi.unlink(address);
+    queryClient.setQueryData<{ items: Wallet[] }>(walletsQueryKey, (d) =>
+      d ? { ...d, items: d.items.filter((w) => w.address !== address) } : d,
+    );
+    queryClient.removeQueries({ queryKey: [...walletsQueryKey, address] });
+  }
 
   async function run(address: string, action: () => Promise<unknown>, done: string) {
     setPending(address);
@@ -442,7 +468,8 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
     try {
       await action();
       toast.success(done);
-      await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
+      // The list only: a wallet's own reads (its passkey requests) are not asked again for this.
+      await queryClient.invalidateQueries({ queryKey: walletsQueryKey, exact: true });
     } catch (err) {
       setError(err instanceof Error ? err.message : "Something Went Wrong");
     } finally {
@@ -501,7 +528,7 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
                     loading={pending === w.address}
                     disabled={pending !== null}
                     aria-label={`Unlink ${w.address}`}
-                    onClick={() => run(w.address, () => walletApi.unlink(w.address), m.unlinked)}
+                    onClick={() => setUnlinking(w.address)}
                   >
                     Unlink
                   </Button>
@@ -515,6 +542,20 @@ function LinkedWallets({ connectedAddress }: { connectedAddress: string | undefi
         <p className="wallet-error" role="alert">
           {error}
         </p>
+      ) : null}
+      {toUnlink ? (
+        <UnlinkDialog
+          wallet={toUnlink}
+          chainId={info.chainId}
+          symbol={info.nativeSymbol ?? "ETH"}
+          busy={pending === toUnlink.address}
+          onClose={() => setUnlinking(null)}
+          onConfirm={() =>
+            run(toUnlink.address, () => unlink(toUnlink.address), m.unlinked).finally(() =>
+              setUnlinking(null),
+            )
+          }
+        />
       ) : null}
     </section>
   );

@@ -58,14 +58,36 @@ const passkeyWallet: Wallet = {
   linkedAt: "2026-11-20T10:00:00.000Z",
 };
 
+/** A wallet app's wallet linked by SIWE, beside the passkey wallet. */
+const appWallet: Wallet = {
+  ...passkeyWallet,
+  address: "0x2222222222222222222222222222222222222222",
+  kind: "siwe",
+  passkey: null,
+  receivesPurchases: false,
+};
+
 function Page({ info = chain }: { info?: ChainInfo }) {
   const query = useQuery({ queryKey: ["chain"], queryFn: () => info });
   return <Wallets chain={query} />;
 }
 
 /** The server's wallet endpoints over a list of linked wallets. */
-function walletServer(items: Wallet[]) {
+function walletServer(items: Wallet[], tokensOf: Record<string, number> = {}) {
   const sent = fakeApi({
+    ...Object.fromEntries(
+      items.map((w) => [
+        `GET /api/v1/accounts/${w.address}/tokens`,
+        () => ({
+          body: {
+            items: Array.from({ length: tokensOf[w.address] ?? 0 }, (_, i) => ({
+              tokenId: String(i + 1),
+              owner: w.address,
+            })),
+          },
+        }),
+      ]),
+    ),
     "GET /api/v1/wallets": () => ({ body: { items } }),
     "GET /api/v1/wallets/recovery": () => ({ body: { items: [] } }),
     ...Object.fromEntries(
@@ -189,20 +211,49 @@ describe("the wallet page", () => {
   });
 
   it("unlinking a wallet sends DELETE for that address and the list follows", async () => {
-    const other: Wallet = {
-      ...passkeyWallet,
-      address: "0x2222222222222222222222222222222222222222",
-      kind: "siwe",
-      passkey: null,
-      receivesPurchases: false,
-    };
+    const other = appWallet;
     const sent = walletServer([passkeyWallet, other]);
     const user = userEvent.setup();
     renderPage(<Page />);
     await user.click(await screen.findByRole("button", { name: `Unlink ${other.address}` }));
+    // Asked first (issue 35 item 2): nothing is sent until the fan confirms.
+    const dialog = await screen.findByRole("dialog", { name: "Unlink this wallet?" });
+    expect(await within(dialog).findByTestId("unlink-holds")).toHaveProperty(
+      "textContent",
+      "No NFTs and no balance",
+    );
+    expect(writes(sent)).toEqual([]);
+    await user.click(within(dialog).getByRole("button", { name: "Unlink" }));
     await waitFor(() => expect(screen.queryByText(other.address)).toBeNull());
     expect(writes(sent).map((r) => `${r.method} ${r.path}`)).toEqual([
       `DELETE /api/v1/wallets/${other.address}`,
     ]);
+  });
+
+  it("an external wallet holding NFTs says they leave the showcase; Keep it linked sends nothing", async () => {
+    const other = appWallet;
+    const sent = walletServer([passkeyWallet, other], { [other.address]: 3 });
+    const user = userEvent.setup();
+    renderPage(<Page />);
+    await user.click(await screen.findByRole("button", { name: `Unlink ${other.address}` }));
+    const dialog = await screen.findByRole("dialog", { name: "Unlink this wallet?" });
+    await waitFor(() => expect(within(dialog).getByTestId("unlink-holds").textContent).toBe("3 NFTs"));
+    expect(dialog.textContent).toMatch(/still holds 3 NFTs, but they will no longer show in your showcase/);
+    await user.click(within(dialog).getByRole("button", { name: "Keep it linked" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(writes(sent)).toEqual([]);
+  });
+
+  it("a passkey wallet holding an NFT is not offered Unlink, and says what to do", async () => {
+    const sent = walletServer([passkeyWallet], { [passkeyWallet.address]: 1 });
+    const user = userEvent.setup();
+    renderPage(<Page />);
+    await user.click(await screen.findByRole("button", { name: `Unlink ${passkeyWallet.address}` }));
+    const dialog = await screen.findByRole("dialog", { name: "This wallet can't be unlinked yet" });
+    await waitFor(() => expect(within(dialog).getByTestId("unlink-holds").textContent).toBe("1 NFT"));
+    expect(dialog.textContent).toMatch(/Send your NFTs and balance to another wallet first/);
+    expect(within(dialog).queryByRole("button", { name: "Unlink" })).toBeNull();
+    await user.click(within(dialog).getByRole("button", { name: "Got it" }));
+    expect(writes(sent)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import {
   UserRejectedRequestError,
 } from "viem";
 import { ApiError } from "../api.ts";
+import { passkeyErrorMessage } from "./passkey-errors.ts";
 
 /** Why a wallet step stopped, in the user's words (the spec's texts where it has them). */
 export class WalletStepError extends Error {
@@ -43,6 +44,9 @@ const reverts: Record<string, string> = {
 /** A message for anything a wallet step can throw. */
 export function walletErrorMessage(err: unknown, symbol = "ETH"): string {
   if (err instanceof WalletStepError || err instanceof ApiError) return err.message;
+  // A passkey's fingerprint, face or screen lock refused or cancelled: plain words, not the browser's.
+  const passkey = passkeyErrorMessage(err);
+  if (passkey) return passkey;
   if (err instanceof BaseError) {
     if (err.walk((e) => e instanceof UserRejectedRequestError))
       return "You cancelled the request in your wallet";

@@ -11,6 +11,7 @@ import { readContract, simulateContract, waitForTransactionReceipt, writeContrac
 import { fetchLinkedWallets, type ReadyChain, walletsQueryKey } from "./chain.ts";
 import { WalletStepError } from "./errors.ts";
 import { type PasskeyCall, sendFromPasskeyWallet } from "./passkey.ts";
+import { passkeyErrorMessage } from "./passkey-errors.ts";
 import { useEnsureWallet } from "./use-wallet-action.ts";
 
 export type Step = (text: string) => void;
@@ -91,9 +92,10 @@ export function useMarketActions(chain: ReadyChain) {
       step("Confirm with your passkey (fingerprint, face or screen lock); Diginoor pays the gas");
       const hash = await sendFromPasskeyWallet(chain, wallet, calls).catch((err: unknown) => {
         const message =
-          err instanceof Error
+          passkeyErrorMessage(err) ??
+          (err instanceof Error
             ? ((err as { shortMessage?: string }).shortMessage ?? err.message)
-            : String(err);
+            : String(err));
         throw new WalletStepError(message);
       });
       step("Transaction submitted to the blockchain, Please wait");

@@ -13,6 +13,7 @@ import {
   walletsQueryKey,
 } from "../../../lib/wallet/chain.ts";
 import { createPasskeyWallet, passkeysSupported } from "../../../lib/wallet/passkey.ts";
+import { passkeyErrorMessage, tryAgainLabel } from "../../../lib/wallet/passkey-errors.ts";
 import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
@@ -160,7 +161,13 @@ function HostedButton({
 }) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<{ message: string; reason: Reason; orderId?: string } | null>(null);
+  const [error, setError] = useState<{
+    message: string;
+    reason: Reason;
+    orderId?: string;
+    /** A passkey step failed (cancelled fingerprint, timeout…): offered again in one tap. */
+    retry?: boolean;
+  } | null>(null);
   const [phone, setPhone] = useState("");
   const askPhone = error?.reason === "phone_required" || error?.reason === "phone_invalid";
   const ensurePasskeyWallet = useEnsurePasskeyWallet();
@@ -188,10 +195,13 @@ function HostedButton({
         navigate(`/confirmation/${nftId}/${details.orderId}`);
         return;
       }
+      // A passkey refusal reads in plain words with a retry, never the browser's text (issue 35 item 2).
+      const passkey = err instanceof ApiError ? undefined : passkeyErrorMessage(err);
       setError({
-        message: err instanceof Error ? err.message : "We couldn't start the payment; try again",
+        message: passkey ?? (err instanceof Error ? err.message : "We couldn't start the payment; try again"),
         reason: details?.reason,
         orderId: details?.orderId,
+        retry: passkey !== undefined,
       });
     }
   }
@@ -245,6 +255,11 @@ function HostedButton({
             </>
           ) : null}
         </p>
+      ) : null}
+      {error?.retry ? (
+        <Button variant="secondary" size="sm" onClick={pay} loading={busy}>
+          {tryAgainLabel}
+        </Button>
       ) : null}
     </div>
   );
