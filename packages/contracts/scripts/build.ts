@@ -55,6 +55,7 @@ const OUTPUTS: Record<string, { file: string; ident: string }> = {
   DiginoorMarketplace: { file: "diginoorMarketplace", ident: "diginoorMarketplace" },
   AttackerWallet: { file: "testHelpers", ident: "attackerWallet" },
   GreedyRoyaltyToken: { file: "testHelpers", ident: "greedyRoyaltyToken" },
+  HookReceiver: { file: "testHelpers", ident: "hookReceiver" },
   DiginoorPasskeyAccount: { file: "diginoorPasskeyAccount", ident: "diginoorPasskeyAccount" },
   DiginoorAccountFactory: { file: "diginoorAccountFactory", ident: "diginoorAccountFactory" },
   DiginoorPaymaster: { file: "diginoorPaymaster", ident: "diginoorPaymaster" },

@@ -33,9 +33,7 @@ export const DETERMINISTIC_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf
 const ENTRYPOINT_08_SALT: Hex = "0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9";
 export const ENTRYPOINT_ADDRESS: Address = entryPoint08Address;
 
-/** Sponsored operations per passkey account per UTC day, unless told otherwise. */
-export const DEFAULT_DAILY_LIMIT = 20;
-/** Most a single sponsored operation may cost (wei), unless told otherwise. */
+/** Most a single sponsored operation may cost (wei), unless told otherwise: the paymaster's on-chain backstop. */
 export const DEFAULT_MAX_COST_PER_OP = parseEther("0.05");
 
 export interface WalletContracts {
@@ -53,9 +51,15 @@ export interface DeployWalletsOptions {
   marketplace: Address;
   /** Guardian given to new accounts: the server's recovery key (it can only propose a delayed recovery). */
   guardian: Address;
-  /** Admin of the paymaster (deposit, stake, limits); the deployer when omitted. */
+  /**
+   * The server's sponsorship key's address (SPONSOR_SIGNER_PRIVATE_KEY; decision 180): the paymaster pays
+   * only for operations it signed. It can sign sponsorships only, never move a fan's token.
+   */
+  sponsorSigner: Address;
+  /** An account factory already deployed (its accounts keep their addresses): only a paymaster is deployed then. */
+  factory?: Address;
+  /** Admin of the paymaster (deposit, stake); the deployer when omitted. */
   admin?: Address;
-  dailyLimit?: number;
   maxCostPerOp?: bigint;
   /** ETH put on the paymaster's EntryPoint deposit (default 10 ETH on a local chain, none otherwise). */
   depositWei?: bigint;
@@ -114,14 +118,19 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
     if (!(await hasCode(ENTRYPOINT_ADDRESS)))
       throw new Error("EntryPoint v0.8 did not land at its canonical address");
   }
-  const factoryReceipt = await wait(
-    await wallet.deployContract({
-      abi: diginoorAccountFactoryAbi,
-      bytecode: diginoorAccountFactoryBytecode,
-      args: [opts.guardian],
-    }),
-  );
-  const factory = getAddress(factoryReceipt.contractAddress as Address);
+  const factory = opts.factory
+    ? getAddress(opts.factory)
+    : getAddress(
+        (
+          await wait(
+            await wallet.deployContract({
+              abi: diginoorAccountFactoryAbi,
+              bytecode: diginoorAccountFactoryBytecode,
+              args: [opts.guardian],
+            }),
+          )
+        ).contractAddress as Address,
+      );
   const paymasterReceipt = await wait(
     await wallet.deployContract({
       abi: diginoorPaymasterAbi,
@@ -129,9 +138,8 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
       args: [
         opts.collectible,
         opts.marketplace,
-        factory,
+        getAddress(opts.sponsorSigner),
         getAddress(opts.admin ?? account.address),
-        opts.dailyLimit ?? DEFAULT_DAILY_LIMIT,
         opts.maxCostPerOp ?? DEFAULT_MAX_COST_PER_OP,
       ],
     }),

@@ -12,7 +12,12 @@ const BUNDLER_CALLS_PER_USER: RateLimitRule = { name: "bundler:user", limit: 300
 /** Public facts about the chain for the web app's wallet code. Never includes keys. */
 export async function registerChain(
   app: FastifyInstance,
-  ctx: { chain: ChainRuntime | undefined; walletConnectProjectId: string | undefined },
+  ctx: {
+    chain: ChainRuntime | undefined;
+    walletConnectProjectId: string | undefined;
+    /** Refuses what must not be relayed for this user (the wallets module's sponsorship checks, decision 180). */
+    checkRelay: (userId: string, method: string, params: readonly unknown[]) => Promise<void>;
+  },
 ): Promise<void> {
   route(app, chainEndpoints.getChain, {
     permission: "public",
@@ -37,13 +42,15 @@ export async function registerChain(
   });
 
   // The bundler behind a proxy: its URL (a hosted bundler's carries an API key) stays on the server, and
-  // only the methods a wallet needs pass (packages/api BUNDLER_METHODS).
+  // only the methods a wallet needs pass (packages/api BUNDLER_METHODS); an operation only of the caller's
+  // own passkey wallet, with our paymaster or none, and gas and fees near the bundler's (decision 180).
   route(app, bundlerEndpoints.callBundler, {
     permission: "signed-in",
     rateLimits: [{ rule: BUNDLER_CALLS_PER_USER, by: "user" }],
-    handler: async ({ body }) => {
+    handler: async ({ body, user }) => {
       const url = ctx.chain?.wallets?.bundlerUrl;
       if (!url) throw new AppError("unavailable", "Passkey wallets are unavailable: no ERC-4337 bundler");
+      await ctx.checkRelay((user as { id: string }).id, body.method, body.params);
       let res: Response;
       try {
         res = await fetch(url, {
