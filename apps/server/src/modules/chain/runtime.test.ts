@@ -77,6 +77,48 @@ describe("local chain runtime", () => {
     }
   }, 240_000);
 
+  it("gives the local chain a new verifying paymaster when the recorded one trusts another sponsorship key (decision 186)", async () => {
+    const otherKey = ANVIL_PRIVATE_KEYS[3] as `0x${string}`;
+    const withOther = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: "http://localhost:3000",
+      SPONSOR_SIGNER_PRIVATE_KEY: otherKey,
+    });
+    const before = (await latestDeployment(tdb.database.db, 31337))!;
+    const logs: string[] = [];
+    const chain = await startChain(withOther, tdb.database.db, (m) => logs.push(m));
+    try {
+      const w = chain!.wallets!;
+      expect(w.paymaster).not.toBe(before.paymaster);
+      expect(w.accountFactory).toBe(before.accountFactory); // fans' wallets keep their addresses
+      expect(chain!.sponsor!.address).toBe(ANVIL_ADDRESSES[3]);
+      expect(
+        await chain!.publicClient.readContract({
+          address: w.paymaster,
+          abi: diginoorPaymasterAbi,
+          functionName: "sponsorSigner",
+        }),
+      ).toBe(ANVIL_ADDRESSES[3]);
+      expect(logs.some((l) => l.startsWith("Deployed a verifying paymaster"))).toBe(true);
+    } finally {
+      await chain!.stop();
+    }
+    // Back to the development key: its own paymaster again.
+    const back = await startChain(config, tdb.database.db, () => {});
+    try {
+      expect(
+        await back!.publicClient.readContract({
+          address: back!.wallets!.paymaster,
+          abi: diginoorPaymasterAbi,
+          functionName: "sponsorSigner",
+        }),
+      ).toBe(ANVIL_ADDRESSES[9]);
+    } finally {
+      await back!.stop();
+    }
+  }, 240_000);
+
   it("redeploys when the local chain state was lost", async () => {
     fs.rmSync(path.join(dataDir, "anvil-state.json"), { force: true });
     const logs: string[] = [];
@@ -138,6 +180,40 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       );
     } finally {
       await chain!.stop();
+    }
+  });
+
+  it("refuses a paymaster that sponsors what another key signs (decision 186)", async () => {
+    const w = await deployWallets({
+      rpcUrl: anvil.rpcUrl,
+      collectible: JSON.parse(deploymentLine).collectible,
+      marketplace: JSON.parse(deploymentLine).marketplace,
+      guardian: ANVIL_ADDRESSES[6],
+      sponsorSigner: ANVIL_ADDRESSES[2],
+    });
+    const line = JSON.stringify({
+      ...JSON.parse(deploymentLine),
+      accountFactory: w.factory,
+      paymaster: w.paymaster,
+    });
+    const fresh = await createTestDatabase();
+    try {
+      await expect(
+        startChain(
+          remote({ CHAIN_DEPLOYMENT: line, SPONSOR_SIGNER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[3] as string }),
+          fresh.database.db,
+          () => {},
+        ),
+      ).rejects.toThrow(
+        new RegExp(
+          `sponsors what ${ANVIL_ADDRESSES[2]} signs, but SPONSOR_SIGNER_PRIVATE_KEY is ${ANVIL_ADDRESSES[3]}`,
+        ),
+      );
+      await expect(
+        startChain(remote({ CHAIN_DEPLOYMENT: line }), fresh.database.db, () => {}),
+      ).rejects.toThrow(/SPONSOR_SIGNER_PRIVATE_KEY is unset/);
+    } finally {
+      await fresh.dispose();
     }
   });
 
