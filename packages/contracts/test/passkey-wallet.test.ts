@@ -43,22 +43,19 @@ import {
   bundlerFeesPerGas,
   diginoorPaymasterFields,
   encodeExecutionData,
-  encodeSponsorship,
   type SponsoredOperation,
   STUB_SPONSORSHIP,
-  sponsorshipTypedData,
   toPasskeyAccount,
 } from "../src/passkey-account.js";
 import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
 import { deployWallets, type WalletContracts } from "../src/wallets.js";
 import { advance, type Fixture, minterMint, revertName, SIGNER_KEY, setupFixture } from "./fixture.js";
+import { SPONSOR_KEY, type SponsorshipWindow, sponsorSignature as signSponsorship } from "./sponsorship.js";
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
 /** The server's recovery guardian key (decision 160): it may only propose a delayed recovery. */
 const GUARDIAN_KEY: Hex = "0x3b6bd7a6e7e3c1a5f1f6b0f4d5e2a1c9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
-/** The server's sponsorship key (decision 186): the paymaster pays only for operations it signed. */
-const SPONSOR_KEY: Hex = "0x5c1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a19";
 /** Every key the server holds in development (decision 160's table), by role. */
 const SERVER_KEYS: Record<string, Hex> = {
   "deployer / contracts admin / paymaster admin": ANVIL_PRIVATE_KEYS[0],
@@ -119,21 +116,13 @@ async function chainNow(): Promise<number> {
   return Number((await f.publicClient.getBlock()).timestamp);
 }
 
-/** What the server does for a sponsored operation (decision 186): sign it with the sponsorship key. */
-async function sponsorSignature(
+/** The server's sponsorship of `op` (decision 186; test/sponsorship.ts), for our paymaster unless told otherwise. */
+const sponsorSignature = (
   op: SponsoredOperation,
-  window: { validAfter?: number; validUntil?: number } = {},
+  window: SponsorshipWindow = {},
   key: Hex = SPONSOR_KEY,
   paymaster: Address = wallets.paymaster,
-): Promise<Hex> {
-  const now = await chainNow();
-  const validAfter = window.validAfter ?? now - 60;
-  const validUntil = window.validUntil ?? now + 600;
-  const signature = await privateKeyToAccount(key).signTypedData(
-    sponsorshipTypedData({ paymaster, chainId: f.chain.id, op, validAfter, validUntil }),
-  );
-  return encodeSponsorship(validAfter, validUntil, signature);
-}
+): Promise<Hex> => signSponsorship(f.publicClient as PublicClient, paymaster, op, window, key);
 
 /** Send a sponsored user operation and wait for its receipt. */
 async function sponsored(
