@@ -52,13 +52,16 @@ export const DEFAULT_UNSTAKE_DELAY_SECONDS = MIN_UNSTAKE_DELAY_SECONDS;
 /** What to pass to deploy the passkey wallet contracts outside a development chain. */
 export const WALLET_ROLES_HINT =
   "pass --admin <multisig address> (ADMIN_ADDRESS), admin of the paymaster (deposit, stake, limits), an address " +
-  "other than the deployer's, and a guardian other than the deployer (--guardian, RECOVERY_GUARDIAN_ADDRESS)";
+  "other than the deployer's, a guardian other than the deployer (--guardian, RECOVERY_GUARDIAN_ADDRESS), and " +
+  "the sponsorship key's address (--sponsor-signer, the address of the server's SPONSOR_SIGNER_PRIVATE_KEY), " +
+  "not the deployer's";
 
 /**
  * The key checks of {@link deployWallets}, as {@link checkRoles} for deployAll: outside a development chain
- * the paymaster's admin must be given (a multisig) and be neither the deployer nor the guardian, the guardian
- * must not be the deployer, and the paymaster must be staked with at least `minStakeWei` and an unstake delay
- * of at least a day (ERC-7562). Throws an Error that says what to pass.
+ * the paymaster's admin must be given (a multisig) and be neither the deployer nor the guardian, neither the
+ * guardian nor the sponsorship signer (a hot key of the server's) may be the deployer, and the paymaster must
+ * be staked with at least `minStakeWei` and an unstake delay of at least a day (ERC-7562). Throws an Error
+ * that says what to pass.
  */
 export function checkWalletRoles(
   chainId: number,
@@ -66,6 +69,8 @@ export function checkWalletRoles(
   opts: {
     admin?: Address;
     guardian: Address;
+    /** The paymaster's sponsorship signer (decision 186). */
+    sponsorSigner?: Address;
     stakeWei: bigint;
     unstakeDelaySeconds: number;
     minStakeWei?: bigint;
@@ -84,6 +89,8 @@ export function checkWalletRoles(
     else if (getAddress(opts.admin) === getAddress(opts.guardian))
       problems.push("the paymaster admin is the same address as the guardian");
     if (getAddress(opts.guardian) === d) problems.push("the guardian is the same address as the deployer");
+    if (opts.sponsorSigner && getAddress(opts.sponsorSigner) === d)
+      problems.push("the sponsorship signer is the same address as the deployer");
     const min = opts.minStakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI;
     if (opts.stakeWei < min)
       problems.push(`the paymaster's stake is ${opts.stakeWei} wei, under the minimum of ${min} wei`);
@@ -164,6 +171,7 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
   checkWalletRoles(chain.id, account.address, {
     admin: opts.admin,
     guardian: opts.guardian,
+    sponsorSigner: opts.sponsorSigner,
     stakeWei,
     unstakeDelaySeconds,
   });
