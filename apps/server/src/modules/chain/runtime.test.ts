@@ -274,11 +274,14 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [anvil.rpcUrl] } },
     });
+    // Both paymasters trust the server's sponsorship key (decision 186): only the stake differs.
+    const sponsor = privateKeyToAccount(ANVIL_PRIVATE_KEYS[9] as Hex);
     const staked = await deployWallets({
       rpcUrl: anvil.rpcUrl,
       collectible: base.collectible,
       marketplace: base.marketplace,
       guardian: ANVIL_ADDRESSES[6],
+      sponsorSigner: sponsor.address,
       admin: multisig.address,
     });
     // A paymaster deployed without the deploy script: no stake at all.
@@ -298,9 +301,8 @@ describe("a chain given by CHAIN_RPC_URL", () => {
     const bare = await deployed(diginoorPaymasterAbi as never, diginoorPaymasterBytecode, [
       base.collectible,
       base.marketplace,
-      factory,
+      sponsor.address,
       multisig.address,
-      20,
       parseEther("0.05"),
     ]);
     const line = (paymaster: Address, accountFactory: Address) =>
@@ -312,6 +314,7 @@ describe("a chain given by CHAIN_RPC_URL", () => {
           remote({
             CHAIN_DEPLOYMENT: line(paymaster, accountFactory),
             BUNDLER_URL: "http://127.0.0.1:1/rpc",
+            SPONSOR_SIGNER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[9] as string,
             ...extra,
           }),
           fresh.database.db,
