@@ -175,42 +175,30 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
     await w?.f.stop();
   });
 
-  it("passes the verifying paymaster unstaked: it reads no storage, first operation (initCode) and a later one", async () => {
-    const account = await fan(w, unstaked);
-    const first = await signedOp(w, account, await diginoorFields(w, unstaked.paymaster));
-    expect(first.packed.initCode).not.toBe("0x");
-    const r1 = await check(w, first.packed);
-    expect(r1.phases).toEqual(["factory", "account", "paymaster"]);
-    expect(r1.staked.paymaster).toBe(false);
-    expect(r1.violations, describeViolations(r1)).toEqual([]);
-    await send(w, first.uo);
+  /** Our paymaster passes the check on a fan's first operation (initCode) and a later one, both then bundled. */
+  async function passesFirstAndLater(wallets: WalletContracts, isStaked: boolean) {
+    const account = await fan(w, wallets);
+    for (const [n, initCode, phases] of [
+      ["first", true, ["factory", "account", "paymaster"]],
+      ["later", false, ["account", "paymaster"]],
+    ] as const) {
+      const op = await signedOp(w, account, await diginoorFields(w, wallets.paymaster));
+      expect(op.packed.initCode !== "0x", n).toBe(initCode);
+      const r = await check(w, op.packed);
+      expect(r.phases, n).toEqual(phases);
+      expect(r.p256Precompile, n).toBe(true);
+      expect(r.staked.paymaster, n).toBe(isStaked);
+      expect(r.violations, `${n}: ${describeViolations(r)}`).toEqual([]);
+      await send(w, op.uo);
+    }
+  }
 
-    const later = await signedOp(w, account, await diginoorFields(w, unstaked.paymaster));
-    expect(later.packed.initCode).toBe("0x");
-    const r2 = await check(w, later.packed);
-    expect(r2.phases).toEqual(["account", "paymaster"]);
-    expect(r2.staked.paymaster).toBe(false);
-    expect(r2.violations, describeViolations(r2)).toEqual([]);
-    await send(w, later.uo);
+  it("passes the verifying paymaster unstaked (it reads no storage): first operation (initCode) and a later one", async () => {
+    await passesFirstAndLater(unstaked, false);
   });
 
   it("passes the staked paymaster on the first operation (initCode) and a later one, both then bundled", async () => {
-    const account = await fan(w, staked);
-    const first = await signedOp(w, account, await diginoorFields(w, staked.paymaster));
-    expect(first.packed.initCode).not.toBe("0x");
-    const r1 = await check(w, first.packed);
-    expect(r1.phases).toEqual(["factory", "account", "paymaster"]);
-    expect(r1.p256Precompile).toBe(true);
-    expect(r1.staked.paymaster).toBe(true);
-    expect(r1.violations, describeViolations(r1)).toEqual([]);
-    await send(w, first.uo);
-
-    const later = await signedOp(w, account, await diginoorFields(w, staked.paymaster));
-    expect(later.packed.initCode).toBe("0x");
-    const r2 = await check(w, later.packed);
-    expect(r2.phases).toEqual(["account", "paymaster"]);
-    expect(r2.violations, describeViolations(r2)).toEqual([]);
-    await send(w, later.uo);
+    await passesFirstAndLater(staked, true);
   });
 
   it("fails a paymaster that reads TIMESTAMP in validation (OP-011)", async () => {

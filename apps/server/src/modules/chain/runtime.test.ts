@@ -190,6 +190,8 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       marketplace: JSON.parse(deploymentLine).marketplace,
       guardian: ANVIL_ADDRESSES[6],
       sponsorSigner: ANVIL_ADDRESSES[2],
+      // Chain 777 is not a development chain: the paymaster's admin is a multisig (decision 181).
+      admin: ANVIL_ADDRESSES[5],
     });
     const line = JSON.stringify({
       ...JSON.parse(deploymentLine),
