@@ -146,11 +146,20 @@ async function mintTo(to: Address): Promise<bigint> {
     transport: http(t.ctx.chain!.rpcUrl),
   });
   const orderId = toHex(BigInt(Date.now()) * 1000n + BigInt(++order), { size: 32 });
+  const nft = 900_000n + BigInt(order);
+  // Each catalogue NFT's edition count is on chain (decision 184): one edition of a fresh one here.
+  const counted = await minter.writeContract({
+    address: collectible(),
+    abi: diginoorCollectibleAbi,
+    functionName: "setEditionCount",
+    args: [nft, 1],
+  });
+  expect((await pc.waitForTransactionReceipt({ hash: counted })).status).toBe("success");
   const hash = await minter.writeContract({
     address: collectible(),
     abi: diginoorCollectibleAbi,
     functionName: "mintForOrder",
-    args: [to, 900_000n + BigInt(order), 1, privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address, orderId],
+    args: [to, nft, 1, privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address, orderId],
   });
   expect((await pc.waitForTransactionReceipt({ hash })).status).toBe("success");
   return BigInt(orderId);
