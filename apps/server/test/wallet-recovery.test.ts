@@ -12,9 +12,9 @@ import { type BundlerInstance, startBundler } from "@diginoor/contracts/bundler"
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import {
+  bundlerFeesPerGas,
   diginoorPaymasterFields,
   passkeyCoordinates,
-  sponsorDay,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
 import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
@@ -31,10 +31,12 @@ import {
 import { type BundlerClient, createBundlerClient, type SmartAccount } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
+import { estimateFeesPerGas } from "viem/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { mailbox } from "./fixtures/accounts.ts";
 import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
+import { sponsorAsItsFan } from "./fixtures/sponsor.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 const ORIGIN = "http://localhost:3000";
@@ -63,6 +65,11 @@ beforeAll(async () => {
     client: pc,
     transport: http(bundler.url, { timeout: 60_000 }),
     pollingInterval: 100,
+    // Fees as the web app takes them (the bundler's quote): the server sponsors fees near it only.
+    userOperation: {
+      estimateFeesPerGas: ({ bundlerClient: b }) =>
+        bundlerFeesPerGas(b as never, () => estimateFeesPerGas(pc)),
+    },
   });
 }, 180_000);
 afterAll(async () => {
@@ -104,12 +111,13 @@ const accountOf = (passkey: SoftwarePasskey, address: Address) =>
 async function sponsored(account: SmartAccount, calls: { to: Address; data: Hex }[]) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const day = sponsorDay(Number((await pc.getBlock()).timestamp));
     try {
+      const paymaster = t.ctx.chain!.wallets!.paymaster;
       const hash = await bc.sendUserOperation({
         account,
         calls,
-        paymaster: diginoorPaymasterFields(t.ctx.chain!.wallets!.paymaster, () => day * 86_400 + 1),
+        // The server's sponsorship, as POST /api/v1/paymaster gives it to the wallet's fan.
+        paymaster: diginoorPaymasterFields(paymaster, sponsorAsItsFan(t, bundler.url)),
       });
       const r = await bc.waitForUserOperationReceipt({ hash, timeout: 60_000 });
       expect(r.success).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The passkey-wallet setting of a test file: the contracts fixture, EntryPoint v0.8 with our factory and
- * paymaster, the real bundler (Alto) and viem's bundler client on it, fees from the bundler's quote as the
+ * paymaster (trusting the test sponsorship key, test/sponsorship.ts), the real bundler (Alto) and viem's bundler client on it, fees from the bundler's quote as the
  * web app takes them (apps/web/src/lib/wallet/passkey.ts).
  */
 import { http } from "viem";
@@ -12,6 +12,7 @@ import { type BundlerInstance, startBundler } from "../src/bundler.js";
 import { bundlerFeesPerGas } from "../src/passkey-account.js";
 import { deployWallets, type WalletContracts } from "../src/wallets.js";
 import { type Fixture, setupFixture } from "./fixture.js";
+import { SPONSOR_SIGNER } from "./sponsorship.js";
 
 export interface WalletFixture {
   f: Fixture;
@@ -29,6 +30,7 @@ export async function setupWalletFixture(): Promise<WalletFixture> {
       collectible: f.collectible,
       marketplace: f.marketplace,
       guardian: privateKeyToAccount(ANVIL_PRIVATE_KEYS[5]).address,
+      sponsorSigner: SPONSOR_SIGNER,
     });
     const bundler = await startBundler({
       rpcUrl: f.anvil.rpcUrl,

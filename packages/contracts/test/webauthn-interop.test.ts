@@ -21,6 +21,7 @@ import {
 } from "../src/software-passkey.js";
 import { deployWallets } from "../src/wallets.js";
 import { type Fixture, setupFixture } from "./fixture.js";
+import { SPONSOR_SIGNER } from "./sponsorship.js";
 
 const ORIGIN = "http://localhost";
 const RP_ID = "localhost";
@@ -42,6 +43,7 @@ beforeAll(async () => {
     collectible: f.collectible,
     marketplace: f.marketplace,
     guardian: f.treasury,
+    sponsorSigner: SPONSOR_SIGNER,
   });
   verifier = await (f.publicClient as PublicClient).readContract({
     address: wallets.factory,

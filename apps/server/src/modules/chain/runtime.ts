@@ -8,6 +8,7 @@ import {
 } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
+import { diginoorPaymasterAbi } from "@diginoor/contracts/generated/diginoorPaymaster";
 import { deployWallets, ENTRYPOINT_ADDRESS, stakeInfo, stakeProblem } from "@diginoor/contracts/wallets";
 import {
   type Address,
@@ -55,6 +56,11 @@ export interface ChainRuntime {
   /** Proposes and completes delayed recoveries of passkey wallets (RECOVERY_GUARDIAN_PRIVATE_KEY; anvil's 7th account locally). */
   guardian?: LocalAccount;
   /**
+   * Signs sponsorships for our verifying paymaster (SPONSOR_SIGNER_PRIVATE_KEY; anvil's 10th account
+   * locally; decision 186). It can only make the paymaster pay for an operation, never move a token.
+   */
+  sponsor?: LocalAccount;
+  /**
    * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
    * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
    */
@@ -67,6 +73,7 @@ const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
 const LOCAL_GUARDIAN = ANVIL_ADDRESSES[6];
 const LOCAL_GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6];
+const LOCAL_SPONSOR_KEY = ANVIL_PRIVATE_KEYS[9];
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
@@ -178,10 +185,51 @@ export async function startChain(
       : local
         ? privateKeyToAccount(LOCAL_GUARDIAN_KEY)
         : undefined;
+    // The development default on any anvil chain (the server's own or a test's), as its keys are public.
+    const sponsor = config.SPONSOR_SIGNER_PRIVATE_KEY
+      ? privateKeyToAccount(config.SPONSOR_SIGNER_PRIVATE_KEY as Hex)
+      : local || chainId === LOCAL_CHAIN_ID
+        ? privateKeyToAccount(LOCAL_SPONSOR_KEY)
+        : undefined;
     const walletsMissing =
       !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
     const devChain = DEV_CHAIN_IDS.includes(chainId);
+    // A paymaster from before decision 186 (no sponsorSigner), or one that trusts another key.
+    const paymasterSigner = deployment.paymaster
+      ? await publicClient
+          .readContract({
+            address: deployment.paymaster,
+            abi: diginoorPaymasterAbi,
+            functionName: "sponsorSigner",
+          })
+          .catch(() => undefined)
+      : undefined;
+    const paymasterStale =
+      !walletsMissing && !!deployment.paymaster && (!paymasterSigner || paymasterSigner !== sponsor?.address);
+    if (paymasterStale && local && sponsor) {
+      // The local chain's factory stays (fans' wallet addresses are its), with a new verifying paymaster.
+      const w = await deployWallets({
+        rpcUrl,
+        deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
+        collectible: deployment.collectible,
+        marketplace: deployment.marketplace,
+        guardian: zeroAddress,
+        factory: deployment.accountFactory,
+        sponsorSigner: sponsor.address,
+      });
+      deployment = { ...deployment, paymaster: w.paymaster };
+      await recordDeployment(db, deployment);
+      log(`Deployed a verifying paymaster for SPONSOR_SIGNER_PRIVATE_KEY: ${w.paymaster}`);
+    } else if (paymasterStale) {
+      throw new Error(
+        paymasterSigner
+          ? `The paymaster ${deployment.paymaster} sponsors what ${paymasterSigner} signs, but SPONSOR_SIGNER_PRIVATE_KEY is ${sponsor?.address ?? "unset"}`
+          : `The paymaster ${deployment.paymaster} is not a verifying paymaster (decision 186): deploy the wallet contracts again`,
+      );
+    }
     if (walletsMissing && (local || (config.DEPLOYER_PRIVATE_KEY && devChain))) {
+      if (!sponsor)
+        throw new Error("SPONSOR_SIGNER_PRIVATE_KEY is required to deploy the passkey wallet contracts");
       const w = await deployWallets({
         rpcUrl,
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
@@ -190,6 +238,7 @@ export async function startChain(
         // No guardian unless one is named (then a fan who loses every passkey cannot be recovered).
         guardian:
           config.RECOVERY_GUARDIAN_ADDRESS ?? guardian?.address ?? (local ? LOCAL_GUARDIAN : zeroAddress),
+        sponsorSigner: sponsor.address,
       });
       deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
       await recordDeployment(db, deployment);
@@ -197,8 +246,8 @@ export async function startChain(
     }
     let wallets: ChainRuntime["wallets"];
     if (deployment.paymaster && !devChain) {
-      // ERC-7562: a standard bundler refuses every operation of an unstaked paymaster that reads its own
-      // storage in validation, ours does; so does the reputation of a paymaster under the bundler's minimum.
+      // ERC-7562: a bundler refuses an unstaked paymaster that reads its own storage in validation (ours
+      // reads none since decision 186, but a paymaster's reputation and throttling follow its stake).
       const problem = stakeProblem(
         await stakeInfo(publicClient, deployment.paymaster),
         config.PAYMASTER_MIN_STAKE_WEI,
@@ -253,6 +302,7 @@ export async function startChain(
       admin,
       buyer,
       guardian,
+      sponsor,
       wallets,
       stop,
     };
