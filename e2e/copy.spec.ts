@@ -70,6 +70,11 @@ test("what a signed-out visitor and a wallet-less fan read tells the product's t
   test.setTimeout(240_000);
   const nft = await fixedPriceNft(request, 5);
   const chain = await getJson<{ chainId: number; rpcUrl: string }>(request, "/api/v1/chain");
+  const auction = await getJson<{ items: { id: string }[] }>(
+    request,
+    "/api/v1/nfts?saleType=auction&limit=1",
+  );
+  expect(auction.items.length).toBe(1);
   const posts = await getJson<{ items: { slug: string }[] }>(request, "/api/v1/posts?limit=50");
   expect(posts.items.length).toBeGreaterThan(0);
 
@@ -98,6 +103,7 @@ test("what a signed-out visitor and a wallet-less fan read tells the product's t
     "/marketplace",
     "/collections",
     `/nftdetail/${nft.id}`,
+    `/nftdetail/${auction.items[0]?.id}`,
     `/nfttransfer/${order.tokenId}`,
     "/kabali",
     "/nonfungiblespb",
