@@ -196,6 +196,9 @@ const routes: RouteCase[] = [
       );
       await expect(page.getByRole("button", { name: "Place a bid" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Bid history" })).toBeVisible();
+      // The chain and its coin are behind the "Blockchain" fold (issue 35).
+      await expect(page.getByText("paid in ETH")).toBeHidden();
+      await page.locator("summary", { hasText: "Blockchain" }).click();
       await expect(page.getByText("paid in ETH")).toBeVisible();
     },
   },
@@ -220,12 +223,18 @@ const routes: RouteCase[] = [
     path: "/how it works",
     check: async (page) => {
       await visibleHeading(page, "What is an NFT?");
-      await expect(page.getByText("Video coming soon")).toHaveCount(5);
+      // No placeholder videos (issue 35): the first purchase in three steps instead.
+      await expect(page.getByText("Video coming soon")).toHaveCount(0);
+      await expect(page.locator(".first-step")).toHaveCount(3);
       const questions = page.locator(".faq-item button");
       await expect(questions).toHaveCount(10);
       await questions.nth(1).click();
       await expect(questions.nth(1)).toHaveAttribute("aria-expanded", "true");
-      await expect(page.getByText(/Auctions are paid in crypto only/)).toBeVisible();
+      // The opened answer (the payments card and another answer say it too).
+      await expect(page.locator(".faq-panel:not([hidden])")).toHaveCount(1);
+      await expect(page.locator(".faq-panel:not([hidden])")).toContainText(
+        /Auctions are paid in crypto only/,
+      );
     },
   },
   {

@@ -35,7 +35,7 @@ export const seedPosts: SeedPost[] = [
 
 ## What you own
 
-When you buy a Diginoor NFT you own a token on the Polygon blockchain. The token points to a specific, officially licensed piece of film art: a still, a poster, a dialogue moment, a song, a scan of a prop. Three things come with it:
+When you buy a Diginoor NFT you own a token on a public blockchain. The token points to a specific, officially licensed piece of film art: a still, a poster, a dialogue moment, a song, a scan of a prop. Three things come with it:
 
 - **Ownership that anyone can check.** The blockchain records which wallet holds the token. Nobody, including us, can quietly change that record.
 - **A licence to enjoy the art.** The studio keeps the copyright in the film; you receive a personal licence to display the artwork, in your Diginoor showcase or anywhere else you like. Some pieces carry more: the one-of-one song in the [Non-Fungible SPB collection](/nonfungiblespb) comes with a share of its copyright, and the page says so plainly.
@@ -61,17 +61,17 @@ Ready to try? Read [A beginner's guide to Diginoor](/blog/a-beginners-guide-to-d
     slug: "a-beginners-guide-to-diginoor",
     title: "A beginner's guide to Diginoor",
     excerpt:
-      "From sign-up to your first collectible: your account, a wallet, paying by card or crypto, and the showcase where your collection lives.",
+      "From sign-up to your first collectible: your account, paying in rupees by card or UPI, the wallet we make for you, and the showcase where your collection lives.",
     author: "Rahul Menon",
     label: "Beginner's guide",
     palette: "kabali",
     featured: true,
     daysAgo: 38,
-    markdown: `Welcome. This guide takes you from your first visit to your first collectible in five steps. None of them needs any experience with crypto.
+    markdown: `Welcome. This guide takes you from your first visit to your first collectible in five steps. None of them needs a crypto wallet, an app or any experience with crypto.
 
 ## 1. Create your account
 
-[Sign up](/signup) with your email address, or continue with Google. We send you a link to confirm your email; open it and you are in. Your account holds your profile, your showcase and your notifications.
+[Sign up](/signup) with your email address. We send you a link to confirm your email; open it and you are in. Your account holds your profile, your showcase and your notifications.
 
 ## 2. Explore the collections
 
@@ -86,16 +86,15 @@ Every NFT has a **tier** that tells you how scarce it is:
 | Ultimate | a handful | signature moments, with extras |
 | Legendary | one of one | a single owner, exclusive rewards |
 
-## 3. Connect a wallet
+## 3. Buy in rupees
 
-NFTs are delivered to a wallet address that you control, so you need one before you buy. A browser wallet such as MetaMask is the most common choice; a mobile wallet works by scanning a QR code. Our article on [choosing and setting up your first wallet](/blog/choosing-your-first-wallet) walks through both. It takes about five minutes.
+Press *Purchase* on an NFT you love. Prices are shown in rupees; pay by card or by UPI, and the checkout shows exactly what you are charged before you pay.
 
-## 4. Buy or bid
+## 4. Your wallet is made for you
 
-- **Fixed price:** press *Purchase*, then pay by card (in US dollars) or with crypto from your wallet. Prices are always shown in US dollars; crypto amounts are converted at checkout.
-- **Auction:** auctions are paid in crypto, because bids are placed and settled on the blockchain. Each bid must be higher than the current highest bid, and the highest bid when the countdown ends wins.
+The first time you buy, Diginoor makes you a wallet, secured by a passkey on your phone or computer: you confirm with your fingerprint, face or screen lock. There is no app to install and no seed phrase to write down, and the network fees are on us. Your NFT is in your wallet **within seconds**, and we email you a confirmation.
 
-After payment, the NFT is minted or transferred to your wallet. This usually takes **20 to 30 minutes**, depending on how busy the network is; we email you when it is done.
+Already use a crypto wallet? You are welcome to link it on the [wallet page](/wallet), pay from it and receive your NFTs there. Auctions are paid in crypto, so bidding needs a wallet app: each bid must be higher than the current highest bid, and the highest bid when the countdown ends wins.
 
 ## 5. Build your showcase
 
@@ -103,7 +102,7 @@ Everything you own appears in your [profile](/profile) showcase. From there you 
 
 ## A few habits worth forming early
 
-- Never share your wallet's secret recovery phrase. Diginoor staff will never ask for it. (More in [keeping your collection safe](/blog/keeping-your-collection-safe).)
+- Keep the screen lock of the phone that holds your passkey. Add a second device on the [wallet page](/wallet) so one lost phone is never a lost collection. (More in [keeping your collection safe](/blog/keeping-your-collection-safe).)
 - Read an NFT's *exclusive rewards* before you buy: some come with clips, signed lobby cards or saplings to plant.
 - Start small. A Common piece from a film you love is a fine first collectible.
 
@@ -111,47 +110,39 @@ Questions? The [Help Center](/how%20it%20works) answers the ones fans ask most, 
   },
   {
     slug: "choosing-your-first-wallet",
-    title: "Choosing and setting up your first wallet",
+    title: "Your wallet: made for you, and yours to keep",
     excerpt:
-      "Browser wallet or mobile wallet? What a wallet really stores, how to add the Polygon network, and the five-minute set-up before your first purchase.",
+      "What a wallet really holds, the passkey wallet we make for you at your first purchase, and how to use a crypto wallet you already have.",
     author: "Vikram Sethu",
     label: "Wallets",
     palette: "sivaji",
     featured: false,
     daysAgo: 31,
-    markdown: `Your wallet is where your collectibles live. It is also the part of crypto that confuses newcomers most, so let us take it slowly.
+    markdown: `Your wallet is where your collectibles live. It is also the part that confuses newcomers most, so here is the short version: you do not need to set one up. Diginoor makes one for you.
 
-## What a wallet actually stores
+## What a wallet actually holds
 
-A wallet does not hold your NFTs the way a purse holds coins. The NFTs live on the blockchain; the wallet holds the **keys** that prove a particular address is yours. Whoever holds the keys controls the address and everything recorded against it.
+A wallet does not hold your NFTs the way a purse holds coins. The NFTs are recorded on a public blockchain; the wallet holds the **key** that proves they are yours. Whoever holds the key controls the wallet and everything in it.
 
-That is why the single most important thing a wallet gives you is a **secret recovery phrase**: twelve or twenty-four ordinary words, in order. With them, the wallet can be restored on any device. Without them, a lost phone can mean a lost collection.
+## The wallet we make for you
 
-## Browser wallet or mobile wallet?
+The first time you buy, Diginoor makes you a wallet whose key is a **passkey** on your phone or computer. You confirm with your fingerprint, face or screen lock, the way you already unlock your phone. That means:
 
-**Browser wallets** (MetaMask is the best known) are extensions for Chrome, Firefox, Brave or Edge. They are the easiest way to buy and bid from a laptop: Diginoor asks the extension to connect, and you approve each payment in a small pop-up.
+- **No app and no seed phrase.** The passkey stays on your device; nobody, including us, can copy it.
+- **No network fees.** Every blockchain transaction has a small fee, called gas. For your passkey wallet, Diginoor pays it.
+- **Your NFTs arrive in seconds**, after you pay in rupees by card or UPI.
 
-**Mobile wallets** live in an app on your phone. On a computer, you connect by scanning a QR code with the app; on the phone itself, the wallet opens when you confirm.
+## Add a second device
 
-Either is fine. Many collectors start with a browser wallet and add a mobile one later.
+A passkey lives on the device that made it. Open the [wallet page](/wallet) and add your other phone or laptop, so that a lost or broken phone never means a lost collection.
 
-## Setting up, step by step
+## Already have a crypto wallet?
 
-1. Install the wallet from its official website or your phone's app store. Check the publisher's name: fake wallets are a common trick.
-2. Choose *Create a new wallet* and set a password for this device.
-3. Write the recovery phrase down **on paper**, in order, and store it somewhere safe. Do not photograph it, email it or keep it in a notes app.
-4. Confirm the phrase when the wallet asks. This check exists because people skip step 3.
-5. Add the **Polygon** network. Many wallets offer it in their network list; the Help Center's video shows how to add Polygon Mainnet by hand if yours does not.
+You are welcome to use it. Link it on the [wallet page](/wallet): Diginoor asks your wallet to sign a short message, which shares only your public address and gives nobody the power to move your tokens. You can then choose to receive your purchases there, pay in crypto at checkout, and bid in auctions, which are paid in crypto only. You can also move an NFT from your passkey wallet to a wallet of your own at any time.
 
-## Funding it for auctions
+If you do use a wallet app, protect its secret recovery phrase: write it on paper, never type it into a website, and never share it. Diginoor staff will never ask for it.
 
-Fixed-price NFTs can be paid by card, so you do not need crypto to start. Auctions are paid in **MATIC** on Polygon. You can buy MATIC through our card partner at checkout, or from an exchange and send it to your wallet address. Keep a little extra for network fees, which on Polygon are usually a fraction of a rupee.
-
-## Connecting to Diginoor
-
-Open the [wallet page](/wallet) and choose your wallet. Approving the connection shares only your public address: it does not give Diginoor, or anyone, the power to move your tokens. Each purchase or bid asks for your approval separately.
-
-Next: [keeping your collection safe](/blog/keeping-your-collection-safe), the habits that protect everything you just set up.`,
+Next: [keeping your collection safe](/blog/keeping-your-collection-safe), the habits that protect everything you own.`,
   },
   {
     slug: "keeping-your-collection-safe",
@@ -361,6 +352,6 @@ Not every fan can bid on a one-of-one, and the collection was built with that in
 
 ## Bidding on an auction
 
-Auctions are paid in crypto on the blockchain, and each bid must be higher than the current highest bid. If you have never bid before, read [choosing and setting up your first wallet](/blog/choosing-your-first-wallet) first, and make sure your wallet holds enough for your bid and the network fee.`,
+Auctions are paid in crypto on the blockchain, and each bid must be higher than the current highest bid. Bidding needs a crypto wallet app of your own: if you have never bid before, read [your wallet: made for you, and yours to keep](/blog/choosing-your-first-wallet) first, and make sure your wallet holds enough for your bid and the network fee.`,
   },
 ];

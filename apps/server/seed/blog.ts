@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
-import { createBlogService } from "../src/modules/blog/service.ts";
+import { createBlogService, postsAdmin } from "../src/modules/blog/service.ts";
+import * as blogRepo from "../src/modules/blog/repo.ts";
 import type { Db } from "../src/db/client.ts";
 import { blogCoverSvg } from "./artwork/svg.ts";
 import { type ArtworkFile, writeArtwork } from "./artwork/write.ts";
 import type { Storage } from "../src/lib/storage/storage.ts";
 import { type SeedPost, seedPosts } from "./blog-data.ts";
+import { retiredPosts } from "./blog-retired.ts";
 
 const DAY = 86_400_000;
 
@@ -26,6 +28,8 @@ export interface SeedBlogResult {
   /** False when the blog already had posts and nothing was inserted. */
   seeded: boolean;
   posts: number;
+  /** Launch posts still in an earlier launch text, nobody's edit since, given today's text. */
+  refreshed: number;
   artworkFilesWritten: number;
 }
 
@@ -42,7 +46,7 @@ export async function seedBlog(
   const inserted = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727274)`);
     const blog = createBlogService(tx);
-    if ((await blog.countPosts()) > 0) return 0;
+    if ((await blog.countPosts()) > 0) return { inserted: 0, refreshed: await refreshRetiredPosts(tx) };
     const slugs = await blog.createPosts(
       seedPosts.map((p) => ({
         slug: p.slug,
@@ -57,8 +61,31 @@ export async function seedBlog(
         publishedAt: new Date(Math.floor((now.getTime() - p.daysAgo * DAY) / 60_000) * 60_000).toISOString(),
       })),
     );
-    return slugs.length;
+    return { inserted: slugs.length, refreshed: 0 };
   });
   const artworkFilesWritten = opts.storage ? await writeArtwork(opts.storage, blogArtwork()) : 0;
-  return { seeded: inserted > 0, posts: inserted, artworkFilesWritten };
+  return {
+    seeded: inserted.inserted > 0,
+    posts: inserted.inserted,
+    refreshed: inserted.refreshed,
+    artworkFilesWritten,
+  };
+}
+
+/**
+ * A blog seeded before a launch post was rewritten (issue 35: the help told of MetaMask, US dollars
+ * and 20 to 30 minutes) still holds the old text. Each post whose title, excerpt and Markdown are
+ * still exactly an earlier launch text gets today's; a post anyone has edited is left as it is.
+ */
+async function refreshRetiredPosts(db: Db): Promise<number> {
+  let refreshed = 0;
+  for (const old of retiredPosts) {
+    const now = seedPosts.find((p) => p.slug === old.slug);
+    const row = await blogRepo.findBySlug(db, old.slug);
+    if (!now || !row) continue;
+    if (row.title !== old.title || row.excerpt !== old.excerpt || row.markdown !== old.markdown) continue;
+    await postsAdmin.update(db, old.slug, { title: now.title, excerpt: now.excerpt, markdown: now.markdown });
+    refreshed++;
+  }
+  return refreshed;
 }

@@ -43,6 +43,7 @@ async function main() {
     }
     const blog = await seedBlog(ctx.db, { storage: ctx.storage });
     if (blog.seeded) console.log(`Seeded the blog: ${blog.posts} posts`);
+    if (blog.refreshed > 0) console.log(`Gave ${blog.refreshed} unedited launch post(s) today's text`);
     // The list index loaded before the seed; it reads the seeded NFTs now rather than at its next poll.
     if (seed.seeded) await ctx.services.catalogue.catchUpIndex();
   }

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeXml } from "../seed/artwork/svg.ts";
 import { seedBlog } from "../seed/blog.ts";
 import { seedPosts } from "../seed/blog-data.ts";
+import { retiredPosts } from "../seed/blog-retired.ts";
 import { rowsOf } from "../src/lib/rate-limit.ts";
-import { createBlogService } from "../src/modules/blog/service.ts";
+import { createBlogService, postsAdmin } from "../src/modules/blog/service.ts";
 import { AppError } from "../src/http/errors.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 import { localStorage } from "../src/lib/storage/local.ts";
@@ -50,6 +51,44 @@ describe("seed", () => {
       }
     } finally {
       fs.rmSync(mediaDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("seed refresh", () => {
+  it("gives a launch post still in its retired text today's text, and leaves an edited one alone", async () => {
+    const retired = (slug: string) => {
+      const old = retiredPosts.find((r) => r.slug === slug);
+      expect(old, slug).toBeTruthy();
+      return old as NonNullable<typeof old>;
+    };
+    const guide = retired("a-beginners-guide-to-diginoor");
+    const wallet = retired("choosing-your-first-wallet");
+    const { slug: _g, ...guideOld } = guide;
+    const { slug: _w, ...walletOld } = wallet;
+    // A blog seeded before the rewrite: both posts in the old text; someone then retitled one.
+    await postsAdmin.update(t.ctx.db, guide.slug, guideOld);
+    await postsAdmin.update(t.ctx.db, wallet.slug, { ...walletOld, title: "Our wallet guide (edited)" });
+    try {
+      const again = await seedBlog(t.ctx.db, { now: NOW });
+      expect(again).toMatchObject({ seeded: false, posts: 0, refreshed: 1 });
+      const now = seedPosts.find((p) => p.slug === guide.slug);
+      const refreshed = await postsAdmin.get(t.ctx.db, guide.slug);
+      expect(refreshed).toMatchObject({ title: now?.title, excerpt: now?.excerpt, markdown: now?.markdown });
+      const page = await get(`/api/v1/posts/${guide.slug}`);
+      expect(page.body).not.toMatch(/MetaMask|US dollars|20 to 30 minutes/);
+      expect(page.body).toContain("within seconds");
+      const edited = await postsAdmin.get(t.ctx.db, wallet.slug);
+      expect(edited).toMatchObject({ title: "Our wallet guide (edited)", markdown: wallet.markdown });
+      // Once refreshed, nothing is left to refresh.
+      expect(await seedBlog(t.ctx.db, { now: NOW })).toMatchObject({ refreshed: 0 });
+    } finally {
+      const w = seedPosts.find((p) => p.slug === wallet.slug);
+      await postsAdmin.update(t.ctx.db, wallet.slug, {
+        title: w?.title,
+        excerpt: w?.excerpt,
+        markdown: w?.markdown,
+      });
     }
   });
 });

@@ -34,7 +34,12 @@ export function AboutPage() {
         <p>
           Diginoor is where fans of Indian cinema own a piece of the films they love. We work directly with
           production houses and stars to release officially licensed digital collectibles, each one recorded
-          on the Polygon blockchain so its authenticity and ownership can always be verified.
+          on a public blockchain so its authenticity and ownership can always be verified.
+        </p>
+        <p>
+          You need no crypto and no app: pay in rupees by card or UPI, confirm with your fingerprint, face or
+          screen lock, and your collectible is in the wallet we make for you within seconds. The network fees
+          are on us. Already have a crypto wallet? It is welcome too.
         </p>
       </section>
 

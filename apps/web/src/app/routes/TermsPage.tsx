@@ -59,9 +59,10 @@ const sections: LegalSection[] = [
         <p>
           Diginoor sells NFTs, individually or in packs, in limited editions made with licensed production
           houses and artists. The price, edition size, tier and any rewards are shown on each NFT's page
-          before you buy. Prices are stated in US dollars; where you pay in cryptocurrency, the amount is
-          converted at the rate shown at checkout. Your purchase is complete when payment is confirmed and the
-          NFT is recorded as yours on the blockchain; delivery to your wallet normally takes 20 to 30 minutes.
+          before you buy. Prices are shown in rupees; the checkout states the currency and the amount you are
+          charged before you pay, and where you pay in cryptocurrency, the amount is converted at the rate
+          shown at checkout. Your purchase is complete when payment is confirmed and the NFT is recorded as
+          yours on the blockchain; delivery to your wallet normally takes seconds.
         </p>
         <h3>Auctions</h3>
         <p>

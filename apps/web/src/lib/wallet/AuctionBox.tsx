@@ -294,8 +294,8 @@ function BidNeedsCrypto({ symbol }: { symbol: string }) {
   const onramp = options.data?.onrampUrl;
   return (
     <p className="auction-note">
-      Bidding needs {symbol} in a wallet app (MetaMask or WalletConnect): a bid is held by the auction until
-      you are outbid or win.{" "}
+      Bidding needs {symbol} in a wallet app of your own (a browser extension or a mobile wallet): a bid is
+      held by the auction until you are outbid or win.{" "}
       {onramp ? (
         <a
           href={onramp.replaceAll("{address}", "").replaceAll("{amount}", "")}

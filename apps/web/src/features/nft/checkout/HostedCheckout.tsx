@@ -38,7 +38,7 @@ type Reason =
  * server offers it: card (Stripe, or the sandbox outside production), rupees (Cashfree: UPI, cards,
  * net banking) and 'Buy crypto' (the configured on-ramp). Prices in USD and INR come from the server.
  */
-export function HostedCheckout({ nft }: { nft: NftDetail }) {
+export function HostedCheckout({ nft, first = false }: { nft: NftDetail; first?: boolean }) {
   const options = useCheckoutOptions({ fresh: true });
   const cardFirst = useCardFirst();
   const o = options.data;
@@ -46,8 +46,8 @@ export function HostedCheckout({ nft }: { nft: NftDetail }) {
   const paise = usdCentsToPaise(nft.priceUsdCents, o.inrMicrosPerUsd);
   const price = <Price usdCents={nft.priceUsdCents} paise={paise} />;
   return (
-    <div className="checkout checkout-card">
-      <p className="checkout-or">or pay with money</p>
+    <div className={first ? "checkout" : "checkout checkout-card"}>
+      {first ? null : <p className="checkout-or">or pay with money</p>}
       {o.card ? (
         <HostedButton
           nftId={nft.id}

@@ -14,7 +14,7 @@ import { Price } from "../../../ui/Price.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { checkoutApi } from "./api.ts";
-import { HostedCheckout } from "./HostedCheckout.tsx";
+import { HostedCheckout, useCardFirst } from "./HostedCheckout.tsx";
 import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
 
 /**
@@ -22,22 +22,25 @@ import { WalletProgress } from "../../../lib/wallet/WalletProgress.tsx";
  * a payment provider's hosted page (card, rupees) or after buying crypto (decisions 141, 142).
  */
 export default function WalletCheckout({ nft }: { nft: NftDetail }) {
-  return (
-    <>
-      <WithWallet
-        loading={<Spinner label="Loading the wallet" />}
-        unavailable={
-          <p className="nft-panel-closed">Crypto payments are unavailable on this server right now.</p>
-        }
-      >
-        {(chain) => <Checkout nft={nft} chain={chain} />}
-      </WithWallet>
-      <HostedCheckout nft={nft} />
-    </>
+  // A fan without a wallet app (or whose purchases go to their passkey wallet) sees card and rupees
+  // first; the crypto path follows, for fans with wallets (issue 35).
+  const cardFirst = useCardFirst();
+  const crypto = (
+    <WithWallet
+      key="crypto"
+      loading={<Spinner label="Loading the wallet" />}
+      unavailable={
+        <p className="nft-panel-closed">Crypto payments are unavailable on this server right now.</p>
+      }
+    >
+      {(chain) => <Checkout nft={nft} chain={chain} below={cardFirst} />}
+    </WithWallet>
   );
+  const hosted = <HostedCheckout key="hosted" nft={nft} first={cardFirst} />;
+  return <>{cardFirst ? [hosted, crypto] : [crypto, hosted]}</>;
 }
 
-function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
+function Checkout({ nft, chain, below }: { nft: NftDetail; chain: ReadyChain; below: boolean }) {
   const navigate = useNavigate();
   const actions = useMarketActions(chain);
   const [quote, setQuote] = useState<QuoteResponse | null>(null);
@@ -101,7 +104,8 @@ function Checkout({ nft, chain }: { nft: NftDetail; chain: ReadyChain }) {
     );
   }
   return (
-    <div className="checkout">
+    <div className={below ? "checkout checkout-card" : "checkout"}>
+      {below ? <p className="checkout-or">or pay with crypto from your wallet</p> : null}
       <dl className="checkout-lines">
         <div>
           <dt>{nft.title}</dt>
@@ -170,11 +174,11 @@ function useCryptoHint(): string | null {
   if (!linked) return null;
   const receiving = linked.find((w) => w.receivesPurchases) ?? linked[0];
   if (receiving?.kind === "passkey") {
-    return "Your purchases go to your passkey wallet: pay by card below. Paying in crypto needs a wallet app that receives your purchases (Wallet page).";
+    return "Your purchases go to your passkey wallet: pay with one of the choices above. Paying in crypto needs a wallet app that receives your purchases (Wallet page).";
   }
   const walletApp =
     connectors.some((c) => c.type === "injected" && c.id !== "injected") ||
     (typeof window !== "undefined" && "ethereum" in window && !!window.ethereum);
   if (walletApp || linked.length > 0) return null;
-  return "Paying in crypto needs a wallet app such as MetaMask. No wallet app? Pay by card below.";
+  return "Paying in crypto needs a wallet app. No wallet app? Pay with one of the choices above.";
 }

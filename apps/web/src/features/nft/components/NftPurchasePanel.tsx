@@ -88,12 +88,7 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
       <Button size="lg" block onClick={onPurchase} disabled={soldOut}>
         {soldOut ? "Sold out" : "Purchase"}
       </Button>
-      <p className="nft-panel-note">
-        Pay with crypto from your linked wallet
-        {options.data?.card ? ", by card" : ""}
-        {options.data?.rupees ? ", in rupees (UPI, cards, net banking)" : ""}: the NFT is minted straight to
-        your linked wallet.
-      </p>
+      <p className="nft-panel-note">{payNote(!!options.data?.card, !!options.data?.rupees)}</p>
       <Dialog open={checkout} onClose={() => setCheckout(false)} title={`Buy ${nft.title}`}>
         <Suspense fallback={<Spinner label="Loading the checkout" />}>
           <WalletCheckout nft={nft} />
@@ -101,6 +96,17 @@ export function NftPurchasePanel({ nft }: { nft: NftDetail }) {
       </Dialog>
     </section>
   );
+}
+
+/** How a fixed-price NFT can be paid, one whole sentence per case (so each can be translated). */
+function payNote(card: boolean, rupees: boolean): string {
+  if (card && rupees)
+    return "Pay by card or in rupees by UPI, or with crypto from your own wallet. Your NFT is in your wallet within seconds.";
+  if (card)
+    return "Pay by card, or with crypto from your own wallet. Your NFT is in your wallet within seconds.";
+  if (rupees)
+    return "Pay in rupees by UPI, cards or net banking, or with crypto from your own wallet. Your NFT is in your wallet within seconds.";
+  return "Pay with crypto from your linked wallet: the NFT is minted straight to it.";
 }
 
 const short = (a: string | null) => (a ? shortAddress(a) : "—");

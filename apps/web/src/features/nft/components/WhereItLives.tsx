@@ -86,32 +86,12 @@ function LocationFacts({ where }: { where: TokenLocation }) {
     <Panel
       lead={
         <p className="where-lead">
-          This collectible is an {where.standard} token on a public blockchain, held by the wallet below. It
-          stays there whatever happens to Diginoor.
+          This collectible is recorded on a public blockchain, in its owner's wallet. It stays there whatever
+          happens to Diginoor, and anyone can check who owns it.
         </p>
       }
     >
       <dl className="where-facts">
-        <div>
-          <dt>Chain</dt>
-          <dd>
-            <span>
-              {where.chainName} <span className="muted">(chain id {where.chainId})</span>
-            </span>
-          </dd>
-        </div>
-        <div>
-          <dt>Contract address</dt>
-          <dd>
-            <Copyable value={where.contract} what="Contract address" />
-          </dd>
-        </div>
-        <div>
-          <dt>Token id</dt>
-          <dd>
-            <Copyable value={where.tokenId} what="Token id" />
-          </dd>
-        </div>
         <div>
           <dt>Owner's wallet</dt>
           <dd>
@@ -123,50 +103,80 @@ function LocationFacts({ where }: { where: TokenLocation }) {
             ) : null}
           </dd>
         </div>
-        <div>
-          <dt>Block explorer</dt>
-          <dd>
-            {x ? (
-              <a href={x.token} target="_blank" rel="noopener noreferrer" data-testid="explorer-link">
-                View this token on the explorer
-              </a>
-            ) : (
-              <span>This chain has no public block explorer (a local development chain).</span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Metadata (tokenURI)</dt>
-          <dd>
-            {where.tokenUri ? (
-              <>
-                <Copyable value={where.tokenUri} what="Metadata URL" />
-                <span className="where-note">
-                  {where.onIpfs
-                    ? "On IPFS: any IPFS gateway serves it, with or without Diginoor."
-                    : "Served by Diginoor today; an IPFS snapshot can replace it."}
-                </span>
-              </>
-            ) : (
-              <span>The chain did not answer just now; try again later.</span>
-            )}
-          </dd>
-        </div>
       </dl>
-      <h3 className="where-subtitle">See it in any wallet or marketplace</h3>
-      <ul className="where-steps">
-        <li>
-          <strong>MetaMask and most wallets:</strong> NFTs → Import NFT, choose {where.chainName}, then paste
-          the contract address and the token id above.
-        </li>
-        <li>
-          <strong>Marketplaces:</strong> any ERC-721 marketplace that supports {where.chainName} lists it
-          under the owner's wallet address, or by contract address and token id.
-        </li>
-        <li>
-          <strong>Your own copy:</strong> the metadata URL gives the name, picture and traits as JSON.
-        </li>
-      </ul>
+      {/* The technical facts, for those who want them (issue 35): folded, with the same facts inside. */}
+      <details className="where-details">
+        <summary>Details</summary>
+        <dl className="where-facts">
+          <div>
+            <dt>Chain</dt>
+            <dd>
+              <span>
+                {where.chainName} <span className="muted">(chain id {where.chainId})</span>
+              </span>
+            </dd>
+          </div>
+          <div>
+            <dt>Token standard</dt>
+            <dd>{where.standard}</dd>
+          </div>
+          <div>
+            <dt>Contract address</dt>
+            <dd>
+              <Copyable value={where.contract} what="Contract address" />
+            </dd>
+          </div>
+          <div>
+            <dt>Token id</dt>
+            <dd>
+              <Copyable value={where.tokenId} what="Token id" />
+            </dd>
+          </div>
+          <div>
+            <dt>Block explorer</dt>
+            <dd>
+              {x ? (
+                <a href={x.token} target="_blank" rel="noopener noreferrer" data-testid="explorer-link">
+                  View this token on the explorer
+                </a>
+              ) : (
+                <span>This chain has no public block explorer (a local development chain).</span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Metadata (tokenURI)</dt>
+            <dd>
+              {where.tokenUri ? (
+                <>
+                  <Copyable value={where.tokenUri} what="Metadata URL" />
+                  <span className="where-note">
+                    {where.onIpfs
+                      ? "On IPFS: any IPFS gateway serves it, with or without Diginoor."
+                      : "Served by Diginoor today; an IPFS snapshot can replace it."}
+                  </span>
+                </>
+              ) : (
+                <span>The chain did not answer just now; try again later.</span>
+              )}
+            </dd>
+          </div>
+        </dl>
+        <h3 className="where-subtitle">See it in any wallet or marketplace</h3>
+        <ul className="where-steps">
+          <li>
+            <strong>MetaMask and most wallets:</strong> NFTs → Import NFT, choose {where.chainName}, then
+            paste the contract address and the token id above.
+          </li>
+          <li>
+            <strong>Marketplaces:</strong> any {where.standard} marketplace that supports {where.chainName}{" "}
+            lists it under the owner's wallet address, or by contract address and token id.
+          </li>
+          <li>
+            <strong>Your own copy:</strong> the metadata URL gives the name, picture and traits as JSON.
+          </li>
+        </ul>
+      </details>
     </Panel>
   );
 }
@@ -184,9 +194,8 @@ export function WhereEditionsLive({ mintedTokenIds }: { mintedTokenIds: string[]
     return (
       <Panel>
         <p className="where-lead" data-testid="not-on-chain">
-          Not on chain yet: no edition of this NFT has been minted. An edition becomes an ERC-721 token in its
-          collector's wallet when it is bought; its token page then shows the contract address and token id to
-          find it anywhere.
+          Not on chain yet: no edition of this NFT has been bought. When one is, it is recorded in its
+          collector's wallet, and its token page shows where it lives.
         </p>
       </Panel>
     );
@@ -195,8 +204,8 @@ export function WhereEditionsLive({ mintedTokenIds }: { mintedTokenIds: string[]
     <Panel
       lead={
         <p className="where-lead">
-          Each minted edition is an ERC-721 token in its collector's wallet. Open one to see its contract
-          address, token id and how to view it in any wallet:
+          Each edition bought is recorded in its collector's wallet. Open one to see where it lives and how to
+          view it in any wallet:
         </p>
       }
     >

@@ -180,11 +180,14 @@ function NftDetailView({ id, nft }: { id: string; nft: NftDetail }) {
                 <dt>Editions</dt>
                 <dd className="tabular">{editionsText(nft.editionsAvailable, nft.editionSize)}</dd>
               </div>
-              <div>
-                <dt>Blockchain</dt>
-                <dd>{chain ? `${chain.name}, paid in ${chain.symbol}` : nft.blockchain}</dd>
-              </div>
             </dl>
+            {/* The chain's own name and coin are technical: folded (issue 35). */}
+            <details className="nft-disclosure nft-chain-details">
+              <summary>
+                Blockchain <ChevronIcon width={18} height={18} />
+              </summary>
+              <p>{chain ? `${chain.name}, paid in ${chain.symbol}` : nft.blockchain}</p>
+            </details>
           </section>
           <EditionsOnChain nftId={nft.id} />
           <section className="nft-section" aria-labelledby="nft-props-title">
