@@ -708,9 +708,16 @@ if (args.write) {
     (r) =>
       `| ${r.point} | ${r.probe} | ${r.expected} | ${r.observed.replaceAll("|", "\\|")} | ${r.ok ? "yes" : "**no**"} |`,
   );
+  // The interop section (scripts/probe-interop.ts) is that script's own and kept as it is.
+  const probesFile = path.join(root, "docs/probes.md");
+  const interop = fs.existsSync(probesFile)
+    ? (/<!-- interop:start -->[\s\S]*<!-- interop:end -->\n?/.exec(
+        fs.readFileSync(probesFile, "utf8"),
+      )?.[0] ?? "")
+    : "";
   fs.writeFileSync(
-    path.join(root, "docs/probes.md"),
-    `# Issue 23's probes, re-run from outside\n\n\`node scripts/probe-hardening.mjs --write\` (after \`npm run build\`), ${when} UTC: the built server with its own anvil on a fresh data directory, no SESSION_SECRET, TRUST_PROXY=loopback, and the HTTP timeouts shortened to 2 s (headers), 4 s (request) and 3 s (idle) so the slow-client probes take seconds. Every probe goes over the network, as the outside review's did. Point 7 (the login page's \`next\`) is a browser probe: \`e2e/safe-next.spec.ts\`; point 11 (hiding a token) is a wording in the UI: \`apps/web/src/features/profile/showcase-hide.test.tsx\`.\n\n| Point | Probe | Asked for | Answered | Holds |\n|---|---|---|---|---|\n${rows.join("\n")}\n\n${results.length - bad.length} of ${results.length} probes answered as the issue asks.\n`,
+    probesFile,
+    `# Issue 23's probes, re-run from outside\n\n\`node scripts/probe-hardening.mjs --write\` (after \`npm run build\`), ${when} UTC: the built server with its own anvil on a fresh data directory, no SESSION_SECRET, TRUST_PROXY=loopback, and the HTTP timeouts shortened to 2 s (headers), 4 s (request) and 3 s (idle) so the slow-client probes take seconds. Every probe goes over the network, as the outside review's did. Point 7 (the login page's \`next\`) is a browser probe: \`e2e/safe-next.spec.ts\`; point 11 (hiding a token) is a wording in the UI: \`apps/web/src/features/profile/showcase-hide.test.tsx\`.\n\n| Point | Probe | Asked for | Answered | Holds |\n|---|---|---|---|---|\n${rows.join("\n")}\n\n${results.length - bad.length} of ${results.length} probes answered as the issue asks.\n${interop ? `\n${interop}` : ""}`,
   );
 }
 process.exit(failed || bad.length ? 1 : 0);

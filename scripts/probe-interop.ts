@@ -10,7 +10,7 @@
 //   npx tsx scripts/probe-interop.ts [--port 4390] [--write]
 //
 // --write puts the table into docs/probes.md (its "interop" section).
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -111,6 +111,7 @@ let serverLog = "";
 server.stderr.on("data", (d) => {
   serverLog += d;
 });
+const exited = new Promise((r) => server.once("exit", r));
 const stop = () => {
   if (server.exitCode === null) server.kill("SIGTERM");
 };
@@ -274,5 +275,6 @@ if (args.write) {
   const marked = /<!-- interop:start -->[\s\S]*<!-- interop:end -->\n?/;
   fs.writeFileSync(file, marked.test(old) ? old.replace(marked, section) : `${old.trimEnd()}\n\n${section}`);
 }
-execFileSync("rm", ["-rf", dataDir]);
+await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
 process.exit(failed || bad.length ? 1 : 0);

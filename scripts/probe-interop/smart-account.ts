@@ -17,11 +17,22 @@ import {
   createPublicClient,
   defineChain,
   encodeFunctionData,
-  estimateFeesPerGas,
   type Hex,
   http,
 } from "viem";
+import { estimateFeesPerGas } from "viem/actions";
 import type { Check, Client } from "./client.ts";
+
+/** The innermost message of an error and its causes (permissionless wraps what our server answered). */
+function rootMessage(err: unknown): string {
+  let e = err as { cause?: unknown; shortMessage?: string; message?: string } | undefined;
+  let last = String((e as Error)?.message ?? err);
+  while (e) {
+    last = e.shortMessage ?? e.message ?? last;
+    e = e.cause as typeof e;
+  }
+  return last.split("\n")[0] ?? last;
+}
 
 interface ChainFacts {
   chainId: number;
@@ -110,7 +121,7 @@ export async function interopSmartAccountChecks(base: string, fan: Client, other
     ok = receipt.success && approved;
     observed = `included (success ${receipt.success}, paymaster ${receipt.paymaster?.slice(0, 10)}…, approved ${approved}) in ${((Date.now() - started) / 1000).toFixed(1)} s`;
   } catch (err) {
-    observed = `refused: ${String((err as Error).message).split("\n")[0]}`;
+    observed = `refused: ${rootMessage(err)}`;
   }
   out.push({
     area: "permissionless",
@@ -125,9 +136,7 @@ export async function interopSmartAccountChecks(base: string, fan: Client, other
   try {
     await clientFor(other).sendUserOperation({ calls: [approve] });
   } catch (err) {
-    theirs = `refused: ${String((err as Error).message)
-      .split("\n")[0]
-      .slice(0, 120)}`;
+    theirs = `refused: ${rootMessage(err).slice(0, 160)}`;
   }
   out.push({
     area: "permissionless",
