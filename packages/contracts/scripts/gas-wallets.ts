@@ -27,7 +27,6 @@ import {
   toPackedUserOperation,
   type UserOperationReceipt,
 } from "viem/account-abstraction";
-import { privateKeyToAccount } from "viem/accounts";
 import { estimateFeesPerGas } from "viem/actions";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
@@ -50,7 +49,6 @@ const wallets = await deployWallets({
   rpcUrl: f.anvil.rpcUrl,
   collectible: f.collectible,
   marketplace: f.marketplace,
-  guardian: privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address,
 });
 const bundler = await startBundler({
   rpcUrl: f.anvil.rpcUrl,

@@ -42,8 +42,6 @@ export interface WalletContracts {
   entryPoint: Address;
   factory: Address;
   paymaster: Address;
-  /** Guardian of new accounts (delayed recovery, decision 160). */
-  guardian: Address;
 }
 
 export interface DeployWalletsOptions {
@@ -51,8 +49,6 @@ export interface DeployWalletsOptions {
   deployerPrivateKey?: Hex;
   collectible: Address;
   marketplace: Address;
-  /** Guardian given to new accounts: the server's recovery key (it can only propose a delayed recovery). */
-  guardian: Address;
   /** Admin of the paymaster (deposit, stake, limits); the deployer when omitted. */
   admin?: Address;
   dailyLimit?: number;
@@ -118,7 +114,6 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
     await wallet.deployContract({
       abi: diginoorAccountFactoryAbi,
       bytecode: diginoorAccountFactoryBytecode,
-      args: [opts.guardian],
     }),
   );
   const factory = getAddress(factoryReceipt.contractAddress as Address);
@@ -163,5 +158,5 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
       }),
     );
   }
-  return { entryPoint: ENTRYPOINT_ADDRESS, factory, paymaster, guardian: getAddress(opts.guardian) };
+  return { entryPoint: ENTRYPOINT_ADDRESS, factory, paymaster };
 }

@@ -1,11 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
-import {
-  ANVIL_ADDRESSES,
-  ANVIL_DEPLOYER_PRIVATE_KEY,
-  ANVIL_PRIVATE_KEYS,
-} from "@diginoor/contracts/anvil-accounts";
+import { ANVIL_DEPLOYER_PRIVATE_KEY, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
 import { deployWallets, ENTRYPOINT_ADDRESS } from "@diginoor/contracts/wallets";
@@ -18,7 +14,6 @@ import {
   type PublicClient,
   toBytes,
   toHex,
-  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
@@ -65,7 +60,6 @@ export interface ChainRuntime {
 /** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery guardian. */
 const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
-const LOCAL_GUARDIAN = ANVIL_ADDRESSES[6];
 const LOCAL_GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6];
 
 const LOCAL_CHAIN_ID = 31337;
@@ -185,9 +179,6 @@ export async function startChain(
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
         collectible: deployment.collectible,
         marketplace: deployment.marketplace,
-        // No guardian unless one is named (then a fan who loses every passkey cannot be recovered).
-        guardian:
-          config.RECOVERY_GUARDIAN_ADDRESS ?? guardian?.address ?? (local ? LOCAL_GUARDIAN : zeroAddress),
       });
       deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
       await recordDeployment(db, deployment);
