@@ -48,8 +48,11 @@ export const walletMessages = {
   passkeyReceivesPurchases:
     "Your purchases go to your passkey wallet, which holds no crypto: pay by card, or on the Wallet page choose your wallet app to receive purchases",
   /** Paying or bidding in the chain's coin with only a passkey wallet (its gas is sponsored, its payments are not). */
-  recoveryUnavailable:
-    "Recovering a passkey wallet is unavailable here: this server has no recovery guardian key, or this wallet names another guardian",
+  recoveryUnavailable: "Recovering a passkey wallet through Diginoor is unavailable here",
+  recoveryNotGuardian:
+    "This recovery code is not this wallet's: check the twelve words, or the wallet has another guardian",
+  recoveryMonthlyLimit:
+    "This wallet was recovered too often this month: try again next month, or send the recovery to the chain yourself",
   recoveryNotPasskey: "Only a passkey wallet linked to your account can be recovered",
   recoveryMailed: (email: string) =>
     `We sent a link to ${email}. Open it on the device that will hold your new passkey (it is valid 30 minutes).`,
@@ -125,6 +128,12 @@ export const linkPasskeyRequestSchema = z
     clientDataJSON: z.string().min(1, "is required").max(4000, "is too long"),
     /** The assertion's P-256 signature as r || s (64 bytes, hex), as viem's WebAuthn account returns it. */
     signature: z.string().regex(/^0x[0-9a-fA-F]{128}$/, "must be a 64-byte signature (r || s)"),
+    /**
+     * The wallet's guardian, bound into its address (decision 185): the address of the key of the fan's
+     * recovery code (made and shown once in their browser; the code never reaches us), or one they named.
+     * Omitted: a wallet with no guardian, which cannot be recovered once every passkey is lost.
+     */
+    guardian: addressSchema.optional(),
   })
   .strict();
 export type LinkPasskeyRequest = z.infer<typeof linkPasskeyRequestSchema>;
@@ -164,7 +173,17 @@ export const startWalletRecoveryRequestSchema = z.object({ address: addressSchem
  * link's token, and the new passkey's public key with its assertion over a wallet nonce (as when linking).
  */
 export const confirmWalletRecoveryRequestSchema = linkPasskeyRequestSchema
-  .extend({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "must be a recovery link's token") })
+  .omit({ guardian: true })
+  .extend({
+    token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "must be a recovery link's token"),
+    /** The wallet's guardian (the recovery code's key's address). */
+    guardian: addressSchema,
+    /**
+     * The guardian's EIP-712 `Recovery(qx, qy, nonce)` of the new passkey (the account's `recoveryNonce()`),
+     * signed in the browser with the recovery code's key: our relayer only sends it (decision 185).
+     */
+    guardianSignature: z.string().regex(/^0x(?:[0-9a-fA-F]{2}){65,2000}$/, "must be a hex signature"),
+  })
   .strict();
 export type ConfirmWalletRecoveryRequest = z.infer<typeof confirmWalletRecoveryRequestSchema>;
 

@@ -47,8 +47,8 @@ export interface ChainRuntime {
   admin?: LocalAccount;
   /** Buys resale listings for card and rupee orders (RESALE_BUYER_PRIVATE_KEY; a funded development key on anvil). */
   buyer?: LocalAccount;
-  /** Proposes and completes delayed recoveries of passkey wallets (RECOVERY_GUARDIAN_PRIVATE_KEY; anvil's 7th account locally). */
-  guardian?: LocalAccount;
+  /** Relays fans' own signed recovery proposals and completes them (RECOVERY_RELAYER_PRIVATE_KEY; anvil's 7th account locally): no account's guardian (decision 185). */
+  recoveryRelayer?: LocalAccount;
   /**
    * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
    * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
@@ -57,10 +57,10 @@ export interface ChainRuntime {
   stop(): Promise<void>;
 }
 
-/** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery guardian. */
+/** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery relayer. */
 const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
-const LOCAL_GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6];
+const LOCAL_RECOVERY_RELAYER_KEY = ANVIL_PRIVATE_KEYS[6];
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
@@ -166,10 +166,10 @@ export async function startChain(
     }
     // Passkey wallet contracts: deployed here on the local chain, or wherever the server deploys with its
     // own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT.
-    const guardian = config.RECOVERY_GUARDIAN_PRIVATE_KEY
-      ? privateKeyToAccount(config.RECOVERY_GUARDIAN_PRIVATE_KEY as Hex)
+    const recoveryRelayer = config.RECOVERY_RELAYER_PRIVATE_KEY
+      ? privateKeyToAccount(config.RECOVERY_RELAYER_PRIVATE_KEY as Hex)
       : local
-        ? privateKeyToAccount(LOCAL_GUARDIAN_KEY)
+        ? privateKeyToAccount(LOCAL_RECOVERY_RELAYER_KEY)
         : undefined;
     const walletsMissing =
       !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
@@ -227,7 +227,7 @@ export async function startChain(
       minter,
       admin,
       buyer,
-      guardian,
+      recoveryRelayer,
       wallets,
       stop,
     };

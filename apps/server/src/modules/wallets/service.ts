@@ -271,7 +271,10 @@ export function createWalletsService(deps: WalletsServiceDeps) {
           address: factory,
           abi: diginoorAccountFactoryAbi,
           functionName: "accountAddress",
-          args: [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
+          // With the fan's guardian (their recovery code's key) when given: it is part of the address (decision 185).
+          args: body.guardian
+            ? [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`, getAddress(body.guardian)]
+            : [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
         }),
       );
       const wallet = await withTransaction(database, async (tx: Tx) => {

@@ -7,11 +7,17 @@ import {
 import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { type Address, encodeFunctionData } from "viem";
+import {
+  normalizeRecoveryCode,
+  recoveryCodeGuardian,
+  signRecoveryWithCode,
+} from "@diginoor/contracts/recovery-code";
+import { type Address, encodeFunctionData, type Hex } from "viem";
+import { chainReader } from "../../lib/wallet/viem-chain.ts";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { failure } from "./failure.ts";
-import { type ChainInfo, walletApi, walletsQueryKey } from "./api.ts";
+import { type ChainInfo, useChainInfo, walletApi, walletsQueryKey } from "./api.ts";
 
 export const recoveriesKey = ["wallets", "recoveries"] as const;
 
@@ -126,20 +132,54 @@ export function WalletRecoveryCard({ info, wallet }: { info: ChainInfo; wallet: 
 
 /**
  * /wallet/recover/:token, opened from the mailed link on the device that will hold the new passkey: the
- * fan makes the passkey here; our guardian proposes it on chain, and the page says when it takes over.
+ * fan types their recovery code and makes the passkey here; the code's key (the wallet's guardian, derived
+ * in this browser: the code never leaves it) signs the proposal, our relayer sends it on chain (decision
+ * 185), and the page says when it takes over.
  */
 export function ConfirmRecovery({ token }: { token: string }) {
   const queryClient = useQueryClient();
+  const chain = useChainInfo();
+  const recoveries = useQuery({ queryKey: recoveriesKey, queryFn: () => walletApi.recoveries() });
+  const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<WalletRecovery | null>(null);
+  // The wallet of the link: the fan's newest recovery still waiting for its confirmation.
+  const asked = (recoveries.data?.items ?? []).find((r) => r.state === "requested");
 
   async function confirm() {
     setBusy(true);
     setError(null);
     try {
+      const normal = normalizeRecoveryCode(code);
+      const info = chain.data;
+      if (!normal)
+        throw new Error("A recovery code is twelve words from the list you were shown: check them");
+      if (!asked || !info?.chainId) throw new Error("This recovery link is not waiting for a confirmation");
+      const account = asked.address as Address;
+      const reader = chainReader({ ...info, chainId: info.chainId });
+      const deployed = await reader.getCode({ address: account });
+      const nonce = deployed
+        ? await reader.readContract({
+            address: account,
+            abi: diginoorPasskeyAccountAbi,
+            functionName: "recoveryNonce",
+          })
+        : 0n;
       const proof = await createProvenPasskey("recovered");
-      setDone(await walletApi.confirmRecovery(token, proof));
+      const guardianSignature = await signRecoveryWithCode({
+        code: normal,
+        account,
+        chainId: info.chainId,
+        newPublicKey: proof.publicKey as Hex,
+        nonce,
+      });
+      setDone(
+        await walletApi.confirmRecovery(token, proof, {
+          guardian: recoveryCodeGuardian(normal)!,
+          guardianSignature,
+        }),
+      );
       await queryClient.invalidateQueries({ queryKey: walletsQueryKey });
       await queryClient.invalidateQueries({ queryKey: recoveriesKey });
     } catch (err) {
@@ -177,10 +217,23 @@ export function ConfirmRecovery({ token }: { token: string }) {
     <section className="wallet-card" data-testid="recovery-confirm">
       <h2>Recover your passkey wallet</h2>
       <p>
-        Make a new passkey on this phone or computer (fingerprint, face or screen lock). It becomes your
-        wallet's passkey after {RECOVERY_DELAY_SECONDS / 86_400} days, unless a passkey of the wallet cancels
-        the recovery before: that is what protects you if someone else got into your mailbox.
+        Type the twelve words of your recovery code, then make a new passkey on this phone or computer
+        (fingerprint, face or screen lock). The code stays on this device: we never see it. The new passkey
+        becomes your wallet's after {RECOVERY_DELAY_SECONDS / 86_400} days, unless a passkey of the wallet
+        cancels the recovery before.
       </p>
+      <label className="wallet-field">
+        <span>Recovery code</span>
+        <textarea
+          data-testid="recovery-code"
+          rows={3}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      </label>
       {passkeysSupported() ? (
         <Button loading={busy} onClick={confirm}>
           Make my new passkey
