@@ -85,6 +85,9 @@ describe("passkey wallets", () => {
     const halves = [`0x${passkey.publicKey.slice(2, 66)}`, `0x${passkey.publicKey.slice(66)}`];
     expect(res.json().address).toBe(await read([...halves, guardian]));
     expect(res.json().address).not.toBe(await read(halves));
+    // The web app needs it for the never-used account's initCode.
+    expect(res.json().guardian).toBe(guardian);
+    expect((await list(cookie))[0]).toMatchObject({ guardian });
   });
 
   it("a passkey wallet links by Sign-In with Ethereum (ERC-1271 with ERC-7739): never used (ERC-6492) and deployed; another passkey's signature is refused", async () => {

@@ -153,6 +153,8 @@ export const walletSchema = z.object({
   receivesPurchases: z.boolean(),
   chainId: z.number().int(),
   linkedAt: z.string(),
+  /** A passkey wallet's guardian, part of its address (decision 185): null for none and for other wallets. */
+  guardian: z.string().nullable(),
 });
 export type Wallet = z.infer<typeof walletSchema>;
 

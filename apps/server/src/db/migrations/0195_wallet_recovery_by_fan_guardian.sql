@@ -5,5 +5,8 @@
 ALTER TABLE wallet_recoveries ADD COLUMN guardian text CHECK (guardian ~ '^0x[0-9a-fA-F]{40}$');
 ALTER TABLE wallet_recoveries ADD COLUMN guardian_signature text
   CHECK (guardian_signature ~ '^0x([0-9a-f]{2})+$' AND char_length(guardian_signature) BETWEEN 132 AND 4002);
+-- A passkey wallet's guardian as linked (part of its address: the web app needs it for the first
+-- user operation's initCode); null for none and for external wallets.
+ALTER TABLE wallets ADD COLUMN guardian text CHECK (guardian ~ '^0x[0-9a-fA-F]{40}$');
 -- Relayed proposals are counted per wallet and calendar month (RECOVERY_RELAYS_PER_MONTH).
 CREATE INDEX wallet_recoveries_address_idx ON wallet_recoveries (address, confirmed_at);
