@@ -8,11 +8,12 @@ import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoo
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import {
+  newRecoveryCode,
   normalizeRecoveryCode,
   recoveryCodeGuardian,
   signRecoveryWithCode,
 } from "@diginoor/contracts/recovery-code";
-import { type Address, encodeFunctionData, type Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex, zeroAddress } from "viem";
 import { chainReader } from "../../lib/wallet/viem-chain.ts";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
@@ -77,6 +78,7 @@ export function WalletRecoveryCard({ info, wallet }: { info: ChainInfo; wallet: 
   return (
     <section className="wallet-card" aria-labelledby="recovery-title" data-testid="wallet-recovery">
       <h2 id="recovery-title">Recovery</h2>
+      <RecoveryCodeSetup info={info} wallet={wallet} />
       {live && !cancelled ? (
         <div className="wallet-notice wallet-notice--warning" role="status" data-testid="recovery-live">
           <strong>
@@ -127,6 +129,94 @@ export function WalletRecoveryCard({ info, wallet }: { info: ChainInfo; wallet: 
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The wallet's recovery code (decision 185): twelve words made in this browser and shown once; the
+ * wallet's guardian becomes their key's address (`setGuardian`, a sponsored user operation of this
+ * device's passkey). The words never leave this device; a new code replaces the old one and cancels any
+ * recovery under way.
+ */
+function RecoveryCodeSetup({ info, wallet }: { info: ChainInfo; wallet: Wallet }) {
+  const queryClient = useQueryClient();
+  const [shown, setShown] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const guardianKey = ["wallets", "guardian", wallet.address] as const;
+  const guardian = useQuery({
+    queryKey: guardianKey,
+    enabled: !!info.chainId,
+    queryFn: async () => {
+      const reader = chainReader({ ...info, chainId: info.chainId as number });
+      const address = wallet.address as Address;
+      const code = await reader.getCode({ address });
+      if (!code || code === "0x") return (wallet.guardian ?? zeroAddress) as Address;
+      return reader.readContract({ address, abi: diginoorPasskeyAccountAbi, functionName: "guardian" });
+    },
+  });
+
+  async function make() {
+    setBusy(true);
+    setError(null);
+    try {
+      const code = newRecoveryCode();
+      await sendFromPasskeyWallet(info as ChainInfo & { chainId: number }, wallet, [
+        {
+          to: wallet.address as Address,
+          data: encodeFunctionData({
+            abi: diginoorPasskeyAccountAbi,
+            functionName: "setGuardian",
+            args: [recoveryCodeGuardian(code) as Address],
+          }),
+        },
+      ]);
+      setShown(code);
+      await queryClient.invalidateQueries({ queryKey: guardianKey });
+    } catch (err) {
+      setError(
+        failure(err, "This device's passkey did not sign (cancelled, or it is not a passkey of this wallet)"),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (shown) {
+    return (
+      <div className="wallet-notice wallet-notice--warning" role="status" data-testid="recovery-code-shown">
+        <strong>Your recovery code</strong>
+        <p className="wallet-address" data-testid="recovery-code-words">
+          {shown}
+        </p>
+        <p>
+          Write these twelve words down and keep them where only you can find them. They are shown this once
+          and we never see them. With them you recover this wallet on a new device if every passkey of it is
+          lost.
+        </p>
+        <Button variant="secondary" onClick={() => setShown(null)}>
+          I have written them down
+        </Button>
+      </div>
+    );
+  }
+  const has = guardian.data && guardian.data !== zeroAddress;
+  return (
+    <div data-testid="recovery-code-setup">
+      <p>
+        {has
+          ? "This wallet has a recovery code (or a guardian you named). A new code replaces it and cancels any recovery under way."
+          : "This wallet has no recovery code: if you lose every device with a passkey of it, the wallet is lost."}
+      </p>
+      <Button variant={has ? "secondary" : "primary"} loading={busy} onClick={make}>
+        {has ? "Make a new recovery code" : "Make my recovery code"}
+      </Button>
+      {error ? (
+        <p className="wallet-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
