@@ -4,24 +4,25 @@
  *
  * Usage: npm run deploy -w packages/contracts -- --rpc <url> [--base-uri <uri>] [--treasury <address>]
  *          [--admin <address>] [--admin-delay <seconds>] [--minter <address>] [--signer <address>]
- *          [--wallets [--guardian <address>] [--paymaster-stake <wei>] [--unstake-delay <seconds>]
+ *          [--wallets [--paymaster-stake <wei>] [--unstake-delay <seconds>]
  *           [--paymaster-deposit <wei>]]
  * --wallets also deploys the passkey wallet contracts (decision 160: EntryPoint v0.8 where missing, account
  * factory, paymaster), the paymaster staked at once (default 1 native token, a day's unstake delay; decision
- * 181) with the same admin, and adds "accountFactory" and "paymaster" to the line. Outside a development
- * chain its key checks are deployAll's: the admin (a multisig) is neither the deployer nor the guardian, the
- * guardian is not the deployer, and the stake is at least the minimum; they run before anything is deployed.
+ * 181) with the same admin, and adds "accountFactory" and "paymaster" to the line. The factory names no
+ * guardian: each fan names their own (decision 185). Outside a development chain its key checks are
+ * deployAll's: the admin (a multisig) is not the deployer, and the stake is at least the minimum; they run
+ * before anything is deployed.
  * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset); MINTER_PRIVATE_KEY and
  * VOUCHER_SIGNER_PRIVATE_KEY (their addresses get MINTER_ROLE and SIGNER_ROLE when --minter / --signer
  * are absent), ADMIN_ADDRESS (a multisig: admin of both contracts from their constructors), CHAIN_RPC_URL
  * (when --rpc is absent), PUBLIC_URL (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent),
- * TREASURY_ADDRESS, RECOVERY_GUARDIAN_ADDRESS (when --guardian is absent; none = no guardian).
+ * TREASURY_ADDRESS.
  * On a development chain (31337, 1337) every role not given goes to the deployer. On any other chain the
  * deployment is refused unless admin, minter, signer and treasury are four different addresses, none of them
  * the deployer's; the error says what to pass (docs/decisions/109-contract-keys-and-roles.md).
  */
 import { parseArgs } from "node:util";
-import { type Address, createPublicClient, getAddress, type Hex, http, zeroAddress } from "viem";
+import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "../src/anvil-accounts.js";
 import { checkRoles, deployAll } from "../src/deploy.js";
@@ -42,7 +43,6 @@ const { values } = parseArgs({
     minter: { type: "string" },
     signer: { type: "string" },
     wallets: { type: "boolean" },
-    guardian: { type: "string" },
     "paymaster-stake": { type: "string" },
     "unstake-delay": { type: "string" },
     "paymaster-deposit": { type: "string" },
@@ -75,8 +75,6 @@ try {
     whole("unstake-delay", values["unstake-delay"]) ?? DEFAULT_UNSTAKE_DELAY_SECONDS,
   );
   const depositWei = whole("paymaster-deposit", values["paymaster-deposit"]);
-  const guardianArg = values.guardian ?? process.env.RECOVERY_GUARDIAN_ADDRESS;
-  const guardian = guardianArg ? getAddress(guardianArg) : zeroAddress;
   const minterAddress = addressOf(values.minter, "MINTER_PRIVATE_KEY");
   const signerAddress = addressOf(values.signer, "VOUCHER_SIGNER_PRIVATE_KEY");
   const adminAddress = adminArg ? getAddress(adminArg) : undefined;
@@ -91,7 +89,7 @@ try {
     treasury,
   });
   if (values.wallets)
-    checkWalletRoles(chainId, deployer, { admin: adminAddress, guardian, stakeWei, unstakeDelaySeconds });
+    checkWalletRoles(chainId, deployer, { admin: adminAddress, stakeWei, unstakeDelaySeconds });
   const d = await deployAll({
     rpcUrl,
     deployerPrivateKey,
@@ -108,7 +106,6 @@ try {
         deployerPrivateKey,
         collectible: d.collectible,
         marketplace: d.marketplace,
-        guardian,
         admin: adminAddress,
         stakeWei,
         unstakeDelaySeconds,

@@ -51,7 +51,6 @@ import { type Fixture, setupFixture } from "./fixture.js";
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const EXECUTOR = privateKeyToAccount(EXECUTOR_KEY).address;
-const GUARDIAN = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
 const ETH = 10n ** 18n;
 
 interface World {
@@ -162,7 +161,6 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
-        guardian: GUARDIAN,
       };
       // The paymaster as it was deployed before: no stake.
       return {
@@ -282,7 +280,6 @@ describe("ERC-7562 on a chain without the P-256 precompile (OpenZeppelin's Solid
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
-        guardian: GUARDIAN,
       }),
     );
     w = all;

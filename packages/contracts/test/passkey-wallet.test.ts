@@ -14,36 +14,30 @@ import {
   toFunctionSelector,
   type Transport,
 } from "viem";
-import {
-  type BundlerClient,
-  createBundlerClient,
-  getUserOperationHash,
-  type SmartAccount,
-} from "viem/account-abstraction";
+import { type BundlerClient, getUserOperationHash, type SmartAccount } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
-import { estimateFeesPerGas } from "viem/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
 import { diginoorPaymasterAbi } from "../generated/diginoorPaymaster.js";
 import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
-import { type BundlerInstance, startBundler } from "../src/bundler.js";
+import type { BundlerInstance } from "../src/bundler.js";
 import {
   BATCH_MODE,
-  bundlerFeesPerGas,
   diginoorPaymasterFields,
   encodeExecutionData,
   sponsorDay,
   toPasskeyAccount,
 } from "../src/passkey-account.js";
 import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
-import { deployWallets, type WalletContracts } from "../src/wallets.js";
+import type { WalletContracts } from "../src/wallets.js";
+import { BUNDLER_EXECUTOR_KEY, BUNDLER_UTILITY_KEY, startWalletBed } from "./wallet-bed.js";
 import { advance, type Fixture, minterMint, revertName, SIGNER_KEY, setupFixture } from "./fixture.js";
 
-const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
-const UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
-/** The server's recovery guardian key (decision 160): it may only propose a delayed recovery. */
+const EXECUTOR_KEY = BUNDLER_EXECUTOR_KEY;
+const UTILITY_KEY = BUNDLER_UTILITY_KEY;
+/** A guardian the fan named themselves (decision 185): it may only propose a delayed recovery. */
 const GUARDIAN_KEY: Hex = "0x3b6bd7a6e7e3c1a5f1f6b0f4d5e2a1c9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
 const DAILY_LIMIT = 4;
 /** Every key the server holds in development (decision 160's table), by role. */
@@ -53,7 +47,7 @@ const SERVER_KEYS: Record<string, Hex> = {
   "voucher signer": SIGNER_KEY,
   "bundler executor": EXECUTOR_KEY,
   "bundler utility": UTILITY_KEY,
-  "recovery guardian": GUARDIAN_KEY,
+  "a guardian (as if the fan had named one of our keys)": GUARDIAN_KEY,
 };
 
 let f: Fixture;
@@ -63,28 +57,7 @@ let bundlerClient: BundlerClient;
 
 beforeAll(async () => {
   f = await setupFixture();
-  wallets = await deployWallets({
-    rpcUrl: f.anvil.rpcUrl,
-    collectible: f.collectible,
-    marketplace: f.marketplace,
-    guardian: privateKeyToAccount(GUARDIAN_KEY).address,
-    dailyLimit: DAILY_LIMIT,
-  });
-  bundler = await startBundler({
-    rpcUrl: f.anvil.rpcUrl,
-    executorPrivateKey: EXECUTOR_KEY,
-    utilityPrivateKey: UTILITY_KEY,
-  });
-  bundlerClient = createBundlerClient({
-    client: f.publicClient,
-    transport: http(bundler.url, { timeout: 60_000 }),
-    pollingInterval: 100,
-    // As the web app does (apps/web/src/lib/wallet/passkey.ts).
-    userOperation: {
-      estimateFeesPerGas: ({ bundlerClient: b }) =>
-        bundlerFeesPerGas(b as never, () => estimateFeesPerGas(f.publicClient)),
-    },
-  });
+  ({ wallets, bundler, bundlerClient } = await startWalletBed(f, { dailyLimit: DAILY_LIMIT }));
 }, 120_000);
 
 afterAll(async () => {
@@ -92,11 +65,12 @@ afterAll(async () => {
   await f?.stop();
 });
 
-async function fan(passkey: SoftwarePasskey = createSoftwarePasskey()) {
+async function fan(passkey: SoftwarePasskey = createSoftwarePasskey(), guardian?: Address) {
   const account = await toPasskeyAccount({
     client: f.publicClient as PublicClient<Transport, Chain>,
     factory: wallets.factory,
     owner: passkey.account,
+    guardian,
   });
   return { passkey, account, address: account.address };
 }
@@ -433,7 +407,7 @@ describe("passkey wallet through the bundler", () => {
   });
 
   it("no key the server holds can move a fan's token; the guardian can only propose a recovery the fan vetoes", async () => {
-    const { account, address } = await fan();
+    const { account, address } = await fan(undefined, privateKeyToAccount(GUARDIAN_KEY).address);
     const { tokenId } = await minterMint(f, address);
     await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]);
     for (const [name, key] of Object.entries(SERVER_KEYS)) {
@@ -654,7 +628,7 @@ describe("several passkeys on one wallet (the fan's other devices)", () => {
   });
 
   it("a completed recovery replaces every passkey with the recovered one; a pending one is cancelled by the added passkey", async () => {
-    const owner = await fan();
+    const owner = await fan(undefined, privateKeyToAccount(GUARDIAN_KEY).address);
     const laptop = createSoftwarePasskey();
     await sponsored(owner.account, [self(owner.address, "addPasskey", laptop)]);
     const guardian = createWalletClient({

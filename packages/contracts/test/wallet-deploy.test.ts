@@ -23,7 +23,6 @@ const run = promisify(execFile);
 const pkgDir = new URL("..", import.meta.url).pathname;
 const DEPLOYER = ANVIL_ADDRESSES[0];
 const MULTISIG = ANVIL_ADDRESSES[5];
-const GUARDIAN = ANVIL_ADDRESSES[6];
 
 async function roles(rpcUrl: string, paymaster: Address, who: Address) {
   const c = createPublicClient({ transport: http(rpcUrl) });
@@ -71,7 +70,7 @@ describe("deployWallets outside a development chain", () => {
     await anvil?.stop();
   });
 
-  const opts = () => ({ rpcUrl: anvil.rpcUrl, collectible, marketplace, guardian: GUARDIAN });
+  const opts = () => ({ rpcUrl: anvil.rpcUrl, collectible, marketplace });
 
   it("refuses the deployer as the paymaster's admin, given or by default, and sends nothing", async () => {
     const before = await nonce();
@@ -80,12 +79,6 @@ describe("deployWallets outside a development chain", () => {
     );
     await expect(deployWallets({ ...opts(), admin: DEPLOYER })).rejects.toThrow(
       /paymaster admin is the same address as the deployer/,
-    );
-    await expect(deployWallets({ ...opts(), admin: MULTISIG, guardian: DEPLOYER })).rejects.toThrow(
-      /guardian is the same address as the deployer/,
-    );
-    await expect(deployWallets({ ...opts(), admin: GUARDIAN })).rejects.toThrow(
-      /paymaster admin is the same address as the guardian/,
     );
     expect(await nonce()).toBe(before);
   });
@@ -125,7 +118,6 @@ describe("deployWallets on a development chain", () => {
         rpcUrl: anvil.rpcUrl,
         collectible: ANVIL_ADDRESSES[1],
         marketplace: ANVIL_ADDRESSES[2],
-        guardian: GUARDIAN,
       });
       const c = createPublicClient({ transport: http(anvil.rpcUrl) });
       expect(stakeProblem(await stakeInfo(c, w.paymaster))).toBeUndefined();
@@ -169,7 +161,6 @@ describe("deploy CLI --wallets", () => {
           VOUCHER_SIGNER_PRIVATE_KEY: "",
           ADMIN_ADDRESS: "",
           TREASURY_ADDRESS: "",
-          RECOVERY_GUARDIAN_ADDRESS: "",
           ...env,
         },
       },
@@ -186,21 +177,21 @@ describe("deploy CLI --wallets", () => {
   it("outside a development chain, refuses the wallets' key problems before deploying anything", async () => {
     const a = await startAnvil({ chainId: 80002 });
     try {
-      const err = (await cli(a.rpcUrl, [
-        ...roleFlags,
-        "--admin",
-        MULTISIG,
-        "--wallets",
-        "--guardian",
-        DEPLOYER,
-      ]).catch((e: { code: number; stderr: string; stdout: string }) => e)) as {
-        code: number;
-        stderr: string;
-        stdout: string;
-      };
-      expect(err.code).toBe(1);
-      expect(err.stdout).toBe("");
-      expect(err.stderr).toMatch(/guardian is the same address as the deployer/);
+      type Failure = { code: number; stderr: string; stdout: string };
+      const fail = (args: string[]) =>
+        cli(a.rpcUrl, args).then(
+          () => undefined,
+          (e: Failure) => e,
+        );
+      const err = await fail([...roleFlags, "--admin", MULTISIG, "--wallets", "--paymaster-stake", "0"]);
+      expect(err?.code).toBe(1);
+      expect(err?.stdout).toBe("");
+      expect(err?.stderr).toMatch(/paymaster's stake is 0 wei, under the minimum/);
+      // The factory names no guardian (decision 185): the old flag is refused, not ignored.
+      const old = await fail([...roleFlags, "--admin", MULTISIG, "--wallets", "--guardian", MULTISIG]);
+      expect(old?.code).not.toBe(0);
+      expect(old?.stdout).toBe("");
+      expect(old?.stderr).toMatch(/Unknown option '--guardian'/);
       const c = createPublicClient({ transport: http(a.rpcUrl) });
       expect(await c.getTransactionCount({ address: DEPLOYER })).toBe(0);
 
@@ -209,8 +200,6 @@ describe("deploy CLI --wallets", () => {
         "--admin",
         MULTISIG,
         "--wallets",
-        "--guardian",
-        GUARDIAN,
         "--paymaster-stake",
         parseEther("2").toString(),
         "--unstake-delay",

@@ -41,7 +41,6 @@ beforeAll(async () => {
     rpcUrl: f.anvil.rpcUrl,
     collectible: f.collectible,
     marketplace: f.marketplace,
-    guardian: f.treasury,
   });
   verifier = await (f.publicClient as PublicClient).readContract({
     address: wallets.factory,

@@ -202,7 +202,6 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       rpcUrl: anvil.rpcUrl,
       collectible: base.collectible,
       marketplace: base.marketplace,
-      guardian: ANVIL_ADDRESSES[6],
       admin: multisig.address,
     });
     // A paymaster deployed without the deploy script: no stake at all.

@@ -56,6 +56,7 @@ const passkeyWallet: Wallet = {
   receivesPurchases: true,
   chainId: 31337,
   linkedAt: "2026-11-20T10:00:00.000Z",
+  guardian: null,
 };
 
 function Page({ info = chain }: { info?: ChainInfo }) {
@@ -88,6 +89,7 @@ function walletServer(items: Wallet[]) {
         receivesPurchases: items.length === 0,
         chainId: 31337,
         linkedAt: "2026-11-26T10:00:00.000Z",
+        guardian: null,
       };
       items.push(wallet);
       return { status: 201, body: wallet };
