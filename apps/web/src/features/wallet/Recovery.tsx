@@ -13,12 +13,13 @@ import {
   recoveryCodeGuardian,
   signRecoveryWithCode,
 } from "@diginoor/contracts/recovery-code";
-import { type Address, encodeFunctionData, type Hex, zeroAddress } from "viem";
+import { type Address, encodeFunctionData, zeroAddress } from "viem";
 import { chainReader } from "../../lib/wallet/viem-chain.ts";
 import { createProvenPasskey, passkeysSupported, sendFromPasskeyWallet } from "../../lib/wallet/passkey.ts";
 import { Button, ButtonLink } from "../../ui/Button.tsx";
 import { failure } from "./failure.ts";
 import { type ChainInfo, useChainInfo, walletApi, walletsQueryKey } from "./api.ts";
+import { registeredPublicKey } from "./passkey-calls.ts";
 
 export const recoveriesKey = ["wallets", "recoveries"] as const;
 
@@ -261,7 +262,7 @@ export function ConfirmRecovery({ token }: { token: string }) {
         code: normal,
         account,
         chainId: info.chainId,
-        newPublicKey: proof.publicKey as Hex,
+        newPublicKey: registeredPublicKey(proof.registration),
         nonce,
       });
       setDone(
