@@ -621,10 +621,16 @@ describe("a passkey of another device (decision 171)", () => {
     const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
     expect(asked.statusCode, asked.body).toBe(201);
     // An attacker with a passkey wallet of their own asks for their wallet with a passkey they hold, under the
-    // credential id of the fan's pending request (a credential id is public: it is in every assertion).
+    // credential id of the fan's pending request (a credential id is public: it is in every assertion), their
+    // own authenticator naming that id in the registration and the assertion, so the WebAuthn checks pass.
     const attacker = await fanWithPasskeyWallet();
     const theirs = createSoftwarePasskey({ origin: ORIGIN });
-    const body = { ...(await proof(attacker.cookie, theirs)), credentialId: phone.id };
+    const nonce = (await inject("POST", "/api/v1/wallets/nonce", attacker.cookie)).json().nonce as string;
+    const named = { credentialId: phone.id };
+    const body = {
+      ...passkeyAssertionBody(theirs, nonce, { registration: named, assertion: named }),
+      credentialId: phone.id,
+    };
     const res = await inject("POST", requests(attacker.address), attacker.cookie, body);
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().error.message).toBe(m.passkeyKnown);

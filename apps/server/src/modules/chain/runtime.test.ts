@@ -215,9 +215,7 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       const hash = await deployer.deployContract({ abi, bytecode, args } as never);
       return getAddress((await c.waitForTransactionReceipt({ hash })).contractAddress as Address);
     };
-    const factory = await deployed(diginoorAccountFactoryAbi as never, diginoorAccountFactoryBytecode, [
-      ANVIL_ADDRESSES[6],
-    ]);
+    const factory = await deployed(diginoorAccountFactoryAbi as never, diginoorAccountFactoryBytecode, []);
     const bare = await deployed(diginoorPaymasterAbi as never, diginoorPaymasterBytecode, [
       base.collectible,
       base.marketplace,
