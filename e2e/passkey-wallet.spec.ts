@@ -2,11 +2,12 @@ import type { ChainInfo, Token } from "@diginoor/api/chain";
 import type { Wallet } from "@diginoor/api/wallets";
 import { expectRupeesFirst } from "./support/prices.ts";
 import { openCardCheckout } from "./support/checkout.ts";
-import { ANVIL_ADDRESSES } from "@diginoor/contracts/anvil-accounts";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Address, createPublicClient, createTestClient, http } from "viem";
 import { entryPoint08Abi } from "viem/account-abstraction";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
 import { signUpAndSignIn } from "./support/accounts.ts";
 import { addPlatformAuthenticator } from "./support/passkey.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
@@ -241,7 +242,26 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(page.getByRole("button", { name: "Put to Sale" })).toBeVisible({ timeout: 15_000 });
 
     // ------------------------------------------------------------ "Send to my own wallet", confirmed, gas on us
-    const own = ANVIL_ADDRESSES[5] as Address;
+    // Her own wallet app's address, linked to her account first (SIWE): our paymaster pays a transfer only
+    // to a wallet of hers (decision 180).
+    const ownKey = privateKeyToAccount(generatePrivateKey());
+    const own = ownKey.address;
+    {
+      const n = await (await page.request.post("/api/v1/wallets/nonce")).json();
+      const message = createSiweMessage({
+        address: own,
+        chainId: n.chainId,
+        domain: n.domain,
+        uri: n.uri,
+        nonce: n.nonce,
+        version: "1",
+        issuedAt: new Date(),
+      });
+      const linked = await page.request.post("/api/v1/wallets", {
+        data: { message, signature: await ownKey.signMessage({ message }) },
+      });
+      expect(linked.status(), await linked.text()).toBe(201);
+    }
     await page.getByRole("button", { name: "Send to my own wallet" }).click();
     const send = page.getByRole("dialog", { name: "Send to my own wallet" });
     await send.getByLabel("Wallet address").fill(own.toLowerCase());

@@ -158,10 +158,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerBlog(app, { blog: services.blog, storage: ctx.storage, publicUrl: config.PUBLIC_URL });
   await registerAdmin(app, services.admin);
   registerEarnings(app, { earnings: services.earnings, admin: services.admin });
-  await registerChain(app, { chain: ctx.chain, walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID });
+  await registerChain(app, {
+    chain: ctx.chain,
+    walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID,
+    checkRelay: services.sponsorship.checkRelay,
+  });
   await registerTokenRoutes(app, services.tokens);
   registerPortability(app, services.portability);
-  registerWalletRoutes(app, services.wallets, services.walletRecovery, services.walletDevices);
+  registerWalletRoutes(
+    app,
+    services.wallets,
+    services.walletRecovery,
+    services.walletDevices,
+    services.sponsorship,
+  );
   registerQuoteRoutes(app, services.quotes);
   await registerOrders(app, {
     orders: services.orders,

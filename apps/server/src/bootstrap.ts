@@ -19,6 +19,7 @@ import { createMailer } from "./modules/mail/mailer.ts";
 import { ratesProviderFromConfig } from "./modules/quotes/rates.ts";
 import { createQuotesService, type QuotesService } from "./modules/quotes/service.ts";
 import { createWalletsService, type WalletsService } from "./modules/wallets/service.ts";
+import { createSponsorship } from "./modules/wallets/sponsorship.ts";
 import { createWalletDevices } from "./modules/wallets/devices.ts";
 import { createWalletRecovery } from "./modules/wallets/recovery.ts";
 import { walletsWork } from "./modules/wallets/jobs.ts";
@@ -264,6 +265,27 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     chain: chain && { publicClient: chain.publicClient, accountFactory: chain.wallets?.accountFactory },
     wallets,
   });
+  const sponsorship = createSponsorship({
+    database,
+    clock,
+    chain: chain && {
+      chainId: chain.chainId,
+      publicClient: chain.publicClient,
+      collectible: chain.deployment.collectible,
+      entryPoint: chain.wallets?.entryPoint,
+      paymaster: chain.wallets?.paymaster,
+      // Read when used, as the bundler proxy reads it.
+      get bundlerUrl() {
+        return chain.wallets?.bundlerUrl;
+      },
+      sponsor: chain.sponsor,
+    },
+    budget: {
+      fanDailyOps: config.SPONSOR_FAN_DAILY_OPS,
+      fanDailyWei: config.SPONSOR_FAN_DAILY_WEI,
+      globalDailyWei: config.SPONSOR_GLOBAL_DAILY_WEI,
+    },
+  });
   const contact = createContactService(database.db);
   const newsletter = createNewsletterService(database.db);
   const blogLog = pino({ level: config.LOG_LEVEL, name: "blog" });
@@ -401,6 +423,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       wallets,
       walletRecovery,
       walletDevices,
+      sponsorship,
       quotes,
       tokens,
       notifications,

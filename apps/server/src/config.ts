@@ -171,6 +171,18 @@ export const envSchema = z
     RECOVERY_RELAYER_PRIVATE_KEY: hexKey,
     /** Most recoveries the relayer pays for per wallet and calendar month (each a proposal and a completion). */
     RECOVERY_RELAYS_PER_MONTH: z.coerce.number().int().min(0).max(100).default(3),
+    /**
+     * Signs sponsorships of passkey wallets' operations for our verifying paymaster (decision 186): the
+     * paymaster pays only for operations it signed, and the server signs only after its checks. It can
+     * move no token and holds no money. On the local chain anvil's 10th dev account.
+     */
+    SPONSOR_SIGNER_PRIVATE_KEY: hexKey,
+    /** Sponsored operations a fan gets per UTC day (decision 186). */
+    SPONSOR_FAN_DAILY_OPS: z.coerce.number().int().min(0).max(10_000).default(30),
+    /** Most gas money (wei, at each operation's maximum cost) sponsored for one fan per UTC day. */
+    SPONSOR_FAN_DAILY_WEI: z.coerce.bigint().min(0n).default(100_000_000_000_000_000n),
+    /** Most gas money (wei, at each operation's maximum cost) sponsored for all fans together per UTC day. */
+    SPONSOR_GLOBAL_DAILY_WEI: z.coerce.bigint().min(0n).default(5_000_000_000_000_000_000n),
     /** Required when NODE_ENV=production: mail carries sign-in links, so it must really be sent. */
     SMTP_URL: urlWithProtocol(["smtp", "smtps"]).optional(),
     /**

@@ -12,6 +12,7 @@ import type { OrdersUnits } from "./modules/orders/service.ts";
 import type { LotteryService } from "./modules/lottery/service.ts";
 import type { NotificationsService } from "./modules/notifications/service.ts";
 import type { SocialService } from "./modules/social/service.ts";
+import type { SponsorshipService } from "./modules/wallets/sponsorship.ts";
 import type { WalletDevicesService } from "./modules/wallets/devices.ts";
 import type { WalletRecoveryService } from "./modules/wallets/recovery.ts";
 import type { WalletsService } from "./modules/wallets/service.ts";
@@ -39,6 +40,8 @@ export interface Services {
   walletRecovery: WalletRecoveryService;
   /** Passkeys of the fan's other devices on a passkey wallet (decision 171). */
   walletDevices: WalletDevicesService;
+  /** Sponsorships of passkey wallets' operations for our verifying paymaster (decision 186). */
+  sponsorship: SponsorshipService;
   quotes: QuotesService;
   /** The indexer's read side: tokens, listings, auctions, mints. */
   tokens: TokenReads;

@@ -17,7 +17,6 @@ import {
   bundlerFeesPerGas,
   diginoorPaymasterFields,
   passkeyCoordinates,
-  sponsorDay,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
 import {
@@ -45,6 +44,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { mailbox } from "./fixtures/accounts.ts";
 import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
+import { sponsorAsItsFan } from "./fixtures/sponsor.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 const ORIGIN = "http://localhost:3000";
@@ -73,7 +73,7 @@ beforeAll(async () => {
     client: pc,
     transport: http(bundler.url, { timeout: 60_000 }),
     pollingInterval: 100,
-    // Priced as the web app prices (decision 160): viem's default doubles the node's last tip each time.
+    // Fees as the web app takes them (the bundler's quote): the server sponsors fees near it only.
     userOperation: {
       estimateFeesPerGas: ({ bundlerClient: b }) =>
         bundlerFeesPerGas(b as never, () => estimateFeesPerGas(pc)),
@@ -152,12 +152,13 @@ const accountOf = (passkey: SoftwarePasskey, address: Address) =>
 async function sponsored(account: SmartAccount, calls: { to: Address; data: Hex }[]) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const day = sponsorDay(Number((await pc.getBlock()).timestamp));
     try {
+      const paymaster = t.ctx.chain!.wallets!.paymaster;
       const hash = await bc.sendUserOperation({
         account,
         calls,
-        paymaster: diginoorPaymasterFields(t.ctx.chain!.wallets!.paymaster, () => day * 86_400 + 1),
+        // The server's sponsorship, as POST /api/v1/paymaster gives it to the wallet's fan.
+        paymaster: diginoorPaymasterFields(paymaster, sponsorAsItsFan(t, bundler.url)),
       });
       const r = await bc.waitForUserOperationReceipt({ hash, timeout: 60_000 });
       expect(r.success).toBe(true);
@@ -621,8 +622,9 @@ describe("a passkey of another device (decision 171)", () => {
     const asked = await inject("POST", requests(fan.address), fan.cookie, await proof(fan.cookie, phone));
     expect(asked.statusCode, asked.body).toBe(201);
     // An attacker with a passkey wallet of their own asks for their wallet with a passkey they hold, under the
-    // credential id of the fan's pending request (a credential id is public: it is in every assertion), their
-    // own authenticator naming that id in the registration and the assertion, so the WebAuthn checks pass.
+    // credential id of the fan's pending request (a credential id is public: it is in every assertion). Their
+    // authenticator names that id in its registration and its assertion alike, so the answer is consistent
+    // (the WebAuthn checks refuse an id the answers do not name).
     const attacker = await fanWithPasskeyWallet();
     const theirs = createSoftwarePasskey({ origin: ORIGIN });
     const nonce = (await inject("POST", "/api/v1/wallets/nonce", attacker.cookie)).json().nonce as string;

@@ -290,6 +290,60 @@ export const bundlerEndpoints = {
   }),
 };
 
+const hexData = z
+  .string()
+  .regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex bytes")
+  .max(40_000);
+const hexQuantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, "must be a 0x-prefixed hex number");
+const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
+
+/**
+ * A passkey wallet's user operation (EntryPoint v0.8, the bundler's JSON form) to be sponsored by our
+ * paymaster (decision 186): everything but the paymaster's data; `signature` is the account's estimation
+ * stub, used only to check the gas against the bundler's estimate.
+ */
+export const sponsorshipRequestSchema = z
+  .object({
+    sender: hexAddress,
+    nonce: hexQuantity,
+    factory: hexAddress.optional(),
+    factoryData: hexData.optional(),
+    callData: hexData,
+    callGasLimit: hexQuantity,
+    verificationGasLimit: hexQuantity,
+    preVerificationGas: hexQuantity,
+    maxFeePerGas: hexQuantity,
+    maxPriorityFeePerGas: hexQuantity,
+    paymaster: hexAddress,
+    paymasterVerificationGasLimit: hexQuantity,
+    paymasterPostOpGasLimit: hexQuantity,
+    signature: hexData,
+  })
+  .strict();
+export type SponsorshipRequest = z.infer<typeof sponsorshipRequestSchema>;
+
+export const sponsorshipSchema = z.object({
+  /** DiginoorPaymaster's paymasterData: validAfter (6 bytes) || validUntil (6 bytes) || the server's signature. */
+  paymasterData: z.string(),
+  /** Unix time (the chain's clock) after which the sponsorship is void. */
+  validUntil: z.number().int(),
+});
+export type Sponsorship = z.infer<typeof sponsorshipSchema>;
+
+export const paymasterEndpoints = {
+  sponsorUserOperation: endpoint({
+    operationId: "sponsorUserOperation",
+    method: "POST",
+    path: "/api/v1/paymaster",
+    summary:
+      "Our paymaster's signature for a user operation of the caller's passkey wallet, when it is an action we sponsor within the fan's and the day's budget",
+    tags: ["chain"],
+    body: sponsorshipRequestSchema,
+    success: { status: 200, schema: sponsorshipSchema },
+    errors: ["bad_request", "forbidden", "rate_limited", "unavailable"],
+  }),
+};
+
 export const marketSchema = z.object({ items: z.array(marketTokenSchema) });
 export type Market = z.infer<typeof marketSchema>;
 

@@ -59,6 +59,7 @@ const OUTPUTS: Record<string, { file: string; ident: string }> = {
   TimestampPaymaster: { file: "testHelpers", ident: "timestampPaymaster" },
   CountingPaymaster: { file: "testHelpers", ident: "countingPaymaster" },
   TimestampFactory: { file: "testHelpers", ident: "timestampFactory" },
+  HookReceiver: { file: "testHelpers", ident: "hookReceiver" },
   DiginoorPasskeyAccount: { file: "diginoorPasskeyAccount", ident: "diginoorPasskeyAccount" },
   DiginoorAccountFactory: { file: "diginoorAccountFactory", ident: "diginoorAccountFactory" },
   DiginoorPaymaster: { file: "diginoorPaymaster", ident: "diginoorPaymaster" },

@@ -1,16 +1,20 @@
 /**
  * Deploy and configure the Diginoor contracts on any RPC and print ONE JSON line:
  *   {"chainId":31337,"collectible":"0x…","marketplace":"0x…","deployer":"0x…","admin":"0x…","minter":"0x…","signer":"0x…","treasury":"0x…","blockNumber":"1"}
+ *   (with --wallets also "accountFactory", "paymaster" and "sponsorSigner")
  *
  * Usage: npm run deploy -w packages/contracts -- --rpc <url> [--base-uri <uri>] [--treasury <address>]
  *          [--admin <address>] [--admin-delay <seconds>] [--minter <address>] [--signer <address>]
- *          [--wallets [--paymaster-stake <wei>] [--unstake-delay <seconds>]
+ *          [--wallets --sponsor-signer <address> [--paymaster-stake <wei>] [--unstake-delay <seconds>]
  *           [--paymaster-deposit <wei>]]
  * --wallets also deploys the passkey wallet contracts (decision 160: EntryPoint v0.8 where missing, account
  * factory, paymaster), the paymaster staked at once (default 1 native token, a day's unstake delay; decision
- * 181) with the same admin, and adds "accountFactory" and "paymaster" to the line. The factory names no
+ * 181) with the same admin, and adds "accountFactory", "paymaster" and "sponsorSigner" to the line.
+ * --sponsor-signer is required with --wallets: the address of the server's SPONSOR_SIGNER_PRIVATE_KEY, the
+ * only key whose sponsorships the verifying paymaster pays for (decision 186). The factory names no
  * guardian: each fan names their own (decision 185). Outside a development chain its key checks are
- * deployAll's: the admin (a multisig) is not the deployer, and the stake is at least the minimum; they run
+ * deployAll's: the admin (a multisig) is not the deployer, the sponsorship signer is not the deployer, and
+ * the stake is at least the minimum; they run
  * before anything is deployed.
  * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset); MINTER_PRIVATE_KEY and
  * VOUCHER_SIGNER_PRIVATE_KEY (their addresses get MINTER_ROLE and SIGNER_ROLE when --minter / --signer
@@ -43,6 +47,7 @@ const { values } = parseArgs({
     minter: { type: "string" },
     signer: { type: "string" },
     wallets: { type: "boolean" },
+    "sponsor-signer": { type: "string" },
     "paymaster-stake": { type: "string" },
     "unstake-delay": { type: "string" },
     "paymaster-deposit": { type: "string" },
@@ -75,6 +80,13 @@ try {
     whole("unstake-delay", values["unstake-delay"]) ?? DEFAULT_UNSTAKE_DELAY_SECONDS,
   );
   const depositWei = whole("paymaster-deposit", values["paymaster-deposit"]);
+  const sponsorSignerArg = values["sponsor-signer"];
+  if (values.wallets && !sponsorSignerArg)
+    throw new Error(
+      "--wallets needs --sponsor-signer <address>: the address of the server's SPONSOR_SIGNER_PRIVATE_KEY (decision 186)",
+    );
+  if (sponsorSignerArg && !values.wallets) throw new Error("--sponsor-signer is only for --wallets");
+  const sponsorSigner = sponsorSignerArg ? getAddress(sponsorSignerArg) : undefined;
   const minterAddress = addressOf(values.minter, "MINTER_PRIVATE_KEY");
   const signerAddress = addressOf(values.signer, "VOUCHER_SIGNER_PRIVATE_KEY");
   const adminAddress = adminArg ? getAddress(adminArg) : undefined;
@@ -89,7 +101,12 @@ try {
     treasury,
   });
   if (values.wallets)
-    checkWalletRoles(chainId, deployer, { admin: adminAddress, stakeWei, unstakeDelaySeconds });
+    checkWalletRoles(chainId, deployer, {
+      admin: adminAddress,
+      sponsorSigner,
+      stakeWei,
+      unstakeDelaySeconds,
+    });
   const d = await deployAll({
     rpcUrl,
     deployerPrivateKey,
@@ -100,12 +117,13 @@ try {
     adminDelaySeconds: delay === undefined ? undefined : Number(delay),
     treasury,
   });
-  const w = values.wallets
+  const w = sponsorSigner
     ? await deployWallets({
         rpcUrl,
         deployerPrivateKey,
         collectible: d.collectible,
         marketplace: d.marketplace,
+        sponsorSigner,
         admin: adminAddress,
         stakeWei,
         unstakeDelaySeconds,
@@ -117,7 +135,7 @@ try {
       ...d,
       blockNumber: d.blockNumber.toString(),
       metadataBaseUri,
-      ...(w ? { accountFactory: w.factory, paymaster: w.paymaster } : {}),
+      ...(w && sponsorSigner ? { accountFactory: w.factory, paymaster: w.paymaster, sponsorSigner } : {}),
     })}\n`,
   );
 } catch (err) {

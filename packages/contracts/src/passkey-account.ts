@@ -26,6 +26,7 @@ import {
 import {
   entryPoint08Abi,
   entryPoint08Address,
+  type GetPaymasterDataParameters,
   getUserOperationHash,
   type SmartAccount,
   type SmartAccountImplementation,
@@ -380,26 +381,170 @@ export async function bundlerFeesPerGas(
   };
 }
 
-/** UTC day number of a unix time (seconds): what DiginoorPaymaster counts sponsored operations against. */
-export function sponsorDay(unixSeconds: number): number {
-  return Math.floor(unixSeconds / 86_400);
+/** The EIP-712 type OpenZeppelin's PaymasterSigner signs (the user operation without its paymasterData and signature). */
+export const SPONSORSHIP_TYPES = {
+  UserOperationRequest: [
+    { name: "sender", type: "address" },
+    { name: "nonce", type: "uint256" },
+    { name: "initCode", type: "bytes" },
+    { name: "callData", type: "bytes" },
+    { name: "accountGasLimits", type: "bytes32" },
+    { name: "preVerificationGas", type: "uint256" },
+    { name: "gasFees", type: "bytes32" },
+    { name: "paymasterVerificationGasLimit", type: "uint256" },
+    { name: "paymasterPostOpGasLimit", type: "uint256" },
+    { name: "validAfter", type: "uint48" },
+    { name: "validUntil", type: "uint48" },
+  ],
+} as const;
+
+/** The fields of an EntryPoint v0.8 user operation the sponsorship covers (viem's unpacked form). */
+export interface SponsoredOperation {
+  sender: Address;
+  nonce: bigint;
+  factory?: Address | undefined;
+  factoryData?: Hex | undefined;
+  callData: Hex;
+  callGasLimit: bigint;
+  verificationGasLimit: bigint;
+  preVerificationGas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  paymasterVerificationGasLimit?: bigint | undefined;
+  paymasterPostOpGasLimit?: bigint | undefined;
+  /** The account's estimation stub (not signed: the server estimates the operation's gas with it). */
+  signature?: Hex | undefined;
 }
 
-/**
- * Paymaster fields for viem's `sendUserOperation({ paymaster })`: our paymaster with the UTC day as its
- * data (6 bytes). The bundler's estimate fills the paymaster gas limits.
- */
-export function diginoorPaymasterFields(paymaster: Address, now: () => number = () => Date.now() / 1000) {
-  const fields = () => ({
+/** The JSON body of POST /api/v1/paymaster for `op` (the bundler's hex form). */
+export function sponsorshipRequest(paymaster: Address, op: SponsoredOperation) {
+  const q = (v: bigint | undefined) => numberToHex(v ?? 0n);
+  return {
+    sender: op.sender,
+    nonce: q(op.nonce),
+    ...(op.factory ? { factory: op.factory, factoryData: op.factoryData ?? "0x" } : {}),
+    callData: op.callData,
+    callGasLimit: q(op.callGasLimit),
+    verificationGasLimit: q(op.verificationGasLimit),
+    preVerificationGas: q(op.preVerificationGas),
+    maxFeePerGas: q(op.maxFeePerGas),
+    maxPriorityFeePerGas: q(op.maxPriorityFeePerGas),
     paymaster,
-    paymasterData: numberToHex(sponsorDay(now()), { size: 6 }),
-  });
+    paymasterVerificationGasLimit: q(op.paymasterVerificationGasLimit ?? PAYMASTER_VERIFICATION_GAS),
+    paymasterPostOpGasLimit: q(op.paymasterPostOpGasLimit),
+    signature: op.signature ?? "0x",
+  };
+}
+
+const packPair = (high: bigint, low: bigint): Hex =>
+  concat([pad(numberToHex(high), { size: 16 }), pad(numberToHex(low), { size: 16 })]);
+
+/**
+ * The EIP-712 typed data the sponsorship key signs for `op` (DiginoorPaymaster, decision 186): viem's
+ * `signTypedData(sponsorshipTypedData(...))` gives the signature {@link encodeSponsorship} wraps.
+ */
+export function sponsorshipTypedData(args: {
+  paymaster: Address;
+  chainId: number;
+  op: SponsoredOperation;
+  validAfter: number;
+  validUntil: number;
+}) {
+  const { op } = args;
+  return {
+    domain: {
+      name: "DiginoorPaymaster",
+      version: "1",
+      chainId: args.chainId,
+      verifyingContract: args.paymaster,
+    },
+    types: SPONSORSHIP_TYPES,
+    primaryType: "UserOperationRequest",
+    message: {
+      sender: op.sender,
+      nonce: op.nonce,
+      initCode: op.factory ? concat([op.factory, op.factoryData ?? "0x"]) : "0x",
+      callData: op.callData,
+      accountGasLimits: packPair(op.verificationGasLimit, op.callGasLimit),
+      preVerificationGas: op.preVerificationGas,
+      gasFees: packPair(op.maxPriorityFeePerGas, op.maxFeePerGas),
+      paymasterVerificationGasLimit: op.paymasterVerificationGasLimit ?? 0n,
+      paymasterPostOpGasLimit: op.paymasterPostOpGasLimit ?? 0n,
+      validAfter: args.validAfter,
+      validUntil: args.validUntil,
+    },
+  } as const;
+}
+
+/** paymasterData of DiginoorPaymaster: validAfter (uint48) || validUntil (uint48) || the 65-byte signature. */
+export function encodeSponsorship(validAfter: number, validUntil: number, signature: Hex): Hex {
+  return concat([numberToHex(validAfter, { size: 6 }), numberToHex(validUntil, { size: 6 }), signature]);
+}
+
+/** Gas the paymaster's validation may use (an ecrecover and the batch checks); signed with the operation. */
+export const PAYMASTER_VERIFICATION_GAS = 150_000n;
+
+/**
+ * A sponsorship of the right size that does not verify, for gas estimation (the paymaster answers
+ * SIG_VALIDATION_FAILED, and ecrecover costs as much as with a real signature).
+ */
+export const STUB_SPONSORSHIP: Hex = encodeSponsorship(
+  0,
+  0xffffffffffff,
+  concat([pad("0x01", { size: 32 }), pad("0x01", { size: 32 }), "0x1b"]),
+);
+
+/**
+ * Paymaster fields for viem's `sendUserOperation({ paymaster })`: our paymaster with a stub sponsorship to
+ * estimate, then the server's sponsorship of the estimated operation (`sponsor`: the web app's call of
+ * POST /api/v1/paymaster; in tests a key). The paymaster gas limits are fixed here and signed with the rest.
+ */
+export function diginoorPaymasterFields(
+  paymaster: Address,
+  sponsor: (op: SponsoredOperation) => Promise<Hex>,
+) {
   return {
     async getPaymasterStubData() {
-      return { ...fields(), paymasterPostOpGasLimit: 0n, paymasterVerificationGasLimit: 150_000n };
+      return {
+        paymaster,
+        paymasterData: STUB_SPONSORSHIP,
+        paymasterPostOpGasLimit: 0n,
+        paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS,
+      };
     },
-    async getPaymasterData() {
-      return fields();
+    async getPaymasterData(op: GetPaymasterDataParameters) {
+      const { callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas } =
+        op;
+      if (
+        callGasLimit === undefined ||
+        verificationGasLimit === undefined ||
+        preVerificationGas === undefined ||
+        maxFeePerGas === undefined ||
+        maxPriorityFeePerGas === undefined
+      )
+        throw new Error("a sponsorship covers the operation's gas and fees: estimate them first");
+      const o = op as GetPaymasterDataParameters & {
+        factory?: Address;
+        factoryData?: Hex;
+        paymasterVerificationGasLimit?: bigint;
+        paymasterPostOpGasLimit?: bigint;
+      };
+      const paymasterData = await sponsor({
+        sender: o.sender,
+        nonce: o.nonce,
+        factory: o.factory,
+        factoryData: o.factoryData,
+        callData: o.callData,
+        callGasLimit,
+        verificationGasLimit,
+        preVerificationGas,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+        paymasterVerificationGasLimit: o.paymasterVerificationGasLimit ?? PAYMASTER_VERIFICATION_GAS,
+        paymasterPostOpGasLimit: o.paymasterPostOpGasLimit ?? 0n,
+        signature: (o as { signature?: Hex }).signature,
+      });
+      return { paymaster, paymasterData };
     },
   };
 }

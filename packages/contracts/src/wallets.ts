@@ -35,9 +35,7 @@ export const DETERMINISTIC_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf
 const ENTRYPOINT_08_SALT: Hex = "0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9";
 export const ENTRYPOINT_ADDRESS: Address = entryPoint08Address;
 
-/** Sponsored operations per passkey account per UTC day, unless told otherwise. */
-export const DEFAULT_DAILY_LIMIT = 20;
-/** Most a single sponsored operation may cost (wei), unless told otherwise. */
+/** Most a single sponsored operation may cost (wei), unless told otherwise: the paymaster's on-chain backstop. */
 export const DEFAULT_MAX_COST_PER_OP = parseEther("0.05");
 /**
  * Stake the paymaster locks in the EntryPoint at deployment, unless told otherwise: 1 native token (10^18
@@ -54,20 +52,23 @@ export const DEFAULT_UNSTAKE_DELAY_SECONDS = MIN_UNSTAKE_DELAY_SECONDS;
 /** What to pass to deploy the passkey wallet contracts outside a development chain. */
 export const WALLET_ROLES_HINT =
   "pass --admin <multisig address> (ADMIN_ADDRESS), admin of the paymaster (deposit, stake, limits), an address " +
-  "other than the deployer's";
+  "other than the deployer's, and the sponsorship key's address (--sponsor-signer, the address of the server's " +
+  "SPONSOR_SIGNER_PRIVATE_KEY), not the deployer's";
 
 /**
  * The key checks of {@link deployWallets}, as {@link checkRoles} for deployAll: outside a development chain
- * the paymaster's admin must be given (a multisig) and not be the deployer, and the paymaster must be staked
- * with at least `minStakeWei` and an unstake delay of at least a day (ERC-7562). There is no guardian to
- * check: the factory names none, each fan names their own (decision 185). Throws an Error that says what to
- * pass.
+ * the paymaster's admin must be given (a multisig) and not be the deployer, the sponsorship signer (a hot key
+ * of the server's) may not be the deployer, and the paymaster must be staked with at least `minStakeWei` and
+ * an unstake delay of at least a day (ERC-7562). There is no guardian to check: the factory names none, each
+ * fan names their own (decision 185). Throws an Error that says what to pass.
  */
 export function checkWalletRoles(
   chainId: number,
   deployer: Address,
   opts: {
     admin?: Address;
+    /** The paymaster's sponsorship signer (decision 186). */
+    sponsorSigner?: Address;
     stakeWei: bigint;
     unstakeDelaySeconds: number;
     minStakeWei?: bigint;
@@ -83,6 +84,8 @@ export function checkWalletRoles(
     if (!opts.admin) problems.push("no paymaster admin given (it would default to the deployer)");
     else if (getAddress(opts.admin) === d)
       problems.push("the paymaster admin is the same address as the deployer");
+    if (opts.sponsorSigner && getAddress(opts.sponsorSigner) === d)
+      problems.push("the sponsorship signer is the same address as the deployer");
     const min = opts.minStakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI;
     if (opts.stakeWei < min)
       problems.push(`the paymaster's stake is ${opts.stakeWei} wei, under the minimum of ${min} wei`);
@@ -106,11 +109,17 @@ export interface DeployWalletsOptions {
   collectible: Address;
   marketplace: Address;
   /**
-   * Admin of the paymaster (deposit, stake, limits): a multisig outside a development chain, where it is
+   * The server's sponsorship key's address (SPONSOR_SIGNER_PRIVATE_KEY; decision 186): the paymaster pays
+   * only for operations it signed. It can sign sponsorships only, never move a fan's token.
+   */
+  sponsorSigner: Address;
+  /** An account factory already deployed (its accounts keep their addresses): only a paymaster is deployed then. */
+  factory?: Address;
+  /**
+   * Admin of the paymaster (deposit, stake): a multisig outside a development chain, where it is
    * required and must not be the deployer ({@link checkWalletRoles}); the deployer when omitted.
    */
   admin?: Address;
-  dailyLimit?: number;
   maxCostPerOp?: bigint;
   /** ETH put on the paymaster's EntryPoint deposit (default 10 ETH on a local chain, none otherwise). */
   depositWei?: bigint;
@@ -141,7 +150,7 @@ export function entryPointBytecode(): Hex {
  * paymaster that reads its own storage in validation must be staked). Outside a development chain it
  * refuses the deployer as admin, and a stake under the minimum ({@link checkWalletRoles}).
  * When the admin is not the deployer, the paymaster is made with the deployer as its admin for the time of
- * the deposit and the stake (only the admin may stake), then both roles go to `admin` and the deployer
+ * the deposit and the stake (only the admin may stake), then its admin role goes to `admin` and the deployer
  * renounces them; the roles are read back on chain. Waits for receipts.
  */
 export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletContracts> {
@@ -152,6 +161,7 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
   const unstakeDelaySeconds = opts.unstakeDelaySeconds ?? DEFAULT_UNSTAKE_DELAY_SECONDS;
   checkWalletRoles(chain.id, account.address, {
     admin: opts.admin,
+    sponsorSigner: opts.sponsorSigner,
     stakeWei,
     unstakeDelaySeconds,
   });
@@ -184,13 +194,18 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
     if (!(await hasCode(ENTRYPOINT_ADDRESS)))
       throw new Error("EntryPoint v0.8 did not land at its canonical address");
   }
-  const factoryReceipt = await wait(
-    await wallet.deployContract({
-      abi: diginoorAccountFactoryAbi,
-      bytecode: diginoorAccountFactoryBytecode,
-    }),
-  );
-  const factory = getAddress(factoryReceipt.contractAddress as Address);
+  const factory = opts.factory
+    ? getAddress(opts.factory)
+    : getAddress(
+        (
+          await wait(
+            await wallet.deployContract({
+              abi: diginoorAccountFactoryAbi,
+              bytecode: diginoorAccountFactoryBytecode,
+            }),
+          )
+        ).contractAddress as Address,
+      );
   const paymasterReceipt = await wait(
     await wallet.deployContract({
       abi: diginoorPaymasterAbi,
@@ -198,10 +213,9 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
       args: [
         opts.collectible,
         opts.marketplace,
-        factory,
+        getAddress(opts.sponsorSigner),
         // The deployer first (only the admin may stake), handed over below.
         account.address,
-        opts.dailyLimit ?? DEFAULT_DAILY_LIMIT,
         opts.maxCostPerOp ?? DEFAULT_MAX_COST_PER_OP,
       ],
     }),
@@ -236,13 +250,8 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
         abi: diginoorPaymasterAbi,
         functionName: "DEFAULT_ADMIN_ROLE",
       }),
-      await publicClient.readContract({
-        address: paymaster,
-        abi: diginoorPaymasterAbi,
-        functionName: "POLICY_ROLE",
-      }),
     ];
-    // Both roles to the admin, then the deployer gives up its own (renounceRole needs no admin).
+    // The role to the admin, then the deployer gives up its own (renounceRole needs no admin).
     const steps = [
       ...roles.map((role) => ({ functionName: "grantRole" as const, args: [role, admin] as const })),
       ...roles.map((role) => ({

@@ -1,9 +1,9 @@
 /**
  * ERC-7562 from end to end (decision 181): the account, factory and paymaster phases of sponsored user
  * operations, the first one with initCode and a later one, checked by our tracer check (src/erc7562.ts) on
- * anvil, then sent through the real bundler (Alto). The check fails on the paymaster of before (unstaked,
- * reading its own storage) and on test paymasters that break one rule, and passes on a staked paymaster and
- * on a compliant unstaked one. On a chain without the P-256 precompile the operation still goes through
+ * anvil, then sent through the real bundler (Alto). Our verifying paymaster (decision 186) reads no storage in
+ * validation, so it passes unstaked and staked; the check fails on test paymasters and a factory that break
+ * one rule (a counting paymaster unstaked, TIMESTAMP in validation), and passes a compliant unstaked one. On a chain without the P-256 precompile the operation still goes through
  * (OpenZeppelin's Solidity fallback), and the check names the one rule it breaks there.
  */
 import {
@@ -39,15 +39,11 @@ import {
 import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
 import { type BundlerInstance, startBundler } from "../src/bundler.js";
 import { checkErc7562, describeViolations, type Erc7562Report } from "../src/erc7562.js";
-import {
-  bundlerFeesPerGas,
-  diginoorPaymasterFields,
-  sponsorDay,
-  toPasskeyAccount,
-} from "../src/passkey-account.js";
+import { bundlerFeesPerGas, diginoorPaymasterFields, toPasskeyAccount } from "../src/passkey-account.js";
 import { createSoftwarePasskey } from "../src/software-passkey.js";
 import { deployWallets, type WalletContracts } from "../src/wallets.js";
 import { type Fixture, setupFixture } from "./fixture.js";
+import { SPONSOR_SIGNER, sponsorWith } from "./sponsorship.js";
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const EXECUTOR = privateKeyToAccount(EXECUTOR_KEY).address;
@@ -86,10 +82,9 @@ async function world<T>(
 
 type Fields = ReturnType<typeof diginoorPaymasterFields>;
 
-/** Our paymaster's fields for the chain's current day. */
+/** Our paymaster's fields: the stub sponsorship to estimate, then the server's sponsorship of the operation. */
 async function diginoorFields(w: World, paymaster: Address): Promise<Fields> {
-  const day = sponsorDay(Number((await w.f.publicClient.getBlock()).timestamp));
-  return diginoorPaymasterFields(paymaster, () => day * 86_400 + 1);
+  return diginoorPaymasterFields(paymaster, sponsorWith(w.f.publicClient as PublicClient, paymaster));
 }
 
 /** A test paymaster's fields: no paymaster data. */
@@ -161,8 +156,9 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
+        sponsorSigner: SPONSOR_SIGNER,
       };
-      // The paymaster as it was deployed before: no stake.
+      // The same paymaster without a stake: it must pass unstaked too (its validation reads no storage).
       return {
         unstaked: await deployWallets({ ...common, stakeWei: 0n }),
         staked: await deployWallets(common),
@@ -177,36 +173,30 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
     await w?.f.stop();
   });
 
-  it("fails the paymaster of before: unstaked, it reads its own storage (STO-031)", async () => {
-    const { packed } = await signedOp(w, await fan(w, unstaked), await diginoorFields(w, unstaked.paymaster));
-    const r = await check(w, packed);
-    expect(r.phases).toEqual(["factory", "account", "paymaster"]);
-    expect(r.staked.paymaster).toBe(false);
-    expect(r.violations.length, describeViolations(r)).toBeGreaterThan(0);
-    // dailyLimit and maxCostPerOp (its own slots: STO-031), the per-account count (a slot associated with a
-    // sender not yet deployed, and neither the factory nor the paymaster staked: STO-022).
-    expect(r.violations.every((v) => v.phase === "paymaster")).toBe(true);
-    expect(new Set(r.violations.map((v) => v.rule))).toEqual(new Set(["STO-031", "STO-022"]));
-    expect(r.violations.every((v) => v.address === unstaked.paymaster)).toBe(true);
+  /** Our paymaster passes the check on a fan's first operation (initCode) and a later one, both then bundled. */
+  async function passesFirstAndLater(wallets: WalletContracts, isStaked: boolean) {
+    const account = await fan(w, wallets);
+    for (const [n, initCode, phases] of [
+      ["first", true, ["factory", "account", "paymaster"]],
+      ["later", false, ["account", "paymaster"]],
+    ] as const) {
+      const op = await signedOp(w, account, await diginoorFields(w, wallets.paymaster));
+      expect(op.packed.initCode !== "0x", n).toBe(initCode);
+      const r = await check(w, op.packed);
+      expect(r.phases, n).toEqual(phases);
+      expect(r.p256Precompile, n).toBe(true);
+      expect(r.staked.paymaster, n).toBe(isStaked);
+      expect(r.violations, `${n}: ${describeViolations(r)}`).toEqual([]);
+      await send(w, op.uo);
+    }
+  }
+
+  it("passes the verifying paymaster unstaked (it reads no storage): first operation (initCode) and a later one", async () => {
+    await passesFirstAndLater(unstaked, false);
   });
 
   it("passes the staked paymaster on the first operation (initCode) and a later one, both then bundled", async () => {
-    const account = await fan(w, staked);
-    const first = await signedOp(w, account, await diginoorFields(w, staked.paymaster));
-    expect(first.packed.initCode).not.toBe("0x");
-    const r1 = await check(w, first.packed);
-    expect(r1.phases).toEqual(["factory", "account", "paymaster"]);
-    expect(r1.p256Precompile).toBe(true);
-    expect(r1.staked.paymaster).toBe(true);
-    expect(r1.violations, describeViolations(r1)).toEqual([]);
-    await send(w, first.uo);
-
-    const later = await signedOp(w, account, await diginoorFields(w, staked.paymaster));
-    expect(later.packed.initCode).toBe("0x");
-    const r2 = await check(w, later.packed);
-    expect(r2.phases).toEqual(["account", "paymaster"]);
-    expect(r2.violations, describeViolations(r2)).toEqual([]);
-    await send(w, later.uo);
+    await passesFirstAndLater(staked, true);
   });
 
   it("fails a paymaster that reads TIMESTAMP in validation (OP-011)", async () => {
@@ -280,6 +270,7 @@ describe("ERC-7562 on a chain without the P-256 precompile (OpenZeppelin's Solid
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
+        sponsorSigner: SPONSOR_SIGNER,
       }),
     );
     w = all;

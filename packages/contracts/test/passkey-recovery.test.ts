@@ -37,12 +37,12 @@ import {
   passkeyCoordinates,
   passkeySigner,
   recoveryTypedData,
-  sponsorDay,
   toPasskeyAccount,
 } from "../src/passkey-account.js";
 import { newRecoveryCode, recoveryCodeGuardian, signRecoveryWithCode } from "../src/recovery-code.js";
 import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
 import type { WalletContracts } from "../src/wallets.js";
+import { SPONSOR_KEY, sponsorWith } from "./sponsorship.js";
 import { BUNDLER_EXECUTOR_KEY, BUNDLER_UTILITY_KEY, startWalletBed } from "./wallet-bed.js";
 import { advance, type Fixture, minterMint, revertName, SIGNER_KEY, setupFixture } from "./fixture.js";
 
@@ -60,6 +60,7 @@ const SERVER_KEYS: Record<string, Hex> = {
   "bundler executor": EXECUTOR_KEY,
   "bundler utility": UTILITY_KEY,
   "recovery relayer (the former guardian key)": ANVIL_PRIVATE_KEYS[6],
+  "sponsorship signer (decision 186)": SPONSOR_KEY,
   "resale buyer": keccak256(stringToBytes("diginoor development resale buyer")),
   "session secret (as a key)": keccak256(stringToBytes(SESSION_SECRET)),
 };
@@ -104,12 +105,16 @@ const asDevice = (owner: { address: Address; passkey: SoftwarePasskey }, device:
 
 async function sponsored(account: SmartAccount, calls: { to: Address; data: Hex }[]) {
   for (let attempt = 0; ; attempt++) {
-    const day = sponsorDay(Number((await f.publicClient.getBlock()).timestamp));
     try {
       const hash = await bundlerClient.sendUserOperation({
         account,
         calls,
-        paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
+        // The server's sponsorship (decision 186): the verifying paymaster pays for the fan's own calls,
+        // setGuardian and cancelRecovery among them.
+        paymaster: diginoorPaymasterFields(
+          wallets.paymaster,
+          sponsorWith(f.publicClient as never, wallets.paymaster),
+        ),
       });
       return await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 60_000 });
     } catch (err) {
@@ -499,11 +504,13 @@ describe("recovery only the fan controls", () => {
         name,
       ).toEqual([]);
       // A user operation of the fan's account signed with the key: refused by the bundler (AA24).
-      const day = sponsorDay(Number((await f.publicClient.getBlock()).timestamp));
       const { account: _a, ...op } = await bundlerClient.prepareUserOperation({
         account: owner.account,
         calls: [steal, selfCall(owner.address, "addPasskey", [px, py])],
-        paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
+        paymaster: diginoorPaymasterFields(
+          wallets.paymaster,
+          sponsorWith(f.publicClient as never, wallets.paymaster),
+        ),
       });
       {
         const opHash = getUserOperationHash({

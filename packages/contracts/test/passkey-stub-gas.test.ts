@@ -40,14 +40,15 @@ import {
   encodeWebAuthnSignature,
   factoryVerifier,
   passkeySigner,
+  STUB_SPONSORSHIP,
   STUB_WEBAUTHN_SIGNATURE,
-  sponsorDay,
   toPasskeyAccount,
   WEBAUTHN_AUTH_PARAMETERS,
 } from "../src/passkey-account.js";
 import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
 import type { WalletContracts } from "../src/wallets.js";
 import { type Fixture, minterMint } from "./fixture.js";
+import { sponsorSignature } from "./sponsorship.js";
 import { setupWalletFixture, type WalletFixture } from "./wallet-fixture.js";
 
 let w: WalletFixture;
@@ -83,25 +84,37 @@ async function rpc(method: string, params: unknown[]) {
   return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
-/** The operation at exactly the bundler's estimate made with the stub signature, unsigned, and its hash. */
+/**
+ * The operation at exactly the bundler's estimate made with the stub signature (and the stub sponsorship),
+ * sponsored by the server's key over those limits (decision 186), unsigned, and its hash.
+ */
 async function atEstimatedLimits(account: SmartAccount, calls: { to: Address; data: Hex }[]) {
-  const day = sponsorDay(Number((await f.publicClient.getBlock()).timestamp));
-  const paymaster = diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1);
-  const gas = await bundlerClient.estimateUserOperationGas({ account, calls, paymaster });
+  // The bundler estimates with the stub sponsorship, as for the web app; the sponsorship signs the result.
+  const { getPaymasterStubData } = diginoorPaymasterFields(wallets.paymaster, async () => STUB_SPONSORSHIP);
+  const gas = await bundlerClient.estimateUserOperationGas({
+    account,
+    calls,
+    paymaster: { getPaymasterStubData, getPaymasterData: getPaymasterStubData },
+  });
   const { account: _account, ...prepared } = await bundlerClient.prepareUserOperation({
     account,
     calls,
-    paymaster,
-    parameters: ["factory", "fees", "nonce", "paymaster"],
+    parameters: ["factory", "fees", "nonce"],
   });
-  const op = {
+  const unsponsored = {
     ...prepared,
     callGasLimit: gas.callGasLimit,
     verificationGasLimit: gas.verificationGasLimit,
     preVerificationGas: gas.preVerificationGas,
-    paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit,
-    paymasterPostOpGasLimit: gas.paymasterPostOpGasLimit,
+    // The paymaster's limits as the web app sends them: the fixed ones of its stub data (viem keeps those
+    // over the bundler's estimate), signed with the rest.
+    ...(await getPaymasterStubData()),
+    paymasterData: undefined,
     signature: "0x",
+  } as UserOperation<"0.8">;
+  const op = {
+    ...unsponsored,
+    paymasterData: await sponsorSignature(f.publicClient as PublicClient, wallets.paymaster, unsponsored),
   } as UserOperation<"0.8">;
   const hash = getUserOperationHash({
     userOperation: op,

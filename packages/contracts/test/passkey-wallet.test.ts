@@ -5,41 +5,57 @@
 import {
   type Address,
   type Chain,
+  concat,
   createWalletClient,
+  getAddress,
   encodeFunctionData,
   type Hex,
   http,
+  keccak256,
+  pad,
   parseEther,
   type PublicClient,
   toFunctionSelector,
+  toHex,
   type Transport,
 } from "viem";
-import { type BundlerClient, getUserOperationHash, type SmartAccount } from "viem/account-abstraction";
+import {
+  type BundlerClient,
+  createBundlerClient,
+  entryPoint08Abi,
+  getUserOperationHash,
+  type SmartAccount,
+  toPackedUserOperation,
+} from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
+import { estimateFeesPerGas } from "viem/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diginoorAccountFactoryAbi } from "../generated/diginoorAccountFactory.js";
 import { diginoorCollectibleAbi } from "../generated/diginoorCollectible.js";
 import { diginoorMarketplaceAbi } from "../generated/diginoorMarketplace.js";
 import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
 import { diginoorPaymasterAbi } from "../generated/diginoorPaymaster.js";
+import { hookReceiverAbi, hookReceiverBytecode } from "../generated/testHelpers.js";
 import { ANVIL_PRIVATE_KEYS } from "../src/anvil-accounts.js";
-import type { BundlerInstance } from "../src/bundler.js";
+import { type BundlerInstance, startBundler } from "../src/bundler.js";
 import {
   BATCH_MODE,
+  bundlerFeesPerGas,
   diginoorPaymasterFields,
   encodeExecutionData,
-  sponsorDay,
+  type SponsoredOperation,
+  STUB_SPONSORSHIP,
   toPasskeyAccount,
 } from "../src/passkey-account.js";
 import { createSoftwarePasskey, type SoftwarePasskey } from "../src/software-passkey.js";
-import type { WalletContracts } from "../src/wallets.js";
-import { BUNDLER_EXECUTOR_KEY, BUNDLER_UTILITY_KEY, startWalletBed } from "./wallet-bed.js";
+import { deployWallets, type WalletContracts } from "../src/wallets.js";
 import { advance, type Fixture, minterMint, revertName, SIGNER_KEY, setupFixture } from "./fixture.js";
+import { SPONSOR_KEY, type SponsorshipWindow, sponsorSignature as signSponsorship } from "./sponsorship.js";
 
-const EXECUTOR_KEY = BUNDLER_EXECUTOR_KEY;
-const UTILITY_KEY = BUNDLER_UTILITY_KEY;
+const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
+const UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
 /** A guardian the fan named themselves (decision 185): it may only propose a delayed recovery. */
 const GUARDIAN_KEY: Hex = "0x3b6bd7a6e7e3c1a5f1f6b0f4d5e2a1c9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
-const DAILY_LIMIT = 4;
 /** Every key the server holds in development (decision 160's table), by role. */
 const SERVER_KEYS: Record<string, Hex> = {
   "deployer / contracts admin / paymaster admin": ANVIL_PRIVATE_KEYS[0],
@@ -48,6 +64,7 @@ const SERVER_KEYS: Record<string, Hex> = {
   "bundler executor": EXECUTOR_KEY,
   "bundler utility": UTILITY_KEY,
   "a guardian (as if the fan had named one of our keys)": GUARDIAN_KEY,
+  "sponsorship signer": SPONSOR_KEY,
 };
 
 let f: Fixture;
@@ -57,7 +74,27 @@ let bundlerClient: BundlerClient;
 
 beforeAll(async () => {
   f = await setupFixture();
-  ({ wallets, bundler, bundlerClient } = await startWalletBed(f, { dailyLimit: DAILY_LIMIT }));
+  wallets = await deployWallets({
+    rpcUrl: f.anvil.rpcUrl,
+    collectible: f.collectible,
+    marketplace: f.marketplace,
+    sponsorSigner: privateKeyToAccount(SPONSOR_KEY).address,
+  });
+  bundler = await startBundler({
+    rpcUrl: f.anvil.rpcUrl,
+    executorPrivateKey: EXECUTOR_KEY,
+    utilityPrivateKey: UTILITY_KEY,
+  });
+  bundlerClient = createBundlerClient({
+    client: f.publicClient,
+    transport: http(bundler.url, { timeout: 60_000 }),
+    pollingInterval: 100,
+    // As the web app does (apps/web/src/lib/wallet/passkey.ts).
+    userOperation: {
+      estimateFeesPerGas: ({ bundlerClient: b }) =>
+        bundlerFeesPerGas(b as never, () => estimateFeesPerGas(f.publicClient)),
+    },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -75,21 +112,29 @@ async function fan(passkey: SoftwarePasskey = createSoftwarePasskey(), guardian?
   return { passkey, account, address: account.address };
 }
 
-async function chainDay(): Promise<number> {
-  return sponsorDay(Number((await f.publicClient.getBlock()).timestamp));
+async function chainNow(): Promise<number> {
+  return Number((await f.publicClient.getBlock()).timestamp);
 }
+
+/** The server's sponsorship of `op` (decision 186; test/sponsorship.ts), for our paymaster unless told otherwise. */
+const sponsorSignature = (
+  op: SponsoredOperation,
+  window: SponsorshipWindow = {},
+  key: Hex = SPONSOR_KEY,
+  paymaster: Address = wallets.paymaster,
+): Promise<Hex> => signSponsorship(f.publicClient as PublicClient, paymaster, op, window, key);
 
 /** Send a sponsored user operation and wait for its receipt. */
 async function sponsored(
   account: SmartAccount,
   calls: { to: Address; data: Hex; value?: bigint }[],
-  day?: number,
+  window: { validAfter?: number; validUntil?: number } = {},
+  key: Hex = SPONSOR_KEY,
 ) {
-  const chainNow = day === undefined ? await chainDay() : day;
   const hash = await bundlerClient.sendUserOperation({
     account,
     calls,
-    paymaster: diginoorPaymasterFields(wallets.paymaster, () => chainNow * 86_400 + 1),
+    paymaster: diginoorPaymasterFields(wallets.paymaster, (op) => sponsorSignature(op, window, key)),
   });
   return bundlerClient.waitForUserOperationReceipt({ hash, timeout: 60_000 });
 }
@@ -103,11 +148,10 @@ async function sentWithKey(
   account: SmartAccount,
   calls: { to: Address; data: Hex }[],
 ): Promise<string> {
-  const day = await chainDay();
   const { account: _prepared, ...op } = await bundlerClient.prepareUserOperation({
     account,
     calls,
-    paymaster: diginoorPaymasterFields(wallets.paymaster, () => day * 86_400 + 1),
+    paymaster: diginoorPaymasterFields(wallets.paymaster, (o) => sponsorSignature(o)),
   });
   const opHash = getUserOperationHash({
     userOperation: { ...op, sender: account.address } as never,
@@ -246,16 +290,55 @@ describe("passkey wallet through the bundler", () => {
     expect(highest, `gas prices (wei): ${prices.join(", ")}`).toBeLessThanOrEqual((first * 3n) / 2n);
   });
 
-  it("sends the token to the fan's own wallet, sponsored", async () => {
+  it("sends the token to the fan's own wallet with transferFrom, sponsored; safeTransferFrom is not sponsored", async () => {
     const { account, address } = await fan();
     const { tokenId } = await minterMint(f, address);
     const own = privateKeyToAccount(
       "0x1f7b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
     ).address;
-    const r = await sponsored(account, [col("safeTransferFrom", [address, own, tokenId])]);
+    expect(await refusal(sponsored(account, [col("safeTransferFrom", [address, own, tokenId])]))).toMatch(
+      /CallNotSponsored/,
+    );
+    const r = await sponsored(account, [col("transferFrom", [address, own, tokenId])]);
     expect(r.success).toBe(true);
     expect(await ownerOf(tokenId)).toBe(own);
     expect(await f.publicClient.getBalance({ address })).toBe(0n);
+  });
+
+  it("a receiver whose onERC721Received does work gets no sponsored call: safeTransferFrom refused, transferFrom runs no hook", async () => {
+    const { account, address } = await fan();
+    const { tokenId } = await minterMint(f, address);
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]),
+      chain: f.chain,
+      transport: http(f.anvil.rpcUrl),
+    });
+    const deployed = await f.publicClient.waitForTransactionReceipt({
+      hash: await deployer.deployContract({ abi: hookReceiverAbi, bytecode: hookReceiverBytecode }),
+    });
+    const hook = getAddress(deployed.contractAddress as Address);
+    const received = () =>
+      f.publicClient.readContract({ address: hook, abi: hookReceiverAbi, functionName: "received" });
+    for (const data of [
+      encodeFunctionData({
+        abi: diginoorCollectibleAbi,
+        functionName: "safeTransferFrom",
+        args: [address, hook, tokenId],
+      }),
+      encodeFunctionData({
+        abi: diginoorCollectibleAbi,
+        functionName: "safeTransferFrom",
+        args: [address, hook, tokenId, "0x1234"],
+      }),
+    ]) {
+      expect(await refusal(sponsored(account, [{ to: f.collectible, data }]))).toMatch(/CallNotSponsored/);
+    }
+    expect(await received()).toBe(0n);
+    // A plain transfer is ours end to end: the token moves, the receiver's code never runs.
+    const r = await sponsored(account, [col("transferFrom", [address, hook, tokenId])]);
+    expect(r.success).toBe(true);
+    expect(await ownerOf(tokenId)).toBe(hook);
+    expect(await received()).toBe(0n);
   });
 
   it("refuses a user operation signed by another passkey", async () => {
@@ -307,66 +390,87 @@ describe("passkey wallet through the bundler", () => {
     expect(await f.publicClient.getCode({ address })).toBeUndefined(); // nothing went through
   });
 
-  it("the paymaster refuses beyond the daily limit, and an operation dated another day", async () => {
+  it("the paymaster pays only with the sponsorship key's signature over this very operation, within its window", async () => {
     const { account, address } = await fan();
     const { tokenId } = await minterMint(f, address);
-    const today = await chainDay();
-    await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]);
-    await sponsored(account, [mkt("list", [tokenId, 1000n])]);
-    for (let i = 2; i < DAILY_LIMIT; i++)
-      await sponsored(account, [mkt("updatePrice", [tokenId, 1000n + BigInt(i)])]);
-    expect(
-      await f.publicClient.readContract({
-        address: wallets.paymaster,
-        abi: diginoorPaymasterAbi,
-        functionName: "usage",
-        args: [address, today],
+    const now = await chainNow();
+    const approve = [col("setApprovalForAll", [f.marketplace, true])];
+    // No signature (the estimation stub), or one by another key (here the recovery guardian's).
+    const unsigned = await refusal(
+      bundlerClient.sendUserOperation({
+        account,
+        calls: approve,
+        paymaster: diginoorPaymasterFields(wallets.paymaster, async () => STUB_SPONSORSHIP),
       }),
-    ).toBe(DAILY_LIMIT);
-    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])]))).toMatch(/DailyLimitReached/);
-    // Counting it against yesterday (or tomorrow) is no way around it: the operation is valid on its day only.
-    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])], today - 1))).toMatch(
-      /expires too soon|AA32|expired/i,
     );
-    expect(await refusal(sponsored(account, [mkt("cancelListing", [tokenId])], today + 1))).toMatch(
-      /not valid yet|AA32|not due/i,
+    expect(unsigned).toMatch(/AA34|signature/i);
+    expect(await refusal(sponsored(account, approve, {}, GUARDIAN_KEY))).toMatch(/AA34|signature/i);
+    // Expired, not yet valid, or without an end.
+    expect(
+      await refusal(sponsored(account, approve, { validAfter: now - 1200, validUntil: now - 600 })),
+    ).toMatch(/AA32|expire/i);
+    expect(
+      await refusal(sponsored(account, approve, { validAfter: now + 3600, validUntil: now + 7200 })),
+    ).toMatch(/AA32|not (yet )?(valid|due)/i);
+    expect(await refusal(sponsored(account, approve, { validAfter: 0, validUntil: 0 }))).toMatch(
+      /AA34|signature/i,
     );
+    // Signed, then its fee raised: the signature covers the fees, so it no longer verifies.
+    const { account: _a, ...op } = await bundlerClient.prepareUserOperation({
+      account,
+      calls: approve,
+      paymaster: diginoorPaymasterFields(wallets.paymaster, (o) => sponsorSignature(o)),
+    });
+    const raised = {
+      ...op,
+      maxFeePerGas: op.maxFeePerGas * 3n,
+      maxPriorityFeePerGas: op.maxPriorityFeePerGas * 3n,
+    };
+    const signature = await account.signUserOperation(raised as never);
+    expect(await refusal(bundlerClient.sendUserOperation({ ...raised, signature } as never))).toMatch(
+      /AA34|signature/i,
+    );
+    expect(await f.publicClient.getCode({ address })).toBeUndefined(); // nothing went through
+    // Signed as it is, it is paid.
+    expect((await sponsored(account, approve)).success).toBe(true);
+    expect(await ownerOf(tokenId)).toBe(address);
+  });
+
+  it("the paymaster refuses call gas above the caps of the operation's calls", async () => {
+    const { account } = await fan();
+    const calls = [col("setApprovalForAll", [f.marketplace, true])];
+    const hash = bundlerClient.sendUserOperation({
+      account,
+      calls,
+      callGasLimit: 2_000_000n,
+      paymaster: diginoorPaymasterFields(wallets.paymaster, (o) => sponsorSignature(o)),
+    });
+    expect(await refusal(hash)).toMatch(/CallGasTooHigh/);
   });
 
   it("the paymaster refuses an operation that may cost more than its per-operation limit", async () => {
-    const { account, address } = await fan();
-    const { tokenId } = await minterMint(f, address);
-    const policy = createWalletClient({
-      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[0]),
-      chain: f.chain,
-      transport: http(f.anvil.rpcUrl),
+    // A paymaster (and factory) whose backstop is a thousand wei: no operation costs so little.
+    const small = await deployWallets({
+      rpcUrl: f.anvil.rpcUrl,
+      collectible: f.collectible,
+      marketplace: f.marketplace,
+      sponsorSigner: privateKeyToAccount(SPONSOR_KEY).address,
+      maxCostPerOp: 1000n,
     });
-    const limits = async (dailyLimit: number, maxCostPerOp: bigint) =>
-      f.publicClient.waitForTransactionReceipt({
-        hash: await policy.writeContract({
-          address: wallets.paymaster,
-          abi: diginoorPaymasterAbi,
-          functionName: "setLimits",
-          args: [dailyLimit, maxCostPerOp],
-        }),
-      });
-    const maxCost = await f.publicClient.readContract({
-      address: wallets.paymaster,
-      abi: diginoorPaymasterAbi,
-      functionName: "maxCostPerOp",
+    const account = await toPasskeyAccount({
+      client: f.publicClient as PublicClient<Transport, Chain>,
+      factory: small.factory,
+      owner: createSoftwarePasskey().account,
     });
-    await limits(DAILY_LIMIT, 1000n); // a thousand wei: no operation costs so little
-    try {
-      expect(await refusal(sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]))).toMatch(
-        /CostTooHigh/,
-      );
-      expect(await f.publicClient.getCode({ address })).toBeUndefined();
-    } finally {
-      await limits(DAILY_LIMIT, maxCost);
-    }
-    // Within the limit again, the same operation is paid.
-    expect((await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])])).success).toBe(true);
-    expect(await ownerOf(tokenId)).toBe(address);
+    const sent = bundlerClient.sendUserOperation({
+      account,
+      calls: [col("setApprovalForAll", [f.marketplace, true])],
+      paymaster: diginoorPaymasterFields(small.paymaster, (o) =>
+        sponsorSignature(o, {}, SPONSOR_KEY, small.paymaster),
+      ),
+    });
+    expect(await refusal(sent)).toMatch(/CostTooHigh/);
+    expect(await f.publicClient.getCode({ address: account.address })).toBeUndefined();
   });
 
   it("the server's powers over our contracts cannot take a fan's token held in an auction", async () => {
@@ -493,7 +597,7 @@ describe("passkey wallet through the bundler", () => {
       try {
         r = await sponsored(account, calls);
       } catch (err) {
-        if (Date.now() > deadline || !/not valid yet|AA22/i.test(String(err))) throw err;
+        if (Date.now() > deadline || !/not valid yet|AA22|AA32/i.test(String(err))) throw err;
         await new Promise((done) => setTimeout(done, 250));
       }
     }
@@ -692,8 +796,159 @@ async function waitForDay<T>(send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (err) {
-      if (Date.now() > deadline || !/not valid yet|AA22/i.test(String(err))) throw err;
+      if (Date.now() > deadline || !/not valid yet|AA22|AA32/i.test(String(err))) throw err;
       await new Promise((done) => setTimeout(done, 250));
     }
   }
 }
+
+describe("an attacker running its own handleOps against our paymaster (issue 34)", () => {
+  const ENTRYPOINT_BALANCE = [
+    {
+      type: "function",
+      name: "balanceOf",
+      stateMutability: "view",
+      inputs: [{ type: "address" }],
+      outputs: [{ type: "uint256" }],
+    },
+  ] as const;
+  const depositOf = (paymaster: Address) =>
+    f.publicClient.readContract({
+      address: wallets.entryPoint,
+      abi: ENTRYPOINT_BALANCE,
+      functionName: "balanceOf",
+      args: [paymaster],
+    });
+
+  /** An EIP-1167 clone of our account implementation made outside the factory, initialised by the attacker. */
+  async function outsideClone(attacker: ReturnType<typeof createWalletClient>, passkey: SoftwarePasskey) {
+    const implementation = await f.publicClient.readContract({
+      address: wallets.factory,
+      abi: diginoorAccountFactoryAbi,
+      functionName: "implementation",
+    });
+    const runtime = concat(["0x363d3d373d3d3d363d73", implementation, "0x5af43d82803e903d91602b57fd5bf3"]);
+    const receipt = await f.publicClient.waitForTransactionReceipt({
+      hash: await attacker.sendTransaction({
+        account: attacker.account as never,
+        chain: f.chain,
+        data: concat(["0x3d602d80600a3d3981f3", runtime]),
+      }),
+    });
+    const clone = receipt.contractAddress as Address;
+    await f.publicClient.waitForTransactionReceipt({
+      hash: await attacker.writeContract({
+        account: attacker.account as never,
+        chain: f.chain,
+        address: clone,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "initialize",
+        args: [...passkeyArgs(passkey), (attacker.account as { address: Address }).address],
+      }),
+    });
+    // The code of every account the factory makes: the codehash the paymaster checked before issue 34.
+    expect(keccak256((await f.publicClient.getCode({ address: clone })) as Hex)).toBe(
+      await f.publicClient.readContract({
+        address: wallets.factory,
+        abi: diginoorAccountFactoryAbi,
+        functionName: "accountCodeHash",
+      }),
+    );
+    return toPasskeyAccount({
+      client: f.publicClient as PublicClient<Transport, Chain>,
+      factory: wallets.factory,
+      owner: passkey.account,
+      address: clone,
+    });
+  }
+
+  it("gets nothing sponsored: fresh factory accounts and clones made outside it, inflated fees, any paymasterData", async () => {
+    const attackerKey = ANVIL_PRIVATE_KEYS[4];
+    const attacker = createWalletClient({
+      account: privateKeyToAccount(attackerKey),
+      chain: f.chain,
+      transport: http(f.anvil.rpcUrl),
+    });
+    const beneficiary = privateKeyToAccount(attackerKey).address;
+    const clone = await outsideClone(attacker, createSoftwarePasskey());
+    const before = await depositOf(wallets.paymaster);
+    const now = await chainNow();
+    const day = Math.floor(now / 86_400);
+    // 30 gwei against the local 1 gwei quote, and a preVerificationGas nobody needs.
+    const fees = { maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 30_000_000_000n };
+    const attempts: Record<string, (op: SponsoredOperation) => Promise<Hex>> = {
+      // What the paymaster accepted before issue 34: the UTC day.
+      "the day number": async () => pad(toHex(day), { size: 6 }),
+      "the estimation stub": async () => STUB_SPONSORSHIP,
+      "a signature by the attacker's own key": (op) => sponsorSignature(op, {}, attackerKey),
+    };
+    /** The attacker's own handleOps of one operation of `account`, the attacker as beneficiary. */
+    const handleOps = async (
+      account: SmartAccount,
+      paymasterData: (op: SponsoredOperation) => Promise<Hex>,
+    ) => {
+      const factoryArgs = (await f.publicClient.getCode({ address: account.address }))
+        ? {}
+        : await account.getFactoryArgs();
+      const op = {
+        sender: account.address,
+        nonce: await account.getNonce(),
+        ...factoryArgs,
+        callData: await account.encodeCalls([col("setApprovalForAll", [f.marketplace, true])]),
+        callGasLimit: 80_000n,
+        verificationGasLimit: 800_000n,
+        preVerificationGas: 300_000n,
+        ...fees,
+        paymaster: wallets.paymaster,
+        paymasterVerificationGasLimit: 150_000n,
+        paymasterPostOpGasLimit: 0n,
+      } as const;
+      const full = {
+        ...op,
+        paymasterData: await paymasterData(op as SponsoredOperation),
+        signature: "0x" as Hex,
+      };
+      full.signature = await account.signUserOperation(full as never);
+      const call = {
+        account: attacker.account as never,
+        chain: f.chain,
+        address: wallets.entryPoint,
+        abi: entryPoint08Abi,
+        functionName: "handleOps",
+        args: [[toPackedUserOperation(full as never)], beneficiary],
+        gas: 3_000_000n,
+      } as const;
+      // Why the EntryPoint refuses (a simulation), then the attacker's transaction all the same.
+      const reason = await f.publicClient.simulateContract(call).then(
+        () => "accepted",
+        (e: unknown) => /AA\d\d[^"\n)]*/.exec(String(e))?.[0] ?? String(revertName(e as never)),
+      );
+      const status = await attacker
+        .writeContract(call)
+        .then(async (hash) => (await f.publicClient.waitForTransactionReceipt({ hash })).status);
+      return `${status === "success" ? "paid" : "reverted"} (${reason})`;
+    };
+    const outcomes: string[] = [];
+    for (const [what, paymasterData] of Object.entries(attempts)) {
+      for (const [kind, account] of [
+        ["a fresh account of our factory", (await fan()).account],
+        ["a clone made outside the factory", clone],
+      ] as const) {
+        outcomes.push(`${what}, ${kind}: ${await handleOps(account, paymasterData)}`);
+      }
+    }
+    expect(
+      outcomes.filter((o) => o.includes("paid")),
+      outcomes.join("\n"),
+    ).toEqual([]);
+    expect(
+      outcomes.every((o) => /AA3[34]/.test(o)),
+      outcomes.join("\n"),
+    ).toBe(true);
+    expect(await depositOf(wallets.paymaster)).toBe(before);
+    // The same operation carrying our server's signature is paid (the harness is sound): what the attacker
+    // lacked is that signature, which the server gives only after its checks.
+    expect(await handleOps((await fan()).account, (op) => sponsorSignature(op))).toBe("paid (accepted)");
+    expect(await depositOf(wallets.paymaster)).toBeLessThan(before);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Passkey wallets on a test chain: our factory and paymaster deployed on the fixture's anvil, a local Alto
+ * Passkey wallets on a test chain: our factory and verifying paymaster deployed on the fixture's anvil, a local Alto
  * bundler and a viem bundler client priced as the web app prices (apps/web/src/lib/wallet/passkey.ts).
  */
 import { http } from "viem";
@@ -10,6 +10,7 @@ import { type BundlerInstance, startBundler } from "../src/bundler.js";
 import { bundlerFeesPerGas } from "../src/passkey-account.js";
 import { deployWallets, type WalletContracts } from "../src/wallets.js";
 import type { Fixture } from "./fixture.js";
+import { SPONSOR_SIGNER } from "./sponsorship.js";
 
 export const BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 export const BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
@@ -20,12 +21,13 @@ export interface WalletBed {
   bundlerClient: BundlerClient;
 }
 
-export async function startWalletBed(f: Fixture, opts: { dailyLimit?: number } = {}): Promise<WalletBed> {
+/** The wallets on `f`'s chain, the paymaster trusting the test sponsorship key (test/sponsorship.ts). */
+export async function startWalletBed(f: Fixture): Promise<WalletBed> {
   const wallets = await deployWallets({
     rpcUrl: f.anvil.rpcUrl,
     collectible: f.collectible,
     marketplace: f.marketplace,
-    dailyLimit: opts.dailyLimit,
+    sponsorSigner: SPONSOR_SIGNER,
   });
   const bundler = await startBundler({
     rpcUrl: f.anvil.rpcUrl,

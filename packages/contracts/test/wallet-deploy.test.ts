@@ -1,7 +1,8 @@
 /**
  * Deployment of the passkey wallet contracts (decisions 160, 181): the paymaster is staked at deployment
  * (ERC-7562), and outside a development chain deployWallets and `npm run deploy -- --wallets` apply
- * deployAll's key checks (a multisig admin that is not the deployer) before sending anything.
+ * deployAll's key checks (a multisig admin that is not the deployer, a sponsorship signer that is not the
+ * deployer) before sending anything.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -23,15 +24,29 @@ const run = promisify(execFile);
 const pkgDir = new URL("..", import.meta.url).pathname;
 const DEPLOYER = ANVIL_ADDRESSES[0];
 const MULTISIG = ANVIL_ADDRESSES[5];
+const SPONSOR = ANVIL_ADDRESSES[9];
 
+/** The key the paymaster takes sponsorships from. */
+const sponsorSignerOf = (rpcUrl: string, paymaster: Address) =>
+  createPublicClient({ transport: http(rpcUrl) }).readContract({
+    address: paymaster,
+    abi: diginoorPaymasterAbi,
+    functionName: "sponsorSigner",
+  });
+
+/** The paymaster's roles `who` holds (the verifying paymaster has one: DEFAULT_ADMIN_ROLE; decision 186). */
 async function roles(rpcUrl: string, paymaster: Address, who: Address) {
   const c = createPublicClient({ transport: http(rpcUrl) });
-  const read = (functionName: "DEFAULT_ADMIN_ROLE" | "POLICY_ROLE") =>
-    c.readContract({ address: paymaster, abi: diginoorPaymasterAbi, functionName });
   const out: string[] = [];
   for (const [name, role] of [
-    ["admin", await read("DEFAULT_ADMIN_ROLE")],
-    ["policy", await read("POLICY_ROLE")],
+    [
+      "admin",
+      await c.readContract({
+        address: paymaster,
+        abi: diginoorPaymasterAbi,
+        functionName: "DEFAULT_ADMIN_ROLE",
+      }),
+    ],
   ] as const) {
     if (
       await c.readContract({
@@ -70,7 +85,7 @@ describe("deployWallets outside a development chain", () => {
     await anvil?.stop();
   });
 
-  const opts = () => ({ rpcUrl: anvil.rpcUrl, collectible, marketplace });
+  const opts = () => ({ rpcUrl: anvil.rpcUrl, collectible, marketplace, sponsorSigner: SPONSOR });
 
   it("refuses the deployer as the paymaster's admin, given or by default, and sends nothing", async () => {
     const before = await nonce();
@@ -79,6 +94,9 @@ describe("deployWallets outside a development chain", () => {
     );
     await expect(deployWallets({ ...opts(), admin: DEPLOYER })).rejects.toThrow(
       /paymaster admin is the same address as the deployer/,
+    );
+    await expect(deployWallets({ ...opts(), admin: MULTISIG, sponsorSigner: DEPLOYER })).rejects.toThrow(
+      /sponsorship signer is the same address as the deployer.*--sponsor-signer/,
     );
     expect(await nonce()).toBe(before);
   });
@@ -105,8 +123,9 @@ describe("deployWallets outside a development chain", () => {
     expect(info.stake).toBe(DEFAULT_PAYMASTER_STAKE_WEI);
     expect(info.unstakeDelaySec).toBe(MIN_UNSTAKE_DELAY_SECONDS);
     expect(stakeProblem(info)).toBeUndefined();
-    expect(await roles(anvil.rpcUrl, w.paymaster, MULTISIG)).toEqual(["admin", "policy"]);
+    expect(await roles(anvil.rpcUrl, w.paymaster, MULTISIG)).toEqual(["admin"]);
     expect(await roles(anvil.rpcUrl, w.paymaster, DEPLOYER)).toEqual([]);
+    expect(await sponsorSignerOf(anvil.rpcUrl, w.paymaster)).toBe(SPONSOR);
   });
 });
 
@@ -118,11 +137,14 @@ describe("deployWallets on a development chain", () => {
         rpcUrl: anvil.rpcUrl,
         collectible: ANVIL_ADDRESSES[1],
         marketplace: ANVIL_ADDRESSES[2],
+        // On a development chain the deployer may sign sponsorships too.
+        sponsorSigner: DEPLOYER,
       });
       const c = createPublicClient({ transport: http(anvil.rpcUrl) });
       expect(stakeProblem(await stakeInfo(c, w.paymaster))).toBeUndefined();
       expect((await stakeInfo(c, w.paymaster)).deposit).toBe(parseEther("10"));
-      expect(await roles(anvil.rpcUrl, w.paymaster, DEPLOYER)).toEqual(["admin", "policy"]);
+      expect(await roles(anvil.rpcUrl, w.paymaster, DEPLOYER)).toEqual(["admin"]);
+      expect(await sponsorSignerOf(anvil.rpcUrl, w.paymaster)).toBe(DEPLOYER);
     } finally {
       await anvil.stop();
     }
@@ -177,29 +199,35 @@ describe("deploy CLI --wallets", () => {
   it("outside a development chain, refuses the wallets' key problems before deploying anything", async () => {
     const a = await startAnvil({ chainId: 80002 });
     try {
-      type Failure = { code: number; stderr: string; stdout: string };
-      const fail = (args: string[]) =>
-        cli(a.rpcUrl, args).then(
-          () => undefined,
-          (e: Failure) => e,
-        );
-      const err = await fail([...roleFlags, "--admin", MULTISIG, "--wallets", "--paymaster-stake", "0"]);
-      expect(err?.code).toBe(1);
-      expect(err?.stdout).toBe("");
-      expect(err?.stderr).toMatch(/paymaster's stake is 0 wei, under the minimum/);
-      // The factory names no guardian (decision 185): the old flag is refused, not ignored.
-      const old = await fail([...roleFlags, "--admin", MULTISIG, "--wallets", "--guardian", MULTISIG]);
-      expect(old?.code).not.toBe(0);
-      expect(old?.stdout).toBe("");
-      expect(old?.stderr).toMatch(/Unknown option '--guardian'/);
+      const refused = async (args: string[]) =>
+        (await cli(a.rpcUrl, [...roleFlags, "--admin", MULTISIG, "--wallets", ...args]).catch(
+          (e: { code: number; stderr: string; stdout: string }) => e,
+        )) as { code: number; stderr: string; stdout: string };
       const c = createPublicClient({ transport: http(a.rpcUrl) });
-      expect(await c.getTransactionCount({ address: DEPLOYER })).toBe(0);
+      for (const [args, why] of [
+        [
+          ["--sponsor-signer", SPONSOR, "--paymaster-stake", "0"],
+          /paymaster's stake is 0 wei, under the minimum/,
+        ],
+        [[], /--wallets needs --sponsor-signer <address>/],
+        [["--sponsor-signer", DEPLOYER], /sponsorship signer is the same address as the deployer/],
+        // The factory names no guardian (decision 185): the old flag is refused, not ignored.
+        [["--guardian", MULTISIG, "--sponsor-signer", SPONSOR], /Unknown option '--guardian'/],
+      ] as const) {
+        const err = await refused([...args]);
+        expect(err.code, args.join(" ")).toBe(1);
+        expect(err.stdout).toBe("");
+        expect(err.stderr).toMatch(why);
+        expect(await c.getTransactionCount({ address: DEPLOYER })).toBe(0);
+      }
 
       const { stdout } = await cli(a.rpcUrl, [
         ...roleFlags,
         "--admin",
         MULTISIG,
         "--wallets",
+        "--sponsor-signer",
+        SPONSOR,
         "--paymaster-stake",
         parseEther("2").toString(),
         "--unstake-delay",
@@ -211,8 +239,10 @@ describe("deploy CLI --wallets", () => {
       const info = await stakeInfo(c, out.paymaster);
       expect(info.stake).toBe(parseEther("2"));
       expect(info.unstakeDelaySec).toBe(2 * 86_400);
-      expect(await roles(a.rpcUrl, out.paymaster, MULTISIG)).toEqual(["admin", "policy"]);
+      expect(await roles(a.rpcUrl, out.paymaster, MULTISIG)).toEqual(["admin"]);
       expect(await roles(a.rpcUrl, out.paymaster, DEPLOYER)).toEqual([]);
+      expect(out.sponsorSigner).toBe(SPONSOR);
+      expect(await sponsorSignerOf(a.rpcUrl, out.paymaster)).toBe(SPONSOR);
     } finally {
       await a.stop();
     }

@@ -1,7 +1,8 @@
 /**
  * The passkey-wallet setting of a test file: the contracts fixture with the passkey wallets on it
- * ({@link startWalletBed}: EntryPoint v0.8 with our factory and paymaster, the real bundler (Alto) and viem's
- * bundler client on it, fees from the bundler's quote as the web app takes them), stopped together.
+ * ({@link startWalletBed}: EntryPoint v0.8 with our factory and paymaster trusting the test sponsorship key,
+ * test/sponsorship.ts; the real bundler (Alto) and viem's bundler client on it, fees from the bundler's quote
+ * as the web app takes them), stopped together.
  */
 import type { BundlerClient } from "viem/account-abstraction";
 import type { BundlerInstance } from "../src/bundler.js";

@@ -21,6 +21,7 @@ import {
 } from "../src/software-passkey.js";
 import { deployWallets } from "../src/wallets.js";
 import { type Fixture, setupFixture } from "./fixture.js";
+import { SPONSOR_SIGNER } from "./sponsorship.js";
 
 const ORIGIN = "http://localhost";
 const RP_ID = "localhost";
@@ -41,6 +42,7 @@ beforeAll(async () => {
     rpcUrl: f.anvil.rpcUrl,
     collectible: f.collectible,
     marketplace: f.marketplace,
+    sponsorSigner: SPONSOR_SIGNER,
   });
   verifier = await (f.publicClient as PublicClient).readContract({
     address: wallets.factory,

@@ -27,8 +27,10 @@ export const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 export const JSON_RPC_INVALID_PARAMS = -32602;
 export const JSON_RPC_INTERNAL_ERROR = -32603;
-/** EIP-1474 "Limit exceeded": a batch, where the endpoint takes one call per request. */
+/** EIP-1474 "Limit exceeded": a batch, where the endpoint takes one call per request; a spent budget. */
 export const JSON_RPC_LIMIT_EXCEEDED = -32005;
+/** EIP-1474 "Transaction rejected": an operation the caller may not have relayed (another's wallet). */
+export const JSON_RPC_TRANSACTION_REJECTED = -32003;
 
 /** An error a method answers with (its code, message and data go to the caller as they are). */
 export class JsonRpcError extends Error {

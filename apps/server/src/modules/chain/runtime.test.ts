@@ -77,6 +77,48 @@ describe("local chain runtime", () => {
     }
   }, 240_000);
 
+  it("gives the local chain a new verifying paymaster when the recorded one trusts another sponsorship key (decision 186)", async () => {
+    const otherKey = ANVIL_PRIVATE_KEYS[3] as `0x${string}`;
+    const withOther = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: "http://localhost:3000",
+      SPONSOR_SIGNER_PRIVATE_KEY: otherKey,
+    });
+    const before = (await latestDeployment(tdb.database.db, 31337))!;
+    const logs: string[] = [];
+    const chain = await startChain(withOther, tdb.database.db, (m) => logs.push(m));
+    try {
+      const w = chain!.wallets!;
+      expect(w.paymaster).not.toBe(before.paymaster);
+      expect(w.accountFactory).toBe(before.accountFactory); // fans' wallets keep their addresses
+      expect(chain!.sponsor!.address).toBe(ANVIL_ADDRESSES[3]);
+      expect(
+        await chain!.publicClient.readContract({
+          address: w.paymaster,
+          abi: diginoorPaymasterAbi,
+          functionName: "sponsorSigner",
+        }),
+      ).toBe(ANVIL_ADDRESSES[3]);
+      expect(logs.some((l) => l.startsWith("Deployed a verifying paymaster"))).toBe(true);
+    } finally {
+      await chain!.stop();
+    }
+    // Back to the development key: its own paymaster again.
+    const back = await startChain(config, tdb.database.db, () => {});
+    try {
+      expect(
+        await back!.publicClient.readContract({
+          address: back!.wallets!.paymaster,
+          abi: diginoorPaymasterAbi,
+          functionName: "sponsorSigner",
+        }),
+      ).toBe(ANVIL_ADDRESSES[9]);
+    } finally {
+      await back!.stop();
+    }
+  }, 240_000);
+
   it("redeploys when the local chain state was lost", async () => {
     fs.rmSync(path.join(dataDir, "anvil-state.json"), { force: true });
     const logs: string[] = [];
@@ -141,6 +183,41 @@ describe("a chain given by CHAIN_RPC_URL", () => {
     }
   });
 
+  it("refuses a paymaster that sponsors what another key signs (decision 186)", async () => {
+    const w = await deployWallets({
+      rpcUrl: anvil.rpcUrl,
+      collectible: JSON.parse(deploymentLine).collectible,
+      marketplace: JSON.parse(deploymentLine).marketplace,
+      sponsorSigner: ANVIL_ADDRESSES[2],
+      // Chain 777 is not a development chain: the paymaster's admin is a multisig (decision 181).
+      admin: ANVIL_ADDRESSES[5],
+    });
+    const line = JSON.stringify({
+      ...JSON.parse(deploymentLine),
+      accountFactory: w.factory,
+      paymaster: w.paymaster,
+    });
+    const fresh = await createTestDatabase();
+    try {
+      await expect(
+        startChain(
+          remote({ CHAIN_DEPLOYMENT: line, SPONSOR_SIGNER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[3] as string }),
+          fresh.database.db,
+          () => {},
+        ),
+      ).rejects.toThrow(
+        new RegExp(
+          `sponsors what ${ANVIL_ADDRESSES[2]} signs, but SPONSOR_SIGNER_PRIVATE_KEY is ${ANVIL_ADDRESSES[3]}`,
+        ),
+      );
+      await expect(
+        startChain(remote({ CHAIN_DEPLOYMENT: line }), fresh.database.db, () => {}),
+      ).rejects.toThrow(/SPONSOR_SIGNER_PRIVATE_KEY is unset/);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   it("refuses a deployment line for another chain", async () => {
     const other = JSON.stringify({ ...JSON.parse(deploymentLine), chainId: 137 });
     await expect(startChain(remote({ CHAIN_DEPLOYMENT: other }), tdb.database.db, () => {})).rejects.toThrow(
@@ -198,10 +275,13 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [anvil.rpcUrl] } },
     });
+    // Both paymasters trust the server's sponsorship key (decision 186): only the stake differs.
+    const sponsor = privateKeyToAccount(ANVIL_PRIVATE_KEYS[9] as Hex);
     const staked = await deployWallets({
       rpcUrl: anvil.rpcUrl,
       collectible: base.collectible,
       marketplace: base.marketplace,
+      sponsorSigner: sponsor.address,
       admin: multisig.address,
     });
     // A paymaster deployed without the deploy script: no stake at all.
@@ -219,9 +299,8 @@ describe("a chain given by CHAIN_RPC_URL", () => {
     const bare = await deployed(diginoorPaymasterAbi as never, diginoorPaymasterBytecode, [
       base.collectible,
       base.marketplace,
-      factory,
+      sponsor.address,
       multisig.address,
-      20,
       parseEther("0.05"),
     ]);
     const line = (paymaster: Address, accountFactory: Address) =>
@@ -233,6 +312,7 @@ describe("a chain given by CHAIN_RPC_URL", () => {
           remote({
             CHAIN_DEPLOYMENT: line(paymaster, accountFactory),
             BUNDLER_URL: "http://127.0.0.1:1/rpc",
+            SPONSOR_SIGNER_PRIVATE_KEY: ANVIL_PRIVATE_KEYS[9] as string,
             ...extra,
           }),
           fresh.database.db,

@@ -4,6 +4,7 @@ import { startAnvil } from "@diginoor/contracts/anvil";
 import { ANVIL_DEPLOYER_PRIVATE_KEY, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
+import { diginoorPaymasterAbi } from "@diginoor/contracts/generated/diginoorPaymaster";
 import { deployWallets, ENTRYPOINT_ADDRESS, stakeInfo, stakeProblem } from "@diginoor/contracts/wallets";
 import {
   type Address,
@@ -50,6 +51,11 @@ export interface ChainRuntime {
   /** Relays fans' own signed recovery proposals and completes them (RECOVERY_RELAYER_PRIVATE_KEY; anvil's 7th account locally): no account's guardian (decision 185). */
   recoveryRelayer?: LocalAccount;
   /**
+   * Signs sponsorships for our verifying paymaster (SPONSOR_SIGNER_PRIVATE_KEY; anvil's 10th account
+   * locally; decision 186). It can only make the paymaster pay for an operation, never move a token.
+   */
+  sponsor?: LocalAccount;
+  /**
    * Passkey wallets (decision 160): EntryPoint v0.8, our account factory and paymaster, and the ERC-4337
    * bundler (BUNDLER_URL, or the Alto the server started beside its anvil). Absent without them.
    */
@@ -61,6 +67,7 @@ export interface ChainRuntime {
 const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
 const LOCAL_RECOVERY_RELAYER_KEY = ANVIL_PRIVATE_KEYS[6];
+const LOCAL_SPONSOR_KEY = ANVIL_PRIVATE_KEYS[9];
 
 const LOCAL_CHAIN_ID = 31337;
 const PREFERRED_LOCAL_PORT = 8545;
@@ -172,15 +179,56 @@ export async function startChain(
       : local
         ? privateKeyToAccount(LOCAL_RECOVERY_RELAYER_KEY)
         : undefined;
+    // The development default on any anvil chain (the server's own or a test's), as its keys are public.
+    const sponsor = config.SPONSOR_SIGNER_PRIVATE_KEY
+      ? privateKeyToAccount(config.SPONSOR_SIGNER_PRIVATE_KEY as Hex)
+      : local || chainId === LOCAL_CHAIN_ID
+        ? privateKeyToAccount(LOCAL_SPONSOR_KEY)
+        : undefined;
     const walletsMissing =
       !deployment.accountFactory || !(await hasCode(publicClient, deployment.accountFactory));
     const devChain = DEV_CHAIN_IDS.includes(chainId);
-    if (walletsMissing && (local || (config.DEPLOYER_PRIVATE_KEY && devChain))) {
+    // A paymaster from before decision 186 (no sponsorSigner), or one that trusts another key.
+    const paymasterSigner = deployment.paymaster
+      ? await publicClient
+          .readContract({
+            address: deployment.paymaster,
+            abi: diginoorPaymasterAbi,
+            functionName: "sponsorSigner",
+          })
+          .catch(() => undefined)
+      : undefined;
+    const paymasterStale =
+      !walletsMissing && !!deployment.paymaster && (!paymasterSigner || paymasterSigner !== sponsor?.address);
+    if (paymasterStale && local && sponsor) {
+      // The local chain's factory stays (fans' wallet addresses are its), with a new verifying paymaster.
       const w = await deployWallets({
         rpcUrl,
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
         collectible: deployment.collectible,
         marketplace: deployment.marketplace,
+        factory: deployment.accountFactory,
+        sponsorSigner: sponsor.address,
+      });
+      deployment = { ...deployment, paymaster: w.paymaster };
+      await recordDeployment(db, deployment);
+      log(`Deployed a verifying paymaster for SPONSOR_SIGNER_PRIVATE_KEY: ${w.paymaster}`);
+    } else if (paymasterStale) {
+      throw new Error(
+        paymasterSigner
+          ? `The paymaster ${deployment.paymaster} sponsors what ${paymasterSigner} signs, but SPONSOR_SIGNER_PRIVATE_KEY is ${sponsor?.address ?? "unset"}`
+          : `The paymaster ${deployment.paymaster} is not a verifying paymaster (decision 186): deploy the wallet contracts again`,
+      );
+    }
+    if (walletsMissing && (local || (config.DEPLOYER_PRIVATE_KEY && devChain))) {
+      if (!sponsor)
+        throw new Error("SPONSOR_SIGNER_PRIVATE_KEY is required to deploy the passkey wallet contracts");
+      const w = await deployWallets({
+        rpcUrl,
+        deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
+        collectible: deployment.collectible,
+        marketplace: deployment.marketplace,
+        sponsorSigner: sponsor.address,
       });
       deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
       await recordDeployment(db, deployment);
@@ -188,8 +236,8 @@ export async function startChain(
     }
     let wallets: ChainRuntime["wallets"];
     if (deployment.paymaster && !devChain) {
-      // ERC-7562: a standard bundler refuses every operation of an unstaked paymaster that reads its own
-      // storage in validation, ours does; so does the reputation of a paymaster under the bundler's minimum.
+      // ERC-7562: a bundler refuses an unstaked paymaster that reads its own storage in validation (ours
+      // reads none since decision 186, but a paymaster's reputation and throttling follow its stake).
       const problem = stakeProblem(
         await stakeInfo(publicClient, deployment.paymaster),
         config.PAYMASTER_MIN_STAKE_WEI,
@@ -244,6 +292,7 @@ export async function startChain(
       admin,
       buyer,
       recoveryRelayer,
+      sponsor,
       wallets,
       stop,
     };

@@ -34,11 +34,17 @@ export async function exportWallets(q: Query, s: PersonalSubject) {
          FROM wallet_recoveries WHERE user_id = $1 ORDER BY requested_at`,
       [s.userId],
     ),
+    sponsoredOperations: await q(
+      `SELECT sender, nonce, day::text AS day, max_cost_wei::text AS "maxCostWei", signed_at AS "signedAt"
+         FROM sponsorships WHERE user_id = $1 ORDER BY signed_at`,
+      [s.userId],
+    ),
   };
 }
 
 export async function eraseWallets(q: Query, s: PersonalSubject) {
   await q("DELETE FROM wallet_nonces WHERE user_id = $1", [s.userId]);
+  await q("DELETE FROM sponsorships WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallet_recoveries WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM wallet_passkey_requests WHERE user_id = $1", [s.userId]);
   await q("DELETE FROM passkey_credentials WHERE user_id = $1", [s.userId]);

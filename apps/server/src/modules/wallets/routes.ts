@@ -1,3 +1,4 @@
+import { paymasterEndpoints } from "@diginoor/api/chain";
 import { walletEndpoints as api } from "@diginoor/api/wallets";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
@@ -5,6 +6,7 @@ import type { RateLimitRule } from "../../lib/rate-limit.ts";
 import type { WalletDevicesService } from "./devices.ts";
 import type { WalletRecoveryService } from "./recovery.ts";
 import type { WalletsService } from "./service.ts";
+import type { SponsorshipService } from "./sponsorship.ts";
 
 const NONCES_PER_USER: RateLimitRule = { name: "wallet-nonce:user", limit: 30, windowSeconds: 600 };
 const LINKS_PER_USER: RateLimitRule = { name: "wallet-link:user", limit: 30, windowSeconds: 600 };
@@ -15,6 +17,9 @@ const RECOVERY_LINKS_PER_USER: RateLimitRule = {
   windowSeconds: 3600,
 };
 
+/** A sponsorship per operation the fan's wallet sends, with room for retries. */
+const SPONSORSHIPS_PER_USER: RateLimitRule = { name: "paymaster:user", limit: 120, windowSeconds: 600 };
+
 const userId = (u: { id: string } | null) => (u as { id: string }).id;
 
 /** /api/v1/wallets: link (SIWE), list, choose the receiving wallet, unlink. Signed-in users only. */
@@ -23,7 +28,13 @@ export function registerWalletRoutes(
   service: WalletsService,
   recovery: WalletRecoveryService,
   devices: WalletDevicesService,
+  sponsorship: SponsorshipService,
 ): void {
+  route(app, paymasterEndpoints.sponsorUserOperation, {
+    permission: "signed-in",
+    rateLimits: [{ rule: SPONSORSHIPS_PER_USER, by: "user" }],
+    handler: ({ user, body }) => sponsorship.sponsor(userId(user), body),
+  });
   route(app, api.requestWalletPasskey, {
     permission: "signed-in",
     rateLimits: [{ rule: LINKS_PER_USER, by: "user" }],

@@ -49,7 +49,8 @@ export type WalletRow = typeof wallets.$inferSelect;
 
 /** Recoveries of passkey wallets (migrations/0165_wallet_recoveries.sql), written in SQL by recovery.ts. */
 /** Requests to add a passkey of another device (migrations/0175_wallet_passkey_devices.sql), written in SQL by devices.ts. */
-export const ownedTables = ["wallet_recoveries", "wallet_passkey_requests"] as const;
+/** Sponsorships of the verifying paymaster (migrations/0197_sponsorships.sql), written in SQL by sponsorship.ts. */
+export const ownedTables = ["wallet_recoveries", "wallet_passkey_requests", "sponsorships"] as const;
 
 /** Every wallet ever linked to an account (migrations/0196_editions_and_abuse_bounds.sql): written by a trigger on `wallets`. */
 export const walletLinkHistory = pgTable("wallet_link_history", {

@@ -7,7 +7,7 @@ import "./wallet-ui.css";
 
 /**
  * "Send to my own wallet" for a token in the fan's passkey wallet: any address, then a confirmation that
- * names it in full (a transfer cannot be undone). Diginoor pays the gas (decision 160).
+ * names it in full (a transfer cannot be undone). Diginoor pays the gas to a wallet the fan linked (decision 186).
  */
 export function SendToOwnWallet({
   title,
@@ -73,7 +73,8 @@ export function SendToOwnWallet({
             }}
           >
             <p>
-              Move this NFT to a wallet app you control (MetaMask, a hardware wallet…). Diginoor pays the gas.
+              Move this NFT to a wallet app you control (MetaMask, a hardware wallet…) that you linked to your
+              account on the Wallets page: Diginoor pays the gas.
             </p>
             <TextField
               label="Wallet address"

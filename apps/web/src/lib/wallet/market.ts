@@ -261,19 +261,17 @@ export function useMarketActions(chain: ReadyChain) {
       },
       /** Whether `tokenId` is held by the fan's passkey wallet (its actions need no wallet app and no gas). */
       passkeyHolder,
-      /** "Send to my own wallet": the passkey wallet transfers the token to `to` (sponsored). */
+      /**
+       * "Send to my own wallet": the passkey wallet transfers the token to `to`, another wallet of the fan's
+       * (sponsored). A plain transferFrom: safeTransferFrom's receiver hook would run code we did not write
+       * on our gas, so our paymaster does not pay for it (decision 186).
+       */
       async sendToOwnWallet(tokenId: bigint, to: Address, step: Step) {
         const pk = await passkeyHolder(tokenId);
         if (!pk) throw new WalletStepError("Only a token in your passkey wallet can be sent from here");
         return viaPasskey(
           pk,
-          [
-            call(collectible, diginoorCollectibleAbi, "safeTransferFrom", [
-              pk.address as Address,
-              to,
-              tokenId,
-            ]),
-          ],
+          [call(collectible, diginoorCollectibleAbi, "transferFrom", [pk.address as Address, to, tokenId])],
           step,
         );
       },

@@ -1,8 +1,9 @@
-import type { bundlerEndpoints } from "@diginoor/api/chain";
+import type { bundlerEndpoints, paymasterEndpoints } from "@diginoor/api/chain";
 import type { LinkPasskeyRequest, Wallet, walletEndpoints } from "@diginoor/api/wallets";
 import {
   bundlerFeesPerGas,
   diginoorPaymasterFields,
+  sponsorshipRequest,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
 import { bufferToBase64URLString, startAuthentication, startRegistration } from "@simplewebauthn/browser";
@@ -138,7 +139,7 @@ export async function sendFromPasskeyWallet(
   if (!wallet.passkey || !chain.accountFactory || !chain.paymaster || !chain.chainId || !chain.bundlerUrl) {
     throw new Error("Passkey wallets are unavailable on this server");
   }
-  // Reads (the nonce, the next block's time) from the chain's RPC, as the rest of the wallet code reads;
+  // Reads (the nonce, the factory's address of the account) from the chain's RPC, as the rest of the wallet code reads;
   // the bundler proxy passes the ERC-4337 methods only.
   const client = chainReader({ ...chain, chainId: chain.chainId });
   // Any passkey of the wallet may sign (decision 171): the browser is offered every credential id and
@@ -179,14 +180,21 @@ export async function sendFromPasskeyWallet(
         bundlerFeesPerGas(bundlerClient as never, () => estimateFeesPerGas(client)),
     },
   });
-  // The paymaster counts the operation against a UTC day and the EntryPoint accepts it only on that day
-  // of the chain's clock, not this device's: a phone's clock may be off, and a development chain's runs
-  // ahead once tests have moved its time (then every operation was refused, "AA32 paymaster expired").
-  const next = await client.getBlock({ blockTag: "pending" }).catch(() => client.getBlock());
+  // Our paymaster pays only with the server's signature over this very operation (decision 186): the
+  // server checks it is this fan's wallet, an action we sponsor, and fees and gas near the bundler's.
+  const paymaster = chain.paymaster as Address;
   const hash = await bundler.sendUserOperation({
     account,
     calls,
-    paymaster: diginoorPaymasterFields(chain.paymaster as Address, () => Number(next.timestamp)),
+    paymaster: diginoorPaymasterFields(paymaster, async (op) => {
+      const sponsorship = await callApi<typeof paymasterEndpoints.sponsorUserOperation>(
+        "POST /api/v1/paymaster",
+        {
+          body: sponsorshipRequest(paymaster, op),
+        },
+      );
+      return sponsorship.paymasterData as Hex;
+    }),
   });
   const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 120_000 });
   if (!receipt.success) throw new Error(receipt.reason ?? "The operation reverted on chain");
