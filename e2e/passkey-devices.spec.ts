@@ -3,7 +3,10 @@ import type { DevMailboxResponse } from "@diginoor/api/auth";
 import type { Wallet } from "@diginoor/api/wallets";
 import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { type Address, createPublicClient, type Hex, http } from "viem";
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
+import { signRecoveryWithCode } from "@diginoor/contracts/recovery-code";
+import { type Address, createPublicClient, createWalletClient, type Hex, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { E2E_PASSWORD, signUpAndSignIn } from "./support/accounts.ts";
 import { fixedPriceNft, getJson } from "./support/api.ts";
 import { openCardCheckout } from "./support/checkout.ts";
@@ -188,6 +191,14 @@ test("recovery: a link opened on a new device, the waiting period, cancelled fro
     await expect(phone.page.getByText("Your passkey wallet is ready")).toBeVisible({ timeout: 15_000 });
     const recovery = phone.page.getByTestId("wallet-recovery");
     await shots(phone.page, "4-recovery-offer");
+    // The recovery code (decision 185): made on this device, shown once; its key becomes the guardian.
+    await recovery.getByRole("button", { name: "Make my recovery code" }).click();
+    const words =
+      (await recovery.getByTestId("recovery-code-words").textContent({ timeout: 60_000 }))?.trim() ?? "";
+    expect(words.split(" ")).toHaveLength(12);
+    await shots(phone.page, "4b-recovery-code");
+    await recovery.getByRole("button", { name: "I have written them down" }).click();
+    await expect(recovery.getByText("This wallet has a recovery code")).toBeVisible({ timeout: 15_000 });
 
     // ------------------------------------------------------------ every device lost: the link, on a new device
     await signIn(newLaptop.page, email);
@@ -215,6 +226,7 @@ test("recovery: a link opened on a new device, the waiting period, cancelled fro
     await newLaptop.page.goto(new URL(link).pathname);
     await waitForData(newLaptop.page);
     await expect(newLaptop.page.getByRole("heading", { name: "Recover your passkey wallet" })).toBeVisible();
+    await newLaptop.page.getByTestId("recovery-code").fill(words);
     await shots(newLaptop.page, "5-recover-link");
     await newLaptop.page.getByRole("button", { name: "Make my new passkey" }).click();
     await expect(newLaptop.page.getByTestId("recovery-confirmed")).toContainText("Recovery started", {
@@ -251,6 +263,53 @@ test("recovery: a link opened on a new device, the waiting period, cancelled fro
     });
     expect(stillOld).toBe(false);
     await shots(phone.page, "8-recovery-cancelled");
+
+    // ------------------------------------------------------------ a proposal sent straight to the chain
+    // Someone with the code (not through us) relays the guardian's signature themselves: the bell tells the fan.
+    const stranger = createWalletClient({
+      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[9] as Hex),
+      transport: http(info.rpcUrl as string),
+    });
+    const chainId = await chain.getChainId();
+    const nonce = await chain.readContract({
+      address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "recoveryNonce",
+    });
+    // The key proposed: the cancelled proposal's (the new laptop's passkey, a valid P-256 point).
+    const signature = await signRecoveryWithCode({
+      code: words,
+      account: address,
+      chainId,
+      newPublicKey: newPasskey as Hex,
+      nonce,
+    });
+    await chain.waitForTransactionReceipt({
+      hash: await stranger.writeContract({
+        chain: null,
+        address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "proposeRecoveryWithSignature",
+        args: [`0x${newPasskey.slice(2, 66)}` as Hex, `0x${newPasskey.slice(66)}` as Hex, signature],
+      }),
+    });
+    // The chain watcher told of our relayed proposal already; this one is a second such notice.
+    const chainNotices = phone.page
+      .getByRole("region", { name: "Notifications" })
+      .getByText(/A recovery of your passkey wallet .*was proposed/);
+    const bell = phone.page.getByRole("button", { name: /^Notifications/ });
+    await expect
+      .poll(
+        async () => {
+          await phone.page.reload();
+          await waitForData(phone.page);
+          await bell.click();
+          return chainNotices.count();
+        },
+        { timeout: 60_000, intervals: [1000] },
+      )
+      .toBe(2);
+    await shots(phone.page, "9-bell-chain-proposal");
     expectNoProblems(phone.watch);
     expectNoProblems(newLaptop.watch);
   } finally {

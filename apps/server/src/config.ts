@@ -162,14 +162,15 @@ export const envSchema = z
       .regex(/^\d+$/, "must be a whole number of wei")
       .default("1000000000000000000")
       .transform((v) => BigInt(v)),
-    /** Recovery guardian named in new passkey accounts (decision 160); on the local chain anvil's 7th dev account. */
-    RECOVERY_GUARDIAN_ADDRESS: evmAddress.optional(),
     /**
-     * The recovery guardian's key (decision 160): proposes a fan's new passkey after the fan confirmed a
-     * mailed link, and completes it 7 days later. It can do nothing else to an account. On the local
-     * chain anvil's 7th dev account; without it, wallets cannot be recovered by the server.
+     * The recovery relayer's key (decision 185): pays the gas of a fan's recovery, sending on chain the
+     * proposal the fan's own guardian signed (their recovery code's key, in their browser) and completing
+     * it 7 days later. It is no account's guardian and can change nothing by itself. On the local chain
+     * anvil's 7th dev account; without it, the fan sends the proposal to the chain themselves.
      */
-    RECOVERY_GUARDIAN_PRIVATE_KEY: hexKey,
+    RECOVERY_RELAYER_PRIVATE_KEY: hexKey,
+    /** Most recoveries the relayer pays for per wallet and calendar month (each a proposal and a completion). */
+    RECOVERY_RELAYS_PER_MONTH: z.coerce.number().int().min(0).max(100).default(3),
     /**
      * Signs sponsorships of passkey wallets' operations for our verifying paymaster (decision 186): the
      * paymaster pays only for operations it signed, and the server signs only after its checks. It can

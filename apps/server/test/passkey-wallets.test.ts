@@ -9,9 +9,24 @@ import {
   passkeyRefusalMessages,
   walletMessages as m,
 } from "@diginoor/api/wallets";
+import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
+import { toPasskeyAccount } from "@diginoor/contracts/passkey-account";
+import { newRecoveryCode, recoveryCodeGuardian } from "@diginoor/contracts/recovery-code";
 import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
-import { type Hex, stringToHex } from "viem";
+import {
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+  stringToHex,
+  type Transport,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { passkeyAssertionBody } from "./fixtures/passkeys.ts";
@@ -59,6 +74,102 @@ describe("passkey wallets", () => {
       paymaster: t.ctx.chain?.wallets?.paymaster,
     });
     expect(res.json().accountFactory).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
+  it("links the account of the passkey and the guardian the fan named (their recovery code's key): another address than without one", async () => {
+    const { cookie } = await newSignedInUser(t.ctx);
+    const passkey = createSoftwarePasskey({ origin: ORIGIN });
+    const guardian = recoveryCodeGuardian(newRecoveryCode())!;
+    const res = await link(cookie, { ...body(passkey, await nonceFor(cookie)), guardian });
+    expect(res.statusCode, res.body).toBe(201);
+    const read = (args: readonly unknown[]) =>
+      t.ctx.chain!.publicClient.readContract({
+        address: t.ctx.chain!.wallets!.accountFactory,
+        abi: diginoorAccountFactoryAbi,
+        functionName: "accountAddress",
+        args,
+      } as never) as Promise<string>;
+    const halves = [`0x${passkey.publicKey.slice(2, 66)}`, `0x${passkey.publicKey.slice(66)}`];
+    expect(res.json().address).toBe(await read([...halves, guardian]));
+    expect(res.json().address).not.toBe(await read(halves));
+    // The web app needs it for the never-used account's initCode.
+    expect(res.json().guardian).toBe(guardian);
+    expect((await list(cookie))[0]).toMatchObject({ guardian });
+  });
+
+  it("a passkey wallet links by Sign-In with Ethereum (ERC-1271 with ERC-7739): never used (ERC-6492) and deployed; another passkey's signature is refused", async () => {
+    const pc = createPublicClient({ chain: foundry, transport: http(t.ctx.chain!.rpcUrl) }) as PublicClient<
+      Transport,
+      Chain
+    >;
+    const siweLink = async (signWith: SoftwarePasskey, of: SoftwarePasskey) => {
+      const { cookie } = await newSignedInUser(t.ctx);
+      const owner = await toPasskeyAccount({
+        client: pc,
+        factory: t.ctx.chain!.wallets!.accountFactory,
+        owner: signWith.account,
+        ...(signWith === of
+          ? {}
+          : {
+              address: (
+                await toPasskeyAccount({
+                  client: pc,
+                  factory: t.ctx.chain!.wallets!.accountFactory,
+                  owner: of.account,
+                })
+              ).address,
+              firstPublicKey: of.publicKey,
+            }),
+      });
+      const nonce = await nonceFor(cookie);
+      const issuedAt = new Date();
+      const message = createSiweMessage({
+        address: owner.address,
+        chainId: t.ctx.chain!.chainId,
+        domain: new URL(ORIGIN).host,
+        uri: ORIGIN,
+        nonce,
+        version: "1",
+        issuedAt,
+        expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
+      });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/v1/wallets",
+        headers: { cookie },
+        payload: { message, signature: await owner.signMessage({ message }) },
+      });
+      return { res, address: owner.address };
+    };
+    const fresh = createSoftwarePasskey({ origin: ORIGIN });
+    const counterfactual = await siweLink(fresh, fresh);
+    expect(counterfactual.res.statusCode, counterfactual.res.body).toBe(201);
+    expect(await pc.getCode({ address: counterfactual.address })).toBeUndefined();
+
+    // Deployed (anyone may deploy it for its passkey), then linked by SIWE.
+    const used = createSoftwarePasskey({ origin: ORIGIN });
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[3] as Hex),
+      chain: foundry,
+      transport: http(t.ctx.chain!.rpcUrl),
+    });
+    await pc.waitForTransactionReceipt({
+      hash: await deployer.writeContract({
+        address: t.ctx.chain!.wallets!.accountFactory,
+        abi: diginoorAccountFactoryAbi,
+        functionName: "createAccount",
+        args: [`0x${used.publicKey.slice(2, 66)}`, `0x${used.publicKey.slice(66)}`],
+      }),
+    });
+    const deployed = await siweLink(used, used);
+    expect(await pc.getCode({ address: deployed.address })).toBeTruthy();
+    expect(deployed.res.statusCode, deployed.res.body).toBe(201);
+
+    // A passkey that is not the wallet's signs for it: refused.
+    const victim = createSoftwarePasskey({ origin: ORIGIN });
+    const forged = await siweLink(createSoftwarePasskey({ origin: ORIGIN }), victim);
+    expect(forged.res.statusCode).toBe(400);
+    expect(forged.res.json().error.message).toBe(m.badSignature);
   });
 
   it("links the factory's account of the passkey; it receives purchases and lists its passkey", async () => {

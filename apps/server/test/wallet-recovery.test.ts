@@ -1,7 +1,8 @@
 /**
- * Recovery of a passkey wallet whose every passkey is lost (decision 160), on anvil with the real bundler
- * (Alto) and our paymaster: the fan asks for a mailed link, confirms it with a new passkey, our guardian
- * key proposes that passkey on chain (deploying the account first if it was never used), notices go out
+ * Recovery of a passkey wallet whose every passkey is lost (decisions 160, 185), on anvil with the real bundler
+ * (Alto) and our paymaster: the fan asks for a mailed link, confirms it with a new passkey and their recovery
+ * code (whose key, the wallet's guardian, signs the proposal in the browser), our relayer key sends that
+ * signed proposal on chain (deploying the account first if it was never used), notices go out
  * at the start and a day before it can complete, and 7 days later the new passkey signs while the old one
  * is refused. A passkey of the wallet cancels a recovery it did not ask for (a sponsored user operation);
  * the fan hears of it and the proposed passkey never signs.
@@ -9,6 +10,7 @@
 import { walletMessages as m } from "@diginoor/api/wallets";
 import { ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { type BundlerInstance, startBundler } from "@diginoor/contracts/bundler";
+import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import {
@@ -17,11 +19,17 @@ import {
   passkeyCoordinates,
   toPasskeyAccount,
 } from "@diginoor/contracts/passkey-account";
+import {
+  newRecoveryCode,
+  recoveryCodeGuardian,
+  signRecoveryWithCode,
+} from "@diginoor/contracts/recovery-code";
 import { createSoftwarePasskey, type SoftwarePasskey } from "@diginoor/contracts/software-passkey";
 import {
   type Address,
   type Chain,
   createPublicClient,
+  createWalletClient,
   encodeFunctionData,
   type Hex,
   http,
@@ -30,8 +38,8 @@ import {
 } from "viem";
 import { type BundlerClient, createBundlerClient, type SmartAccount } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
-import { foundry } from "viem/chains";
 import { estimateFeesPerGas } from "viem/actions";
+import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignedInUser } from "./factories.ts";
 import { mailbox } from "./fixtures/accounts.ts";
@@ -40,7 +48,7 @@ import { sponsorAsItsFan } from "./fixtures/sponsor.ts";
 import { createTestApp, type TestApp } from "./harness.ts";
 
 const ORIGIN = "http://localhost:3000";
-const GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6] as Hex;
+const RELAYER_KEY = ANVIL_PRIVATE_KEYS[6] as Hex;
 
 let t: TestApp;
 let bundler: BundlerInstance;
@@ -49,7 +57,7 @@ let pc: PublicClient<Transport, Chain>;
 
 beforeAll(async () => {
   t = await createTestApp(
-    { PUBLIC_URL: ORIGIN, RECOVERY_GUARDIAN_PRIVATE_KEY: GUARDIAN_KEY, DEV_MAILBOX: "true" },
+    { PUBLIC_URL: ORIGIN, RECOVERY_RELAYER_PRIVATE_KEY: RELAYER_KEY, DEV_MAILBOX: "true" },
     { chain: true },
   );
   pc = createPublicClient({ chain: foundry, transport: http(t.ctx.chain!.rpcUrl) }) as PublicClient<
@@ -86,21 +94,54 @@ async function proof(cookie: string, passkey: SoftwarePasskey) {
   return passkeyAssertionBody(passkey, nonce);
 }
 
-/** A signed-in fan with a linked passkey wallet of a new passkey. */
+/** A signed-in fan with a linked passkey wallet of a new passkey, its guardian their new recovery code's key. */
 async function fanWithPasskeyWallet() {
   const { cookie, user } = await newSignedInUser(t.ctx);
   const passkey = createSoftwarePasskey({ origin: ORIGIN });
-  const res = await inject("POST", "/api/v1/wallets/passkey", cookie, await proof(cookie, passkey));
+  const code = newRecoveryCode();
+  const guardian = recoveryCodeGuardian(code)!;
+  const res = await inject("POST", "/api/v1/wallets/passkey", cookie, {
+    ...(await proof(cookie, passkey)),
+    guardian,
+  });
   expect(res.statusCode, res.body).toBe(201);
-  return { cookie, email: user.email, passkey, address: res.json().address as Address };
+  const address = res.json().address as Address;
+  guardians.set(address, guardian);
+  return { cookie, email: user.email, passkey, code, guardian, address };
 }
 
+/** The guardian's signature of `newPasskey` for the fan's wallet, as the browser makes it from the code. */
+async function codeSignature(
+  fan: { address: Address; code: string },
+  newPasskey: SoftwarePasskey,
+  code = fan.code,
+) {
+  const deployed = await pc.getCode({ address: fan.address });
+  const nonce = deployed
+    ? await pc.readContract({
+        address: fan.address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "recoveryNonce",
+      })
+    : 0n;
+  return signRecoveryWithCode({
+    code,
+    account: fan.address,
+    chainId: pc.chain.id,
+    newPublicKey: newPasskey.publicKey,
+    nonce,
+  });
+}
+
+/** Guardians of the fans' wallets (part of a wallet's first user operation's initCode). */
+const guardians = new Map<Address, Address>();
 const accountOf = (passkey: SoftwarePasskey, address: Address) =>
   toPasskeyAccount({
     client: pc,
     factory: t.ctx.chain!.wallets!.accountFactory,
     owner: passkey.account,
     address,
+    guardian: guardians.get(address),
   });
 
 /**
@@ -167,15 +208,29 @@ const signerOf = async (address: Address) => {
 const mailsTo = async (to: string) => (await mailbox(t.app)).filter((x) => x.to === to);
 const recoveryNotices = async (cookie: string) =>
   (
-    (await inject("GET", "/api/v1/notifications", cookie)).json().items as { kind: string; text: string }[]
+    (await inject("GET", "/api/v1/notifications", cookie)).json().items as {
+      kind: string;
+      text: string;
+      link?: string;
+    }[]
   ).filter((n) => n.kind === "wallet_recovery");
+/**
+ * The notices of the recovery we relay (the start, with its date; the reminder), apart from the chain
+ * watcher's notice of the same proposal, which reaches the bell as well, when the indexer reaches its block.
+ */
+const relayNotices = async (cookie: string) =>
+  (await recoveryNotices(cookie)).filter((n) => !n.link?.startsWith("/wallet?cancelRecovery="));
 async function moveChainTime(seconds: number) {
   await pc.request({ method: "evm_increaseTime" as never, params: [seconds] as never });
   await pc.request({ method: "evm_mine" as never, params: [] as never });
 }
 
-/** Starts a recovery of the fan's wallet and confirms the mailed link with `newPasskey`. */
-async function recover(fan: Awaited<ReturnType<typeof fanWithPasskeyWallet>>, newPasskey: SoftwarePasskey) {
+/** Starts a recovery of the fan's wallet and confirms the mailed link with `newPasskey` and the recovery code. */
+async function recover(
+  fan: Awaited<ReturnType<typeof fanWithPasskeyWallet>>,
+  newPasskey: SoftwarePasskey,
+  code = fan.code,
+) {
   const started = await inject("POST", "/api/v1/wallets/recovery", fan.cookie, { address: fan.address });
   expect(started.statusCode, started.body).toBe(202);
   expect(started.json().sentTo).toBe(fan.email);
@@ -185,11 +240,13 @@ async function recover(fan: Awaited<ReturnType<typeof fanWithPasskeyWallet>>, ne
   return inject("POST", "/api/v1/wallets/recovery/confirm", fan.cookie, {
     ...(await proof(fan.cookie, newPasskey)),
     token,
+    guardian: fan.guardian,
+    guardianSignature: await codeSignature(fan, newPasskey, code),
   });
 }
 
 describe("recovering a passkey wallet whose every passkey is lost", () => {
-  it("a mailed link and a new passkey: the guardian proposes it, notices at the start and a day before, and 7 days later the new passkey signs and the old one is refused", async () => {
+  it("a mailed link, a new passkey and the recovery code: our relayer sends the code's signed proposal, notices at the start and a day before, and 7 days later the new passkey signs and the old one is refused", async () => {
     const fan = await fanWithPasskeyWallet();
     // Never used: no code at the wallet's address yet.
     expect(await pc.getCode({ address: fan.address })).toBeUndefined();
@@ -201,20 +258,22 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
     const executableAt = Date.parse(confirmed.json().executableAt) / 1000;
     expect(executableAt - chainNow).toBeGreaterThanOrEqual(7 * 86_400);
     expect(executableAt - chainNow).toBeLessThan(7 * 86_400 + 120);
-    // On chain: the account deployed by the guardian for the old passkey, the new one pending.
+    // On chain: the account deployed by our relayer for the old passkey and the code's guardian, the new one
+    // pending, proposed by that guardian.
     const { qx, qy } = passkeyCoordinates(newPasskey.publicKey);
     const pending = (await pc.readContract({
       address: fan.address,
       abi: diginoorPasskeyAccountAbi,
       functionName: "pendingRecovery",
-    })) as { qx: Hex; qy: Hex; executableAt: number };
+    })) as { qx: Hex; qy: Hex; executableAt: number; guardian: Address };
     expect([pending.qx, pending.qy, Number(pending.executableAt)]).toEqual([qx, qy, executableAt]);
+    expect(pending.guardian).toBe(fan.guardian);
     expect(await signerOf(fan.address)).toEqual(Object.values(passkeyCoordinates(fan.passkey.publicKey)));
     // The start notice: by mail and in the bell.
     expect((await mailsTo(fan.email)).map((x) => x.subject)).toContain(
       "A recovery of your Diginoor passkey wallet has started",
     );
-    expect(await recoveryNotices(fan.cookie)).toHaveLength(1);
+    expect(await relayNotices(fan.cookie)).toHaveLength(1);
     // A second recovery of the same wallet while this one runs: refused.
     const again = await inject("POST", "/api/v1/wallets/recovery", fan.cookie, { address: fan.address });
     expect(again.statusCode).toBe(409);
@@ -222,7 +281,7 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
 
     // Nothing to do yet; six days later the reminder, once.
     expect(await t.ctx.services.walletRecovery.followAll()).toEqual({ proposed: 1 });
-    expect(await recoveryNotices(fan.cookie)).toHaveLength(1);
+    expect(await relayNotices(fan.cookie)).toHaveLength(1);
     await moveChainTime(6 * 86_400 + 3600);
     await t.ctx.services.walletRecovery.followAll();
     await t.ctx.services.walletRecovery.followAll();
@@ -230,7 +289,7 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
       (x) => x.subject === "Your passkey wallet's recovery completes in a day",
     );
     expect(reminders).toHaveLength(1);
-    expect(await recoveryNotices(fan.cookie)).toHaveLength(2);
+    expect(await relayNotices(fan.cookie)).toHaveLength(2);
     // Still the old passkey's until the delay is over: it signs (deploying nothing, the guardian did).
     await sponsored(await accountOf(fan.passkey, fan.address), [approveMarketplace()]);
 
@@ -289,17 +348,38 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
     const link = (await mailsTo(fan.email)).find((x) => x.subject === "Recover your Diginoor passkey wallet");
     const token = link!.links.find((l) => l.includes("/wallet/recover/"))!.split("/wallet/recover/")[1];
     const passkey = createSoftwarePasskey({ origin: ORIGIN });
+    const signed = { guardian: fan.guardian, guardianSignature: await codeSignature(fan, passkey) };
     const byOther = await inject("POST", "/api/v1/wallets/recovery/confirm", other.cookie, {
       ...(await proof(other.cookie, passkey)),
       token,
+      ...signed,
     });
     expect(byOther.statusCode).toBe(400);
     expect(byOther.json().error.message).toBe(m.recoveryBadLink);
     const wrong = await inject("POST", "/api/v1/wallets/recovery/confirm", fan.cookie, {
       ...(await proof(fan.cookie, passkey)),
       token: `${token}x`,
+      ...signed,
     });
     expect(wrong.statusCode).toBe(400);
+    // Another recovery code (its key is not this wallet's guardian), or the right guardian named with a
+    // signature of another key: refused before anything is sent.
+    const otherCode = newRecoveryCode();
+    for (const body of [
+      {
+        guardian: recoveryCodeGuardian(otherCode)!,
+        guardianSignature: await codeSignature(fan, passkey, otherCode),
+      },
+      { guardian: fan.guardian, guardianSignature: await codeSignature(fan, passkey, otherCode) },
+    ]) {
+      const refusedCode = await inject("POST", "/api/v1/wallets/recovery/confirm", fan.cookie, {
+        ...(await proof(fan.cookie, passkey)),
+        token,
+        ...body,
+      });
+      expect(refusedCode.statusCode, refusedCode.body).toBe(400);
+      expect(refusedCode.json().error.message).toBe(m.recoveryNotGuardian);
+    }
     // Another fan's wallet is not found, as any wallet that is not yours.
     const notTheirs = await inject("POST", "/api/v1/wallets/recovery", other.cookie, {
       address: fan.address,
@@ -318,6 +398,81 @@ describe("recovering a passkey wallet whose every passkey is lost", () => {
     ]);
     expect(rows).toEqual([{ state: "requested" }]);
   }, 120_000);
+});
+
+describe("every recovery proposal on chain reaches the fan (decision 185)", () => {
+  it("a proposal sent straight to the chain, not through us, reaches the fan's bell and mail within a minute, with the cancel link; the cancel works", async () => {
+    const fan = await fanWithPasskeyWallet();
+    const intruder = createSoftwarePasskey({ origin: ORIGIN });
+    // Someone holding the code (or the fan on another site) relays the guardian's signature themselves.
+    const sender = createWalletClient({
+      account: privateKeyToAccount(ANVIL_PRIVATE_KEYS[4] as Hex),
+      chain: foundry,
+      transport: http(t.ctx.chain!.rpcUrl),
+    });
+    const [qx0, qy0] = Object.values(passkeyCoordinates(fan.passkey.publicKey)) as [Hex, Hex];
+    await pc.waitForTransactionReceipt({
+      hash: await sender.writeContract({
+        address: t.ctx.chain!.wallets!.accountFactory,
+        abi: diginoorAccountFactoryAbi,
+        functionName: "createAccount",
+        args: [qx0, qy0, fan.guardian],
+      }),
+    });
+    const { qx, qy } = passkeyCoordinates(intruder.publicKey);
+    const sentAt = Date.now();
+    await pc.waitForTransactionReceipt({
+      hash: await sender.writeContract({
+        address: fan.address,
+        abi: diginoorPasskeyAccountAbi,
+        functionName: "proposeRecoveryWithSignature",
+        args: [qx, qy, await codeSignature(fan, intruder)],
+      }),
+    });
+    // No row of ours: only the indexer can know. The bell, then the mail (never unsubscribable).
+    let bell: { kind: string; text: string; link?: string }[] = [];
+    let mail: Awaited<ReturnType<typeof mailsTo>> = [];
+    while (Date.now() - sentAt < 60_000) {
+      bell = await recoveryNotices(fan.cookie);
+      mail = (await mailsTo(fan.email)).filter(
+        (x) => x.subject === "A recovery of your Diginoor wallet was proposed",
+      );
+      if (bell.length && mail.length) break;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    expect(Date.now() - sentAt).toBeLessThan(60_000);
+    expect(bell).toHaveLength(1);
+    expect(bell[0]!.text).toMatch(/recovery of your passkey wallet .*was proposed.*cancel it now/i);
+    expect(bell[0]!.link).toBe(`/wallet?cancelRecovery=${fan.address}`);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.links.some((l) => l.endsWith(`/wallet?cancelRecovery=${fan.address}`))).toBe(true);
+    expect(
+      await t.ctx.database.query("SELECT 1 FROM wallet_recoveries WHERE address = $1", [fan.address]),
+    ).toEqual([]);
+    // The one-tap cancel is a sponsored user operation of any passkey of the wallet.
+    await sponsored(await accountOf(fan.passkey, fan.address), [self(fan.address, "cancelRecovery")]);
+    const pending = (await pc.readContract({
+      address: fan.address,
+      abi: diginoorPasskeyAccountAbi,
+      functionName: "pendingRecovery",
+    })) as { executableAt: number };
+    expect(Number(pending.executableAt)).toBe(0);
+  }, 120_000);
+
+  it("relays at most RECOVERY_RELAYS_PER_MONTH recoveries of one wallet per calendar month", async () => {
+    const fan = await fanWithPasskeyWallet();
+    await sponsored(await accountOf(fan.passkey, fan.address), [approveMarketplace()]);
+    for (let i = 0; i < 3; i++) {
+      const confirmed = await recover(fan, createSoftwarePasskey({ origin: ORIGIN }));
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(confirmed.json().state).toBe("proposed");
+      await sponsored(await accountOf(fan.passkey, fan.address), [self(fan.address, "cancelRecovery")]);
+      await t.ctx.services.walletRecovery.followAll();
+    }
+    const fourth = await recover(fan, createSoftwarePasskey({ origin: ORIGIN }));
+    expect(fourth.statusCode, fourth.body).toBe(409);
+    expect(fourth.json().error.message).toBe(m.recoveryMonthlyLimit);
+  }, 240_000);
 });
 
 describe("a passkey of another device (decision 171)", () => {

@@ -66,8 +66,11 @@ export const walletMessages = {
   passkeyReceivesPurchases:
     "Your purchases go to your passkey wallet, which holds no crypto: pay by card, or on the Wallet page choose your wallet app to receive purchases",
   /** Paying or bidding in the chain's coin with only a passkey wallet (its gas is sponsored, its payments are not). */
-  recoveryUnavailable:
-    "Recovering a passkey wallet is unavailable here: this server has no recovery guardian key, or this wallet names another guardian",
+  recoveryUnavailable: "Recovering a passkey wallet through Diginoor is unavailable here",
+  recoveryNotGuardian:
+    "This recovery code is not this wallet's: check the twelve words, or the wallet has another guardian",
+  recoveryMonthlyLimit:
+    "This wallet was recovered too often this month: try again next month, or send the recovery to the chain yourself",
   recoveryNotPasskey: "Only a passkey wallet linked to your account can be recovered",
   recoveryMailed: (email: string) =>
     `We sent a link to ${email}. Open it on the device that will hold your new passkey (it is valid 30 minutes).`,
@@ -225,6 +228,12 @@ export const linkPasskeyRequestSchema = z
     assertion: authenticationResponseSchema.describe(
       "navigator.credentials.get()'s answer for the same credential and challenge as PublicKeyCredential.toJSON() gives it (WebAuthn Level 3 AuthenticationResponseJSON; the signature ASN.1 DER)",
     ),
+    /**
+     * The wallet's guardian, bound into its address (decision 185): the address of the key of the fan's
+     * recovery code (made and shown once in their browser; the code never reaches us), or one they named.
+     * Omitted: a wallet with no guardian, which cannot be recovered once every passkey is lost.
+     */
+    guardian: addressSchema.optional(),
   })
   .strict();
 export type LinkPasskeyRequest = z.infer<typeof linkPasskeyRequestSchema>;
@@ -244,6 +253,8 @@ export const walletSchema = z.object({
   receivesPurchases: z.boolean(),
   chainId: z.number().int(),
   linkedAt: z.string(),
+  /** A passkey wallet's guardian, part of its address (decision 185): null for none and for other wallets. */
+  guardian: z.string().nullable(),
 });
 export type Wallet = z.infer<typeof walletSchema>;
 
@@ -261,10 +272,20 @@ export const startWalletRecoveryRequestSchema = z.object({ address: addressSchem
 
 /**
  * Body of POST /api/v1/wallets/recovery/confirm, sent from the device of the new passkey: the mailed
- * link's token, and the new passkey's public key with its assertion over a wallet nonce (as when linking).
+ * link's token, and the new passkey's registration and assertion over a wallet nonce (as when linking).
  */
 export const confirmWalletRecoveryRequestSchema = linkPasskeyRequestSchema
-  .extend({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "must be a recovery link's token") })
+  .omit({ guardian: true })
+  .extend({
+    token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "must be a recovery link's token"),
+    /** The wallet's guardian (the recovery code's key's address). */
+    guardian: addressSchema,
+    /**
+     * The guardian's EIP-712 `Recovery(qx, qy, nonce)` of the new passkey (the account's `recoveryNonce()`),
+     * signed in the browser with the recovery code's key: our relayer only sends it (decision 185).
+     */
+    guardianSignature: z.string().regex(/^0x(?:[0-9a-fA-F]{2}){65,2000}$/, "must be a hex signature"),
+  })
   .strict();
 export type ConfirmWalletRecoveryRequest = z.infer<typeof confirmWalletRecoveryRequestSchema>;
 

@@ -5,27 +5,28 @@
  *
  * Usage: npm run deploy -w packages/contracts -- --rpc <url> [--base-uri <uri>] [--treasury <address>]
  *          [--admin <address>] [--admin-delay <seconds>] [--minter <address>] [--signer <address>]
- *          [--wallets --sponsor-signer <address> [--guardian <address>] [--paymaster-stake <wei>]
- *           [--unstake-delay <seconds>] [--paymaster-deposit <wei>]]
+ *          [--wallets --sponsor-signer <address> [--paymaster-stake <wei>] [--unstake-delay <seconds>]
+ *           [--paymaster-deposit <wei>]]
  * --wallets also deploys the passkey wallet contracts (decision 160: EntryPoint v0.8 where missing, account
  * factory, paymaster), the paymaster staked at once (default 1 native token, a day's unstake delay; decision
  * 181) with the same admin, and adds "accountFactory", "paymaster" and "sponsorSigner" to the line.
  * --sponsor-signer is required with --wallets: the address of the server's SPONSOR_SIGNER_PRIVATE_KEY, the
- * only key whose sponsorships the verifying paymaster pays for (decision 186). Outside a development chain
- * its key checks are deployAll's: the admin (a multisig) is neither the deployer nor the guardian, neither
- * the guardian nor the sponsorship signer is the deployer, and the stake is at least the minimum; they run
+ * only key whose sponsorships the verifying paymaster pays for (decision 186). The factory names no
+ * guardian: each fan names their own (decision 185). Outside a development chain its key checks are
+ * deployAll's: the admin (a multisig) is not the deployer, the sponsorship signer is not the deployer, and
+ * the stake is at least the minimum; they run
  * before anything is deployed.
  * Env: DEPLOYER_PRIVATE_KEY (anvil's first dev account when unset); MINTER_PRIVATE_KEY and
  * VOUCHER_SIGNER_PRIVATE_KEY (their addresses get MINTER_ROLE and SIGNER_ROLE when --minter / --signer
  * are absent), ADMIN_ADDRESS (a multisig: admin of both contracts from their constructors), CHAIN_RPC_URL
  * (when --rpc is absent), PUBLIC_URL (base URI `${PUBLIC_URL}/api/v1/metadata/` when --base-uri is absent),
- * TREASURY_ADDRESS, RECOVERY_GUARDIAN_ADDRESS (when --guardian is absent; none = no guardian).
+ * TREASURY_ADDRESS.
  * On a development chain (31337, 1337) every role not given goes to the deployer. On any other chain the
  * deployment is refused unless admin, minter, signer and treasury are four different addresses, none of them
  * the deployer's; the error says what to pass (docs/decisions/109-contract-keys-and-roles.md).
  */
 import { parseArgs } from "node:util";
-import { type Address, createPublicClient, getAddress, type Hex, http, zeroAddress } from "viem";
+import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from "../src/anvil-accounts.js";
 import { checkRoles, deployAll } from "../src/deploy.js";
@@ -46,7 +47,6 @@ const { values } = parseArgs({
     minter: { type: "string" },
     signer: { type: "string" },
     wallets: { type: "boolean" },
-    guardian: { type: "string" },
     "sponsor-signer": { type: "string" },
     "paymaster-stake": { type: "string" },
     "unstake-delay": { type: "string" },
@@ -80,8 +80,6 @@ try {
     whole("unstake-delay", values["unstake-delay"]) ?? DEFAULT_UNSTAKE_DELAY_SECONDS,
   );
   const depositWei = whole("paymaster-deposit", values["paymaster-deposit"]);
-  const guardianArg = values.guardian ?? process.env.RECOVERY_GUARDIAN_ADDRESS;
-  const guardian = guardianArg ? getAddress(guardianArg) : zeroAddress;
   const sponsorSignerArg = values["sponsor-signer"];
   if (values.wallets && !sponsorSignerArg)
     throw new Error(
@@ -105,7 +103,6 @@ try {
   if (values.wallets)
     checkWalletRoles(chainId, deployer, {
       admin: adminAddress,
-      guardian,
       sponsorSigner,
       stakeWei,
       unstakeDelaySeconds,
@@ -126,7 +123,6 @@ try {
         deployerPrivateKey,
         collectible: d.collectible,
         marketplace: d.marketplace,
-        guardian,
         sponsorSigner,
         admin: adminAddress,
         stakeWei,

@@ -21,6 +21,7 @@ import {
   parseEventLogs,
   type PublicClient,
   type Transport,
+  zeroAddress,
 } from "viem";
 import {
   createBundlerClient,
@@ -57,7 +58,6 @@ const wallets = await deployWallets({
   rpcUrl: f.anvil.rpcUrl,
   collectible: f.collectible,
   marketplace: f.marketplace,
-  guardian: privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address,
   sponsorSigner: SPONSOR.address,
 });
 /** The server's sponsorship of an operation, valid ten minutes of the chain's clock. */
@@ -134,8 +134,9 @@ try {
     owner: createSoftwarePasskey().account,
   });
   // Account creation alone (the aa-benchmarks figure): the factory called by a plain key, and a first user
-  // operation whose one call is the cheapest sponsored one (the account's setGuardian, to the same guardian).
-  const guardian = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
+  // operation whose one call is the cheapest sponsored one (the account's setGuardian, to the guardian it
+  // already has: none, as the factory names none; decision 185).
+  const guardian = zeroAddress;
   const direct = await toPasskeyAccount({
     client,
     factory: wallets.factory,

@@ -9,6 +9,9 @@
 import {
   type Address,
   concat,
+  type TypedDataDefinition,
+  zeroAddress,
+  zeroHash,
   decodeAbiParameters,
   decodeFunctionData,
   encodeAbiParameters,
@@ -31,6 +34,11 @@ import {
   type WebAuthnAccount,
 } from "viem/account-abstraction";
 import { readContract } from "viem/actions";
+import {
+  hashMessage as erc7739HashMessage,
+  hashTypedData as erc7739HashTypedData,
+  wrapTypedDataSignature,
+} from "viem/experimental/erc7739";
 import { diginoorAccountFactoryAbi } from "../generated/diginoorAccountFactory.js";
 import { diginoorPasskeyAccountAbi } from "../generated/diginoorPasskeyAccount.js";
 
@@ -163,6 +171,36 @@ export interface ToPasskeyAccountParameters {
    * credential id a list): the signature names the one whose credential answered. Defaults to the owner's.
    */
   passkeys?: readonly { id: string; publicKey: Hex }[];
+  /**
+   * The guardian the account was created with (the key of the fan's recovery code, or an address the fan
+   * named; decision 185): part of its address. None when omitted or the zero address.
+   */
+  guardian?: Address;
+}
+
+/** The account's EIP-712 domain name and version (ERC-7739 signatures and the guardian's `Recovery`). */
+export const PASSKEY_ACCOUNT_DOMAIN = { name: "DiginoorPasskeyAccount", version: "1" } as const;
+
+/** The EIP-712 `Recovery` the guardian signs to propose passkey (qx, qy) on `account` (its `recoveryNonce()`). */
+export function recoveryTypedData(args: {
+  account: Address;
+  chainId: number;
+  publicKey: Hex;
+  nonce: bigint;
+}) {
+  const { qx, qy } = passkeyCoordinates(args.publicKey);
+  return {
+    domain: { ...PASSKEY_ACCOUNT_DOMAIN, chainId: args.chainId, verifyingContract: args.account },
+    types: {
+      Recovery: [
+        { name: "qx", type: "bytes32" },
+        { name: "qy", type: "bytes32" },
+        { name: "nonce", type: "uint256" },
+      ],
+    },
+    primaryType: "Recovery",
+    message: { qx, qy, nonce: args.nonce },
+  } as const;
 }
 
 /**
@@ -212,14 +250,33 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
   const { qx, qy } = passkeyCoordinates(params.firstPublicKey ?? owner.publicKey);
   const verifier = params.verifier ?? (await factoryVerifier(client, factory));
   const signer = passkeySigner(verifier, owner.publicKey);
+  const guardian = params.guardian && params.guardian !== zeroAddress ? params.guardian : undefined;
   const address =
     params.address ??
     (await readContract(client, {
       address: factory,
       abi: diginoorAccountFactoryAbi,
       functionName: "accountAddress",
-      args: [qx, qy],
+      args: guardian ? [qx, qy, guardian] : [qx, qy],
     }));
+  const chainIdOf = () => {
+    const id = client.chain?.id;
+    if (id === undefined) throw new Error("chain id unknown: give the client a chain");
+    return id;
+  };
+  const verifierDomain = () => ({
+    ...PASSKEY_ACCOUNT_DOMAIN,
+    chainId: chainIdOf(),
+    verifyingContract: address,
+    salt: zeroHash,
+  });
+  /** The account's signature of `hash` by the passkey that answers. */
+  async function signHash(hash: Hex): Promise<Hex> {
+    const { signature, webauthn, raw } = await owner.sign({ hash });
+    const answered = params.passkeys?.find((p) => p.id === raw?.id);
+    const by = answered ? passkeySigner(verifier, answered.publicKey) : signer;
+    return encodePasskeyAccountSignature(by, encodeWebAuthnSignature({ signature, webauthn }));
+  }
   const entryPoint = { abi: entryPoint08Abi, address: entryPoint08Address, version: "0.8" } as const;
   return toSmartAccount({
     client,
@@ -243,18 +300,32 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
         factoryData: encodeFunctionData({
           abi: diginoorAccountFactoryAbi,
           functionName: "createAccount",
-          args: [qx, qy],
+          args: guardian ? [qx, qy, guardian] : [qx, qy],
         }),
       };
     },
     async getStubSignature() {
       return encodePasskeyAccountSignature(signer, STUB_WEBAUTHN_SIGNATURE);
     },
-    async signMessage() {
-      throw new Error("the passkey account signs user operations only");
+    // ERC-1271 with ERC-7739 (the account's isValidSignature): a message is signed as the nested
+    // `PersonalSign(bytes prefixed)` of the account's domain; typed data as `TypedDataSign` wrapping the
+    // app's struct, the signature followed by the app's domain, the contents' hash and type.
+    // toSmartAccount wraps either in ERC-6492 while the account is not deployed.
+    async signMessage({ message }) {
+      return signHash(erc7739HashMessage({ message, verifierDomain: verifierDomain() }));
     },
-    async signTypedData() {
-      throw new Error("the passkey account signs user operations only");
+    async signTypedData(typedData) {
+      const { domain, types, primaryType, message } = typedData as TypedDataDefinition;
+      const { EIP712Domain: _, ...structTypes } = types as Record<string, unknown>;
+      const hash = erc7739HashTypedData({
+        domain,
+        types: structTypes,
+        primaryType,
+        message,
+        verifierDomain: verifierDomain(),
+      } as never);
+      const signature = await signHash(hash);
+      return wrapTypedDataSignature({ domain, types: structTypes, primaryType, message, signature } as never);
     },
     async signUserOperation(parameters) {
       const { chainId = client.chain?.id, ...userOperation } = parameters;
@@ -265,10 +336,7 @@ export async function toPasskeyAccount(params: ToPasskeyAccountParameters): Prom
         entryPointVersion: entryPoint.version,
         userOperation: { ...userOperation, sender: address },
       });
-      const { signature, webauthn, raw } = await owner.sign({ hash });
-      const answered = params.passkeys?.find((p) => p.id === raw?.id);
-      const by = answered ? passkeySigner(verifier, answered.publicKey) : signer;
-      return encodePasskeyAccountSignature(by, encodeWebAuthnSignature({ signature, webauthn }));
+      return signHash(hash);
     },
     userOperation: {
       // P-256 verification without the RIP-7212 precompile costs ~300k gas: never let an estimate go below it.

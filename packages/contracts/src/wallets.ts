@@ -52,23 +52,21 @@ export const DEFAULT_UNSTAKE_DELAY_SECONDS = MIN_UNSTAKE_DELAY_SECONDS;
 /** What to pass to deploy the passkey wallet contracts outside a development chain. */
 export const WALLET_ROLES_HINT =
   "pass --admin <multisig address> (ADMIN_ADDRESS), admin of the paymaster (deposit, stake, limits), an address " +
-  "other than the deployer's, a guardian other than the deployer (--guardian, RECOVERY_GUARDIAN_ADDRESS), and " +
-  "the sponsorship key's address (--sponsor-signer, the address of the server's SPONSOR_SIGNER_PRIVATE_KEY), " +
-  "not the deployer's";
+  "other than the deployer's, and the sponsorship key's address (--sponsor-signer, the address of the server's " +
+  "SPONSOR_SIGNER_PRIVATE_KEY), not the deployer's";
 
 /**
  * The key checks of {@link deployWallets}, as {@link checkRoles} for deployAll: outside a development chain
- * the paymaster's admin must be given (a multisig) and be neither the deployer nor the guardian, neither the
- * guardian nor the sponsorship signer (a hot key of the server's) may be the deployer, and the paymaster must
- * be staked with at least `minStakeWei` and an unstake delay of at least a day (ERC-7562). Throws an Error
- * that says what to pass.
+ * the paymaster's admin must be given (a multisig) and not be the deployer, the sponsorship signer (a hot key
+ * of the server's) may not be the deployer, and the paymaster must be staked with at least `minStakeWei` and
+ * an unstake delay of at least a day (ERC-7562). There is no guardian to check: the factory names none, each
+ * fan names their own (decision 185). Throws an Error that says what to pass.
  */
 export function checkWalletRoles(
   chainId: number,
   deployer: Address,
   opts: {
     admin?: Address;
-    guardian: Address;
     /** The paymaster's sponsorship signer (decision 186). */
     sponsorSigner?: Address;
     stakeWei: bigint;
@@ -86,9 +84,6 @@ export function checkWalletRoles(
     if (!opts.admin) problems.push("no paymaster admin given (it would default to the deployer)");
     else if (getAddress(opts.admin) === d)
       problems.push("the paymaster admin is the same address as the deployer");
-    else if (getAddress(opts.admin) === getAddress(opts.guardian))
-      problems.push("the paymaster admin is the same address as the guardian");
-    if (getAddress(opts.guardian) === d) problems.push("the guardian is the same address as the deployer");
     if (opts.sponsorSigner && getAddress(opts.sponsorSigner) === d)
       problems.push("the sponsorship signer is the same address as the deployer");
     const min = opts.minStakeWei ?? DEFAULT_PAYMASTER_STAKE_WEI;
@@ -106,8 +101,6 @@ export interface WalletContracts {
   entryPoint: Address;
   factory: Address;
   paymaster: Address;
-  /** Guardian of new accounts (delayed recovery, decision 160). */
-  guardian: Address;
 }
 
 export interface DeployWalletsOptions {
@@ -115,8 +108,6 @@ export interface DeployWalletsOptions {
   deployerPrivateKey?: Hex;
   collectible: Address;
   marketplace: Address;
-  /** Guardian given to new accounts: the server's recovery key (it can only propose a delayed recovery). */
-  guardian: Address;
   /**
    * The server's sponsorship key's address (SPONSOR_SIGNER_PRIVATE_KEY; decision 186): the paymaster pays
    * only for operations it signed. It can sign sponsorships only, never move a fan's token.
@@ -157,7 +148,7 @@ export function entryPointBytecode(): Hex {
  * Deploy EntryPoint v0.8 at its canonical address if it has no code there yet (a local chain; public
  * chains have it), then our factory and paymaster, fund the paymaster's deposit and stake it (ERC-7562: a
  * paymaster that reads its own storage in validation must be staked). Outside a development chain it
- * refuses the deployer as admin or guardian, and a stake under the minimum ({@link checkWalletRoles}).
+ * refuses the deployer as admin, and a stake under the minimum ({@link checkWalletRoles}).
  * When the admin is not the deployer, the paymaster is made with the deployer as its admin for the time of
  * the deposit and the stake (only the admin may stake), then its admin role goes to `admin` and the deployer
  * renounces them; the roles are read back on chain. Waits for receipts.
@@ -170,7 +161,6 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
   const unstakeDelaySeconds = opts.unstakeDelaySeconds ?? DEFAULT_UNSTAKE_DELAY_SECONDS;
   checkWalletRoles(chain.id, account.address, {
     admin: opts.admin,
-    guardian: opts.guardian,
     sponsorSigner: opts.sponsorSigner,
     stakeWei,
     unstakeDelaySeconds,
@@ -212,7 +202,6 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
             await wallet.deployContract({
               abi: diginoorAccountFactoryAbi,
               bytecode: diginoorAccountFactoryBytecode,
-              args: [opts.guardian],
             }),
           )
         ).contractAddress as Address,
@@ -288,7 +277,7 @@ export async function deployWallets(opts: DeployWalletsOptions): Promise<WalletC
         throw new Error(`paymaster ${paymaster}: role ${role} was not handed over to ${admin}`);
     }
   }
-  return { entryPoint: ENTRYPOINT_ADDRESS, factory, paymaster, guardian: getAddress(opts.guardian) };
+  return { entryPoint: ENTRYPOINT_ADDRESS, factory, paymaster };
 }
 
 /** The EntryPoint's record of an entity (EntryPoint.getDepositInfo). */

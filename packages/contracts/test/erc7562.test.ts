@@ -47,7 +47,6 @@ import { SPONSOR_SIGNER, sponsorWith } from "./sponsorship.js";
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const EXECUTOR = privateKeyToAccount(EXECUTOR_KEY).address;
-const GUARDIAN = privateKeyToAccount(ANVIL_PRIVATE_KEYS[6]).address;
 const ETH = 10n ** 18n;
 
 interface World {
@@ -157,7 +156,6 @@ describe("ERC-7562 on a chain with the P-256 precompile", () => {
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
-        guardian: GUARDIAN,
         sponsorSigner: SPONSOR_SIGNER,
       };
       // The same paymaster without a stake: it must pass unstaked too (its validation reads no storage).
@@ -272,7 +270,6 @@ describe("ERC-7562 on a chain without the P-256 precompile (OpenZeppelin's Solid
         rpcUrl: f.anvil.rpcUrl,
         collectible: f.collectible,
         marketplace: f.marketplace,
-        guardian: GUARDIAN,
         sponsorSigner: SPONSOR_SIGNER,
       }),
     );

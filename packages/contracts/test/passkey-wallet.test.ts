@@ -54,7 +54,7 @@ import { SPONSOR_KEY, type SponsorshipWindow, sponsorSignature as signSponsorshi
 
 const EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
-/** The server's recovery guardian key (decision 160): it may only propose a delayed recovery. */
+/** A guardian the fan named themselves (decision 185): it may only propose a delayed recovery. */
 const GUARDIAN_KEY: Hex = "0x3b6bd7a6e7e3c1a5f1f6b0f4d5e2a1c9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
 /** Every key the server holds in development (decision 160's table), by role. */
 const SERVER_KEYS: Record<string, Hex> = {
@@ -63,7 +63,7 @@ const SERVER_KEYS: Record<string, Hex> = {
   "voucher signer": SIGNER_KEY,
   "bundler executor": EXECUTOR_KEY,
   "bundler utility": UTILITY_KEY,
-  "recovery guardian": GUARDIAN_KEY,
+  "a guardian (as if the fan had named one of our keys)": GUARDIAN_KEY,
   "sponsorship signer": SPONSOR_KEY,
 };
 
@@ -78,7 +78,6 @@ beforeAll(async () => {
     rpcUrl: f.anvil.rpcUrl,
     collectible: f.collectible,
     marketplace: f.marketplace,
-    guardian: privateKeyToAccount(GUARDIAN_KEY).address,
     sponsorSigner: privateKeyToAccount(SPONSOR_KEY).address,
   });
   bundler = await startBundler({
@@ -103,11 +102,12 @@ afterAll(async () => {
   await f?.stop();
 });
 
-async function fan(passkey: SoftwarePasskey = createSoftwarePasskey()) {
+async function fan(passkey: SoftwarePasskey = createSoftwarePasskey(), guardian?: Address) {
   const account = await toPasskeyAccount({
     client: f.publicClient as PublicClient<Transport, Chain>,
     factory: wallets.factory,
     owner: passkey.account,
+    guardian,
   });
   return { passkey, account, address: account.address };
 }
@@ -454,7 +454,6 @@ describe("passkey wallet through the bundler", () => {
       rpcUrl: f.anvil.rpcUrl,
       collectible: f.collectible,
       marketplace: f.marketplace,
-      guardian: privateKeyToAccount(GUARDIAN_KEY).address,
       sponsorSigner: privateKeyToAccount(SPONSOR_KEY).address,
       maxCostPerOp: 1000n,
     });
@@ -512,7 +511,7 @@ describe("passkey wallet through the bundler", () => {
   });
 
   it("no key the server holds can move a fan's token; the guardian can only propose a recovery the fan vetoes", async () => {
-    const { account, address } = await fan();
+    const { account, address } = await fan(undefined, privateKeyToAccount(GUARDIAN_KEY).address);
     const { tokenId } = await minterMint(f, address);
     await sponsored(account, [col("setApprovalForAll", [f.marketplace, true])]);
     for (const [name, key] of Object.entries(SERVER_KEYS)) {
@@ -733,7 +732,7 @@ describe("several passkeys on one wallet (the fan's other devices)", () => {
   });
 
   it("a completed recovery replaces every passkey with the recovered one; a pending one is cancelled by the added passkey", async () => {
-    const owner = await fan();
+    const owner = await fan(undefined, privateKeyToAccount(GUARDIAN_KEY).address);
     const laptop = createSoftwarePasskey();
     await sponsored(owner.account, [self(owner.address, "addPasskey", laptop)]);
     const guardian = createWalletClient({

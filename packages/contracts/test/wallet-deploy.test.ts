@@ -24,7 +24,6 @@ const run = promisify(execFile);
 const pkgDir = new URL("..", import.meta.url).pathname;
 const DEPLOYER = ANVIL_ADDRESSES[0];
 const MULTISIG = ANVIL_ADDRESSES[5];
-const GUARDIAN = ANVIL_ADDRESSES[6];
 const SPONSOR = ANVIL_ADDRESSES[9];
 
 /** The key the paymaster takes sponsorships from. */
@@ -86,13 +85,7 @@ describe("deployWallets outside a development chain", () => {
     await anvil?.stop();
   });
 
-  const opts = () => ({
-    rpcUrl: anvil.rpcUrl,
-    collectible,
-    marketplace,
-    guardian: GUARDIAN,
-    sponsorSigner: SPONSOR,
-  });
+  const opts = () => ({ rpcUrl: anvil.rpcUrl, collectible, marketplace, sponsorSigner: SPONSOR });
 
   it("refuses the deployer as the paymaster's admin, given or by default, and sends nothing", async () => {
     const before = await nonce();
@@ -101,12 +94,6 @@ describe("deployWallets outside a development chain", () => {
     );
     await expect(deployWallets({ ...opts(), admin: DEPLOYER })).rejects.toThrow(
       /paymaster admin is the same address as the deployer/,
-    );
-    await expect(deployWallets({ ...opts(), admin: MULTISIG, guardian: DEPLOYER })).rejects.toThrow(
-      /guardian is the same address as the deployer/,
-    );
-    await expect(deployWallets({ ...opts(), admin: GUARDIAN })).rejects.toThrow(
-      /paymaster admin is the same address as the guardian/,
     );
     await expect(deployWallets({ ...opts(), admin: MULTISIG, sponsorSigner: DEPLOYER })).rejects.toThrow(
       /sponsorship signer is the same address as the deployer.*--sponsor-signer/,
@@ -150,7 +137,6 @@ describe("deployWallets on a development chain", () => {
         rpcUrl: anvil.rpcUrl,
         collectible: ANVIL_ADDRESSES[1],
         marketplace: ANVIL_ADDRESSES[2],
-        guardian: GUARDIAN,
         // On a development chain the deployer may sign sponsorships too.
         sponsorSigner: DEPLOYER,
       });
@@ -197,7 +183,6 @@ describe("deploy CLI --wallets", () => {
           VOUCHER_SIGNER_PRIVATE_KEY: "",
           ADMIN_ADDRESS: "",
           TREASURY_ADDRESS: "",
-          RECOVERY_GUARDIAN_ADDRESS: "",
           ...env,
         },
       },
@@ -221,14 +206,13 @@ describe("deploy CLI --wallets", () => {
       const c = createPublicClient({ transport: http(a.rpcUrl) });
       for (const [args, why] of [
         [
-          ["--guardian", DEPLOYER, "--sponsor-signer", SPONSOR],
-          /guardian is the same address as the deployer/,
+          ["--sponsor-signer", SPONSOR, "--paymaster-stake", "0"],
+          /paymaster's stake is 0 wei, under the minimum/,
         ],
-        [["--guardian", GUARDIAN], /--wallets needs --sponsor-signer <address>/],
-        [
-          ["--guardian", GUARDIAN, "--sponsor-signer", DEPLOYER],
-          /sponsorship signer is the same address as the deployer/,
-        ],
+        [[], /--wallets needs --sponsor-signer <address>/],
+        [["--sponsor-signer", DEPLOYER], /sponsorship signer is the same address as the deployer/],
+        // The factory names no guardian (decision 185): the old flag is refused, not ignored.
+        [["--guardian", MULTISIG, "--sponsor-signer", SPONSOR], /Unknown option '--guardian'/],
       ] as const) {
         const err = await refused([...args]);
         expect(err.code, args.join(" ")).toBe(1);
@@ -242,8 +226,6 @@ describe("deploy CLI --wallets", () => {
         "--admin",
         MULTISIG,
         "--wallets",
-        "--guardian",
-        GUARDIAN,
         "--sponsor-signer",
         SPONSOR,
         "--paymaster-stake",

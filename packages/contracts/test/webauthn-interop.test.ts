@@ -42,7 +42,6 @@ beforeAll(async () => {
     rpcUrl: f.anvil.rpcUrl,
     collectible: f.collectible,
     marketplace: f.marketplace,
-    guardian: f.treasury,
     sponsorSigner: SPONSOR_SIGNER,
   });
   verifier = await (f.publicClient as PublicClient).readContract({

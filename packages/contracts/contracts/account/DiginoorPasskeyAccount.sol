@@ -7,7 +7,10 @@ import {ERC4337Utils} from "@openzeppelin/contracts/account/utils/ERC4337Utils.s
 import {IEntryPoint} from "@openzeppelin/contracts/interfaces/IERC4337.sol";
 import {Initializable} from "@openzeppelin/contracts/proxy/utils/Initializable.sol";
 import {ERC721Holder} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Holder.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {ERC7739} from "@openzeppelin/contracts/utils/cryptography/signers/draft-ERC7739.sol";
 import {MultiSignerERC7913} from "@openzeppelin/contracts/utils/cryptography/signers/MultiSignerERC7913.sol";
 
 /**
@@ -21,20 +24,32 @@ import {MultiSignerERC7913} from "@openzeppelin/contracts/utils/cryptography/sig
  * A user operation's signature is `abi.encode(bytes[] signers, bytes[] signatures)`, naming the passkey that
  * signed. Only WebAuthn passkeys of that verifier can be added, at most MAX_PASSKEYS.
  *
- * Passkeys and recovery (docs/decisions/160-passkey-wallets.md, 171-second-passkey-and-recovery-pages.md):
+ * Signing (ERC-1271 with ERC-7739, OpenZeppelin): {isValidSignature} accepts a passkey's signature of a message
+ * (personal_sign, e.g. Sign-In with Ethereum) or of typed data only in ERC-7739's nested form, bound to this
+ * account's EIP-712 domain, so one passkey's signature for one account is never valid for another.
+ *
+ * Passkeys and recovery (docs/decisions/160-passkey-wallets.md, 171-second-passkey-and-recovery-pages.md,
+ * 185-recovery-only-the-fan-controls.md):
  *  - a passkey of the wallet adds another ({addPasskey}, e.g. the fan's other device) or removes one
  *    ({removePasskey}; never the last): only the account itself, i.e. a user operation signed by a passkey;
- *  - a fan who lost every device is recovered by the guardian: {proposeRecovery} names a new passkey that
- *    replaces all of them only RECOVERY_DELAY later ({completeRecovery}); until then any passkey can
- *    {cancelRecovery}. The guardian can do nothing else: it never signs user operations, never adds a passkey
- *    by itself and never moves a token. The fan can replace or remove the guardian ({setGuardian}).
+ *  - a fan who lost every device is recovered by the account's guardian, which only the fan names: the
+ *    address of a key derived from the fan's recovery code (the default: the code is shown to the fan once and
+ *    never leaves their browser), or any address the fan chooses ({setGuardian}), or none. The guardian names a
+ *    new passkey, sending {proposeRecovery} itself or signing it (EIP-712 `Recovery`, ERC-1271 for a contract
+ *    guardian) for anyone to relay ({proposeRecoveryWithSignature}); it replaces every passkey only
+ *    RECOVERY_DELAY later ({completeRecovery}), and only while the proposer is still the guardian; until then
+ *    any passkey can {cancelRecovery}. Replacing or removing the guardian cancels its pending proposal. The
+ *    guardian can do nothing else: it never signs user operations, never adds a passkey by itself and never
+ *    moves a token.
  *
  * Deployed as EIP-1167 clones by DiginoorAccountFactory; the implementation itself is locked
  * (initializers disabled, its one signer a point whose private key nobody knows).
  */
-contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721Holder, Initializable {
+contract DiginoorPasskeyAccount is Account, EIP712, ERC7739, MultiSignerERC7913, ERC7821, ERC721Holder, Initializable {
     /// @notice Time between a guardian's recovery proposal and the moment it can take effect.
     uint40 public constant RECOVERY_DELAY = 7 days;
+    /// @notice EIP-712 type the guardian signs to propose a passkey (domain: this account, "DiginoorPasskeyAccount", "1").
+    bytes32 public constant RECOVERY_TYPEHASH = keccak256("Recovery(bytes32 qx,bytes32 qy,uint256 nonce)");
     /// @notice Most passkeys one account holds (bounds the work of {completeRecovery}).
     uint256 public constant MAX_PASSKEYS = 8;
 
@@ -50,9 +65,14 @@ contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721H
         bytes32 qx;
         bytes32 qy;
         uint40 executableAt;
+        /// @dev The guardian that proposed it. Always the current one: {setGuardian}, the only way the guardian
+        /// changes, deletes the pending proposal, so a removed or replaced guardian's proposal never completes.
+        address guardian;
     }
 
     address private _guardian;
+    /// @dev Nonce of the next signed proposal ({proposeRecoveryWithSignature}): each signature is used once.
+    uint256 private _recoveryNonce;
     PendingRecovery private _recovery;
 
     event PasskeyAdded(bytes32 qx, bytes32 qy);
@@ -63,12 +83,14 @@ contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721H
     event RecoveryCompleted(bytes32 qx, bytes32 qy);
 
     error NotGuardian(address caller);
+    error InvalidGuardianSignature();
     error NoPendingRecovery();
     error RecoveryNotReady(uint40 executableAt);
     error InvalidPasskey(bytes32 qx, bytes32 qy);
     error TooManyPasskeys(uint256 max);
 
     constructor(address verifier)
+        EIP712("DiginoorPasskeyAccount", "1")
         MultiSignerERC7913(_signers(abi.encodePacked(verifier, LOCKED_QX, LOCKED_QY)), 1)
     {
         webAuthnVerifier = verifier;
@@ -114,8 +136,14 @@ contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721H
         }
     }
 
-    /// @notice Replace the guardian, or remove it with address(0) (then a fan who loses every passkey loses the wallet).
+    /// @notice Replace the guardian (e.g. a new recovery code's key), or remove it with address(0) (then a fan who
+    /// loses every passkey loses the wallet). A pending recovery is cancelled: only the current guardian's counts.
     function setGuardian(address newGuardian) external onlyEntryPointOrSelf {
+        PendingRecovery memory r = _recovery;
+        if (r.executableAt != 0) {
+            delete _recovery;
+            emit RecoveryCancelled(r.qx, r.qy);
+        }
         emit GuardianChanged(_guardian, newGuardian);
         _guardian = newGuardian;
     }
@@ -128,13 +156,39 @@ contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721H
         return _recovery;
     }
 
+    /// @notice Nonce the guardian's next signed proposal must carry.
+    function recoveryNonce() external view returns (uint256) {
+        return _recoveryNonce;
+    }
+
+    /// @notice EIP-712 digest the guardian signs to propose passkey (qx, qy) with `nonce`.
+    function recoveryDigest(bytes32 qx, bytes32 qy, uint256 nonce) public view returns (bytes32) {
+        return _hashTypedDataV4(keccak256(abi.encode(RECOVERY_TYPEHASH, qx, qy, nonce)));
+    }
+
     /// @notice Guardian only: name the passkey that replaces every passkey after RECOVERY_DELAY unless one cancels.
     function proposeRecovery(bytes32 qx, bytes32 qy) external {
         if (msg.sender != _guardian || msg.sender == address(0)) revert NotGuardian(msg.sender);
+        _propose(msg.sender, qx, qy);
+    }
+
+    /// @notice Anyone relays the guardian's signed proposal (EIP-712 `Recovery(qx, qy, recoveryNonce())`, by the
+    /// guardian's key, or ERC-1271 for a contract guardian); each signature counts once.
+    function proposeRecoveryWithSignature(bytes32 qx, bytes32 qy, bytes calldata signature) external {
+        address g = _guardian;
+        if (g == address(0)) revert NotGuardian(address(0));
+        uint256 nonce = _recoveryNonce++;
+        if (!SignatureChecker.isValidSignatureNow(g, recoveryDigest(qx, qy, nonce), signature)) {
+            revert InvalidGuardianSignature();
+        }
+        _propose(g, qx, qy);
+    }
+
+    function _propose(address by, bytes32 qx, bytes32 qy) private {
         if (!P256.isValidPublicKey(qx, qy)) revert InvalidPasskey(qx, qy);
         uint40 executableAt = uint40(block.timestamp) + RECOVERY_DELAY;
-        _recovery = PendingRecovery(qx, qy, executableAt);
-        emit RecoveryProposed(msg.sender, qx, qy, executableAt);
+        _recovery = PendingRecovery(qx, qy, executableAt, by);
+        emit RecoveryProposed(by, qx, qy, executableAt);
     }
 
     /// @notice Veto the guardian's pending recovery (signed by any passkey of the wallet).
@@ -145,7 +199,8 @@ contract DiginoorPasskeyAccount is Account, MultiSignerERC7913, ERC7821, ERC721H
         emit RecoveryCancelled(r.qx, r.qy);
     }
 
-    /// @notice Anyone: once the delay has passed, the recovered passkey becomes the wallet's only passkey.
+    /// @notice Anyone: once the delay has passed, the recovered passkey becomes the wallet's only passkey (the
+    /// proposal is the current guardian's: replacing or removing the guardian deleted any earlier one).
     function completeRecovery() external {
         PendingRecovery memory r = _recovery;
         if (r.executableAt == 0) revert NoPendingRecovery();

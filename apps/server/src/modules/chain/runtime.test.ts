@@ -188,7 +188,6 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       rpcUrl: anvil.rpcUrl,
       collectible: JSON.parse(deploymentLine).collectible,
       marketplace: JSON.parse(deploymentLine).marketplace,
-      guardian: ANVIL_ADDRESSES[6],
       sponsorSigner: ANVIL_ADDRESSES[2],
       // Chain 777 is not a development chain: the paymaster's admin is a multisig (decision 181).
       admin: ANVIL_ADDRESSES[5],
@@ -282,7 +281,6 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       rpcUrl: anvil.rpcUrl,
       collectible: base.collectible,
       marketplace: base.marketplace,
-      guardian: ANVIL_ADDRESSES[6],
       sponsorSigner: sponsor.address,
       admin: multisig.address,
     });
@@ -297,9 +295,7 @@ describe("a chain given by CHAIN_RPC_URL", () => {
       const hash = await deployer.deployContract({ abi, bytecode, args } as never);
       return getAddress((await c.waitForTransactionReceipt({ hash })).contractAddress as Address);
     };
-    const factory = await deployed(diginoorAccountFactoryAbi as never, diginoorAccountFactoryBytecode, [
-      ANVIL_ADDRESSES[6],
-    ]);
+    const factory = await deployed(diginoorAccountFactoryAbi as never, diginoorAccountFactoryBytecode, []);
     const bare = await deployed(diginoorPaymasterAbi as never, diginoorPaymasterBytecode, [
       base.collectible,
       base.marketplace,

@@ -1,11 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startAnvil } from "@diginoor/contracts/anvil";
-import {
-  ANVIL_ADDRESSES,
-  ANVIL_DEPLOYER_PRIVATE_KEY,
-  ANVIL_PRIVATE_KEYS,
-} from "@diginoor/contracts/anvil-accounts";
+import { ANVIL_DEPLOYER_PRIVATE_KEY, ANVIL_PRIVATE_KEYS } from "@diginoor/contracts/anvil-accounts";
 import { startBundler } from "@diginoor/contracts/bundler";
 import { DEV_CHAIN_IDS, deployAll, PRODUCTION_ROLES_HINT } from "@diginoor/contracts/deploy";
 import { diginoorPaymasterAbi } from "@diginoor/contracts/generated/diginoorPaymaster";
@@ -19,7 +15,6 @@ import {
   type PublicClient,
   toBytes,
   toHex,
-  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config.ts";
@@ -53,8 +48,8 @@ export interface ChainRuntime {
   admin?: LocalAccount;
   /** Buys resale listings for card and rupee orders (RESALE_BUYER_PRIVATE_KEY; a funded development key on anvil). */
   buyer?: LocalAccount;
-  /** Proposes and completes delayed recoveries of passkey wallets (RECOVERY_GUARDIAN_PRIVATE_KEY; anvil's 7th account locally). */
-  guardian?: LocalAccount;
+  /** Relays fans' own signed recovery proposals and completes them (RECOVERY_RELAYER_PRIVATE_KEY; anvil's 7th account locally): no account's guardian (decision 185). */
+  recoveryRelayer?: LocalAccount;
   /**
    * Signs sponsorships for our verifying paymaster (SPONSOR_SIGNER_PRIVATE_KEY; anvil's 10th account
    * locally; decision 186). It can only make the paymaster pay for an operation, never move a token.
@@ -68,11 +63,10 @@ export interface ChainRuntime {
   stop(): Promise<void>;
 }
 
-/** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery guardian. */
+/** Anvil dev accounts of the local bundler (executor, utility) and of the local recovery relayer. */
 const LOCAL_BUNDLER_EXECUTOR_KEY = ANVIL_PRIVATE_KEYS[7];
 const LOCAL_BUNDLER_UTILITY_KEY = ANVIL_PRIVATE_KEYS[8];
-const LOCAL_GUARDIAN = ANVIL_ADDRESSES[6];
-const LOCAL_GUARDIAN_KEY = ANVIL_PRIVATE_KEYS[6];
+const LOCAL_RECOVERY_RELAYER_KEY = ANVIL_PRIVATE_KEYS[6];
 const LOCAL_SPONSOR_KEY = ANVIL_PRIVATE_KEYS[9];
 
 const LOCAL_CHAIN_ID = 31337;
@@ -180,10 +174,10 @@ export async function startChain(
     // Passkey wallet contracts: deployed here on the local chain, or on a development chain where the server
     // deploys with its own deployer key and none are recorded; elsewhere they come with CHAIN_DEPLOYMENT
     // (`npm run deploy -- --wallets`, which takes a multisig admin and stakes the paymaster).
-    const guardian = config.RECOVERY_GUARDIAN_PRIVATE_KEY
-      ? privateKeyToAccount(config.RECOVERY_GUARDIAN_PRIVATE_KEY as Hex)
+    const recoveryRelayer = config.RECOVERY_RELAYER_PRIVATE_KEY
+      ? privateKeyToAccount(config.RECOVERY_RELAYER_PRIVATE_KEY as Hex)
       : local
-        ? privateKeyToAccount(LOCAL_GUARDIAN_KEY)
+        ? privateKeyToAccount(LOCAL_RECOVERY_RELAYER_KEY)
         : undefined;
     // The development default on any anvil chain (the server's own or a test's), as its keys are public.
     const sponsor = config.SPONSOR_SIGNER_PRIVATE_KEY
@@ -213,7 +207,6 @@ export async function startChain(
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
         collectible: deployment.collectible,
         marketplace: deployment.marketplace,
-        guardian: zeroAddress,
         factory: deployment.accountFactory,
         sponsorSigner: sponsor.address,
       });
@@ -235,9 +228,6 @@ export async function startChain(
         deployerPrivateKey: config.DEPLOYER_PRIVATE_KEY as Hex | undefined,
         collectible: deployment.collectible,
         marketplace: deployment.marketplace,
-        // No guardian unless one is named (then a fan who loses every passkey cannot be recovered).
-        guardian:
-          config.RECOVERY_GUARDIAN_ADDRESS ?? guardian?.address ?? (local ? LOCAL_GUARDIAN : zeroAddress),
         sponsorSigner: sponsor.address,
       });
       deployment = { ...deployment, accountFactory: w.factory, paymaster: w.paymaster };
@@ -301,7 +291,7 @@ export async function startChain(
       minter,
       admin,
       buyer,
-      guardian,
+      recoveryRelayer,
       sponsor,
       wallets,
       stop,

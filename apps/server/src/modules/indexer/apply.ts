@@ -16,7 +16,8 @@ export interface IndexedLog {
   txHash: Hex;
   txIndex: number;
   logIndex: number;
-  contract: "collectible" | "marketplace";
+  /** `account`: a passkey account's RecoveryProposed, from any address (decision 185). */
+  contract: "collectible" | "marketplace" | "account";
   address: Address;
   name: string;
   args: Record<string, unknown>;
@@ -117,7 +118,13 @@ export interface SaleRow extends HistoryBase {
   royalty_wei: string;
   fee_wei: string;
 }
-export type NotificationKind = "outbid" | "auction_won" | "auction_ended" | "nft_sold" | "purchase_confirmed";
+export type NotificationKind =
+  | "outbid"
+  | "auction_won"
+  | "auction_ended"
+  | "nft_sold"
+  | "purchase_confirmed"
+  | "recovery_proposed";
 export interface NotificationRow {
   block_number: string;
   log_index: number;
@@ -225,7 +232,7 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
         tx_hash: log.txHash,
         kind,
         recipient: recipient as string,
-        token_id: id,
+        token_id: id || "0",
         amount_wei: typeof amount === "bigint" ? amount.toString() : null,
       });
 
@@ -241,6 +248,11 @@ export function applyEvents(logs: IndexedLog[], rows: LoadedRows, journal: boole
         fee_wei: String(a.platformFee),
       });
 
+    if (log.contract === "account") {
+      // Whoever sent it and whatever the guardian: the wallet's owner hears of it (no token involved).
+      if (log.name === "RecoveryProposed") notify("recovery_proposed", log.address, null);
+      continue;
+    }
     if (log.contract === "collectible") {
       switch (log.name) {
         case "CollectibleMinted":

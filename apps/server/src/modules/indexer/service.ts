@@ -1,5 +1,6 @@
 import { diginoorCollectibleAbi } from "@diginoor/contracts/generated/diginoorCollectible";
 import { diginoorMarketplaceAbi } from "@diginoor/contracts/generated/diginoorMarketplace";
+import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import type pg from "pg";
 import {
   type AbiEvent,
@@ -102,8 +103,21 @@ function eventSpecs(collectible: Address, marketplace: Address): Map<string, Eve
   };
   add(collectible, "collectible", diginoorCollectibleAbi);
   add(marketplace, "marketplace", diginoorMarketplaceAbi);
+  // A recovery proposal of a passkey account, from any address and whoever sent it (decision 185): the
+  // notifications module tells the owner of a linked wallet; an address no fan linked is ignored there.
+  specs.set(`* ${toEventSelector(RECOVERY_PROPOSED)}`, {
+    contract: "account",
+    decode: compileDecoder(RECOVERY_PROPOSED),
+    name: RECOVERY_PROPOSED.name,
+  });
   return specs;
 }
+
+/** `RecoveryProposed(address indexed guardian, bytes32 qx, bytes32 qy, uint40 executableAt)` of our passkey account. */
+const RECOVERY_PROPOSED = diginoorPasskeyAccountAbi.find(
+  (x): x is Extract<(typeof diginoorPasskeyAccountAbi)[number], { type: "event" }> =>
+    x.type === "event" && x.name === "RecoveryProposed",
+) as AbiEvent;
 
 /** In-process holders of an indexer lock (PGlite: one process; a session lock there is re-entrant). */
 const localLocks = new WeakMap<Database, Set<number>>();
@@ -258,7 +272,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   function decode(raw: Log[], times: Map<bigint, Date>): IndexedLog[] {
     const out: IndexedLog[] = [];
     for (const l of raw) {
-      const spec = specs.get(`${l.address.toLowerCase()} ${l.topics[0]}`);
+      const spec = specs.get(`${l.address.toLowerCase()} ${l.topics[0]}`) ?? specs.get(`* ${l.topics[0]}`);
       if (!spec || l.blockNumber === null || l.logIndex === null || l.transactionHash === null) continue;
       out.push({
         blockNumber: l.blockNumber,
@@ -287,7 +301,11 @@ export function createIndexer(opts: IndexerOptions): Indexer {
 
   async function getLogs(from: bigint, to: bigint): Promise<Log[]> {
     try {
-      return await client.getLogs({ address: [collectible, marketplace], fromBlock: from, toBlock: to });
+      const [ours, recoveries] = await Promise.all([
+        client.getLogs({ address: [collectible, marketplace], fromBlock: from, toBlock: to }),
+        client.getLogs({ event: RECOVERY_PROPOSED, fromBlock: from, toBlock: to, strict: false }),
+      ]);
+      return recoveries.length ? [...ours, ...(recoveries as Log[])] : ours;
     } catch (err) {
       // Nodes cap the range or the number of results: retry with half the range.
       if (to > from) {

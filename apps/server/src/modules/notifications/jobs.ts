@@ -4,7 +4,12 @@ import { defineJob } from "../../platform/jobs/jobs.ts";
 import type { ModuleWork } from "../../platform/work.ts";
 import { CHAIN_EVENTS_CHANNEL } from "../indexer/service.ts";
 import type { AccountsService } from "../accounts/service.ts";
-import { deliverOnce, type Mailer, notificationMail as notificationMailBody } from "../mail/service.ts";
+import {
+  deliverOnce,
+  type Mailer,
+  notificationMail as notificationMailBody,
+  walletRecoveryMail,
+} from "../mail/service.ts";
 import { type NotificationsService, notificationMail } from "./service.ts";
 
 /** Every minute: delivers chain notifications a missed pub/sub message would otherwise delay. */
@@ -40,6 +45,15 @@ export function notificationMailJob(
       if (!facts) return;
       await deliverOnce(deps, job.id, async (db) => {
         const contact = await deps.accounts.mailContact(facts.userId, db);
+        if ("notice" in facts) {
+          // A recovery of the user's wallet (decision 185): to the account's address, verified or not.
+          if (!contact) return null;
+          const { subject, text, url } = facts;
+          return {
+            to: contact.email,
+            ...walletRecoveryMail(contact.name, { kind: "notice", subject, lines: [text], url }),
+          };
+        }
         // Only a verified address hears about auctions and sales (an unverified one may be a typo).
         if (!contact?.verified) return null;
         return { to: contact.email, ...notificationMailBody(contact.name, facts), headers: facts.headers };

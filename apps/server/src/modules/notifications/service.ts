@@ -123,7 +123,13 @@ const amount = (wei: string | null, symbol: string) => (wei ? formatNative(wei, 
 
 /** The line and the page of a notification the indexer recorded. */
 export function notificationText(
-  n: { kind: string; tokenId: string; amountWei: string | null; nft: { id: string; title: string } | null },
+  n: {
+    kind: string;
+    tokenId: string;
+    amountWei: string | null;
+    nft: { id: string; title: string } | null;
+    recipient?: string;
+  },
   symbol: string,
 ): { kind: NotificationKind; text: string; link: string } | undefined {
   const title = n.nft?.title ?? `Token #${n.tokenId}`;
@@ -158,6 +164,14 @@ export function notificationText(
         text: `${title} is in your wallet.`,
         link: `/nftshowcase/${n.tokenId}`,
       };
+    case "recovery_proposed":
+      // Sent straight to the chain or through us, by the wallet's guardian (decision 185): the fan may not
+      // know of it. The link opens the wallet page's one-tap cancel.
+      return {
+        kind: "wallet_recovery",
+        text: `A recovery of your passkey wallet ${n.recipient ? `${n.recipient.slice(0, 6)}…${n.recipient.slice(-4)} ` : ""}was proposed: a new passkey replaces yours in 7 days. If this was not you, cancel it now.`,
+        link: `/wallet?cancelRecovery=${n.recipient ?? ""}`,
+      };
     default:
       return undefined;
   }
@@ -186,7 +200,8 @@ export function createNotificationsService(deps: NotificationsDeps) {
   async function notify(
     userId: string,
     n: { kind: NotificationKind; text: string; link: string; source: string },
-    opts: { mail?: boolean } = {},
+    /** `always`: mailed whatever the user's settings (a notice about their wallet's safety, no unsubscribe). */
+    opts: { mail?: boolean | "always" } = {},
   ): Promise<Notification | undefined> {
     return withTransaction(database, async (tx) => {
       const row = await repo.insertNotification((t, p) => tx.query(t, p), {
@@ -198,7 +213,9 @@ export function createNotificationsService(deps: NotificationsDeps) {
       const notification = toApi(row);
       // The important kinds are also mailed, unless the user turned that off; the job commits with
       // the notification, so a crash can neither lose the mail nor send it for a rolled-back row.
-      if (deps.jobs && opts.mail !== false && isEmailKind(row.kind)) {
+      if (deps.jobs && opts.mail === "always") {
+        await deps.jobs.enqueue(notificationMail, { notificationId: row.id }, { tx });
+      } else if (deps.jobs && opts.mail !== false && isEmailKind(row.kind)) {
         const off = await repo.emailOff((t, p) => tx.query(t, p), userId);
         if (!off.has(row.kind)) await deps.jobs.enqueue(notificationMail, { notificationId: row.id }, { tx });
       }
@@ -226,7 +243,8 @@ export function createNotificationsService(deps: NotificationsDeps) {
           const userId = await deps.wallets.ownerOf(r.recipient);
           const text = notificationText(r, deps.symbol);
           if (!userId || !text) continue;
-          if (await notify(userId, { ...text, source: `chain:${chainId}:${r.id}` })) stored++;
+          const mail = r.kind === "recovery_proposed" ? "always" : undefined;
+          if (await notify(userId, { ...text, source: `chain:${chainId}:${r.id}` }, { mail })) stored++;
         }
         await repo.moveCursor(q, chainId, rows[rows.length - 1]!.id);
       }
@@ -292,6 +310,16 @@ export function createNotificationsService(deps: NotificationsDeps) {
      */
     async mailFacts(notificationId: string) {
       const n = await repo.notificationById(q, notificationId);
+      // A recovery of the user's wallet: a safety notice, mailed to any address and never unsubscribable.
+      if (n?.kind === "wallet_recovery") {
+        return {
+          userId: n.user_id,
+          notice: true as const,
+          subject: "A recovery of your Diginoor wallet was proposed",
+          text: n.text,
+          url: `${base}${n.link}`,
+        };
+      }
       if (!n || !isEmailKind(n.kind)) return undefined;
       if ((await repo.emailOff(q, n.user_id)).has(n.kind)) return undefined;
       const token = unsubscribeToken(key, n.user_id, n.kind);

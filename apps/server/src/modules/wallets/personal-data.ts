@@ -14,7 +14,7 @@ export async function linkedAddresses(q: Query, userId: string): Promise<string[
 export async function exportWallets(q: Query, s: PersonalSubject) {
   return {
     wallets: await q(
-      `SELECT address, chain_id AS "chainId", kind, receives_purchases AS "receivesPurchases", linked_at AS "linkedAt"
+      `SELECT address, chain_id AS "chainId", kind, receives_purchases AS "receivesPurchases", linked_at AS "linkedAt", guardian
          FROM wallets WHERE user_id = $1 ORDER BY linked_at`,
       [s.userId],
     ),

@@ -7,7 +7,8 @@ import {
 import { diginoorAccountFactoryAbi } from "@diginoor/contracts/generated/diginoorAccountFactory";
 import { diginoorPasskeyAccountAbi } from "@diginoor/contracts/generated/diginoorPasskeyAccount";
 import { createHash, randomBytes } from "node:crypto";
-import { type Address, getAddress, type Hex, type PublicClient } from "viem";
+import { recoveryTypedData } from "@diginoor/contracts/passkey-account";
+import { type Address, getAddress, type Hex, type PublicClient, recoverTypedDataAddress } from "viem";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../http/errors.ts";
 import type { Clock } from "../../platform/clock.ts";
@@ -26,8 +27,14 @@ export interface WalletRecoveryDeps {
   clock: Clock;
   publicUrl: string;
   chain?: { publicClient: PublicClient; accountFactory?: Address };
-  /** The guardian key's nonce-ordered sends (RECOVERY_GUARDIAN_PRIVATE_KEY); absent: recovery is unavailable. */
-  guardian?: Pick<Minter, "account" | "send">;
+  /**
+   * The relayer key's nonce-ordered sends (RECOVERY_RELAYER_PRIVATE_KEY): it sends the guardian's signed
+   * proposal and completes it, paying the gas; it is no account's guardian. Absent: recovery through us is
+   * unavailable (a fan can still send the signed proposal to the chain themselves).
+   */
+  relayer?: Pick<Minter, "account" | "send">;
+  /** Most recoveries relayed per wallet and calendar month (RECOVERY_RELAYS_PER_MONTH). */
+  relaysPerMonth?: number;
   wallets: Pick<WalletsService, "provePasskey">;
   mailer: Mailer;
   notifications?: Pick<NotificationsService, "notify">;
@@ -47,6 +54,8 @@ interface RecoveryRow {
   new_public_key: string | null;
   executable_at: Date | null;
   reminded_at: Date | null;
+  guardian: string | null;
+  guardian_signature: string | null;
 }
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -79,8 +88,10 @@ const when = (d: Date) =>
 /**
  * Recovery of a passkey wallet whose every passkey is lost (decision 160). The fan, signed in, asks for
  * a link mailed to the account's address; from the device of a new passkey they open it and confirm with
- * that passkey (an assertion over our nonce, as when linking). Our guardian key then deploys the account
- * if it never was (anyone may: the factory binds it to the old key) and proposes the new passkey on chain,
+ * that passkey (an assertion over our nonce, as when linking) and with their recovery code, whose key (the
+ * wallet's guardian, derived in the browser) signs the proposal. Our relayer key then deploys the account
+ * if it never was (anyone may: the factory binds it to the old key and the guardian) and sends the signed
+ * proposal on chain (decision 185: it cannot propose anything by itself),
  * where the account makes it wait 7 days; any passkey of the wallet can cancel it meanwhile. A job follows
  * each proposal: a notice when it is on chain, another a day before it can complete, completes it when the
  * chain's time allows (the wallet's passkey record follows), or notices that it was cancelled.
@@ -94,9 +105,9 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
 
   function ready() {
     const chain = deps.chain;
-    const guardian = deps.guardian;
-    if (!chain?.accountFactory || !guardian) throw new AppError("unavailable", m.recoveryUnavailable);
-    return { chain, guardian, factory: chain.accountFactory };
+    const relayer = deps.relayer;
+    if (!chain?.accountFactory || !relayer) throw new AppError("unavailable", m.recoveryUnavailable);
+    return { chain, relayer, factory: chain.accountFactory };
   }
 
   const readAccount = <T>(chain: { publicClient: PublicClient }, address: string, functionName: string) =>
@@ -132,36 +143,79 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
   const cancelHint =
     "If you did not ask for this, open your wallet on any device that still has a passkey of it and cancel the recovery.";
 
-  /** Sends (or finds on chain) the guardian's proposal of a confirmed recovery; the row becomes `proposed`. */
+  /** The wallet's first passkey (the one its address was made for). */
+  async function firstKey(address: string): Promise<string> {
+    const [old] = await q<{ public_key: string }>(
+      "SELECT public_key FROM passkey_credentials WHERE address = $1 ORDER BY created_at, credential_id LIMIT 1",
+      [address],
+    );
+    if (!old) throw new Error(`wallet recovery: no passkey recorded for ${address}`);
+    return old.public_key;
+  }
+
+  /**
+   * Whether `signature` is the wallet's guardian's proposal of `newKey` (decision 185), as the account will
+   * judge it: by the guardian on chain and its next nonce, or, for a never-used account, by the guardian
+   * its address was made with (nonce 0). Throws the refusal otherwise, before anything is sent.
+   */
+  async function checkGuardianSignature(
+    address: string,
+    guardian: Address,
+    newKey: string,
+    signature: Hex,
+  ): Promise<void> {
+    const { chain, factory } = ready();
+    const code = await chain.publicClient.getCode({ address: address as Address });
+    let nonce = 0n;
+    if (code && code !== "0x") {
+      const onChain = await readAccount<Address>(chain, address, "guardian");
+      if (getAddress(onChain) !== getAddress(guardian)) throw AppError.badRequest(m.recoveryNotGuardian);
+      nonce = await readAccount<bigint>(chain, address, "recoveryNonce");
+    } else {
+      const made = await chain.publicClient.readContract({
+        address: factory,
+        abi: diginoorAccountFactoryAbi,
+        functionName: "accountAddress",
+        args: [...halves(await firstKey(address)), guardian],
+      });
+      if (getAddress(made) !== getAddress(address)) throw AppError.badRequest(m.recoveryNotGuardian);
+    }
+    const chainId = await chain.publicClient.getChainId();
+    const signer = await recoverTypedDataAddress({
+      ...recoveryTypedData({ account: address as Address, chainId, publicKey: newKey as Hex, nonce }),
+      signature,
+    }).catch(() => undefined);
+    if (!signer || getAddress(signer) !== getAddress(guardian))
+      throw AppError.badRequest(m.recoveryNotGuardian);
+  }
+
+  /** Relays (or finds on chain) the guardian's signed proposal of a confirmed recovery; the row becomes `proposed`. */
   async function propose(r: RecoveryRow): Promise<RecoveryRow> {
-    const { chain, guardian, factory } = ready();
+    const { chain, relayer, factory } = ready();
     const [qx, qy] = halves(r.new_public_key!);
     let pending = await pendingOf(chain, r.address);
     if (pending.qx !== qx || pending.qy !== qy || pending.executableAt === 0) {
       const code = await chain.publicClient.getCode({ address: r.address as Address });
+      if (!r.guardian || !r.guardian_signature)
+        throw new Error(`wallet recovery ${r.id}: no guardian signature`);
       if (!code || code === "0x") {
-        // Never used: deploy it for its (lost) passkey first; the factory binds the address to that key.
-        // The first passkey's (the address is its key's): passkeys of other devices are added on chain,
-        // which deploys the account, so an undeployed account has that one only.
-        const [old] = await q<{ public_key: string }>(
-          "SELECT public_key FROM passkey_credentials WHERE address = $1 ORDER BY created_at, credential_id LIMIT 1",
-          [r.address],
-        );
-        if (!old) throw new Error(`wallet recovery ${r.id}: no passkey recorded for ${r.address}`);
-        await guardian.send({
+        // Never used: deploy it for its (lost) passkey and its guardian first; the factory binds the
+        // address to both. The first passkey's (the address is its key's): passkeys of other devices are
+        // added on chain, which deploys the account, so an undeployed account has that one only.
+        await relayer.send({
           chain: null,
           address: factory,
           abi: diginoorAccountFactoryAbi,
           functionName: "createAccount",
-          args: halves(old.public_key),
+          args: [...halves(await firstKey(r.address)), r.guardian as Address],
         });
       }
-      const hash = await guardian.send({
+      const hash = await relayer.send({
         chain: null,
         address: r.address as Address,
         abi: diginoorPasskeyAccountAbi,
-        functionName: "proposeRecovery",
-        args: [qx, qy],
+        functionName: "proposeRecoveryWithSignature",
+        args: [qx, qy, r.guardian_signature as Hex],
       });
       await q("UPDATE wallet_recoveries SET proposal_tx = $2 WHERE id = $1", [r.id, hash]);
       pending = await pendingOf(chain, r.address);
@@ -176,7 +230,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
       subject: "A recovery of your Diginoor passkey wallet has started",
       bell: `A new passkey takes over your passkey wallet on ${when(row.executable_at!)}. Not you? Cancel it with a passkey of the wallet.`,
       lines: [
-        `A new passkey was proposed for your passkey wallet ${row.address}, after a recovery link mailed to you was confirmed.`,
+        `A new passkey was proposed for your passkey wallet ${row.address} with your recovery code, after a recovery link mailed to you was confirmed.`,
         `It takes over on ${when(row.executable_at!)}, and from then on the old passkeys can no longer sign.`,
         cancelHint,
       ],
@@ -198,7 +252,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
 
   /** One step of a live recovery: propose, remind, complete, or notice its cancellation. */
   async function follow(r: RecoveryRow): Promise<RecoveryRow["state"]> {
-    const { chain, guardian } = ready();
+    const { chain, relayer } = ready();
     if (r.state === "proposing") return (await propose(r)).state;
     if (r.state !== "proposed" || !r.executable_at || !r.new_public_key) return r.state;
     const [qx, qy] = halves(r.new_public_key);
@@ -214,7 +268,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
     }
     const now = await chainTime(chain);
     if (now >= pending.executableAt * 1000) {
-      await guardian.send({
+      await relayer.send({
         chain: null,
         address: r.address as Address,
         abi: diginoorPasskeyAccountAbi,
@@ -317,13 +371,27 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
     },
 
     /**
-     * From the mailed link, signed in as the same fan, with the new passkey's proof: the recovery is
-     * confirmed and the guardian's proposal sent (a failure there leaves it `proposing` for the job).
+     * From the mailed link, signed in as the same fan, with the new passkey's proof and the guardian's
+     * signature of it (the fan's recovery code, in their browser): the recovery is confirmed and the
+     * signed proposal relayed (a failure there leaves it `proposing` for the job). At most
+     * `relaysPerMonth` per wallet and calendar month: each costs us a proposal and a completion.
      */
     async confirm(userId: string, body: ConfirmWalletRecoveryRequest): Promise<WalletRecovery> {
       ready();
       const now = clock.date();
       const publicKey = await deps.wallets.provePasskey(userId, body, now);
+      const [link] = await q<{ address: string; user_id: string }>(
+        "SELECT address, user_id FROM wallet_recoveries WHERE token_hash = $1",
+        [hashOf(body.token)],
+      );
+      if (!link || link.user_id !== userId) throw AppError.badRequest(m.recoveryBadLink);
+      await checkGuardianSignature(
+        link.address,
+        body.guardian as Address,
+        publicKey,
+        body.guardianSignature as Hex,
+      );
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const confirmed = await withTransaction(database, async (tx) => {
         const [r] = await tx.query<RecoveryRow & Record<string, unknown>>(
           "SELECT * FROM wallet_recoveries WHERE token_hash = $1 FOR UPDATE",
@@ -335,11 +403,24 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
           throw AppError.badRequest(m.usedNonce);
         if (await repo.findPasskeyCredential(tx.db, body.credentialId))
           throw AppError.conflict(m.linkedElsewhere);
+        const [relayed] = await tx.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM wallet_recoveries WHERE address = $1 AND confirmed_at >= $2",
+          [r.address, month],
+        );
+        if ((relayed?.n ?? 0) >= (deps.relaysPerMonth ?? 3)) throw AppError.conflict(m.recoveryMonthlyLimit);
         try {
           const [row] = await tx.query<RecoveryRow & Record<string, unknown>>(
-            `UPDATE wallet_recoveries SET state = 'proposing', new_credential_id = $2, new_public_key = $3, confirmed_at = $4
+            `UPDATE wallet_recoveries SET state = 'proposing', new_credential_id = $2, new_public_key = $3, confirmed_at = $4,
+                guardian = $5, guardian_signature = $6
               WHERE id = $1 RETURNING *`,
-            [r.id, body.credentialId, publicKey, now],
+            [
+              r.id,
+              body.credentialId,
+              publicKey,
+              now,
+              getAddress(body.guardian),
+              body.guardianSignature.toLowerCase(),
+            ],
           );
           return row!;
         } catch (err) {
@@ -368,7 +449,7 @@ export function createWalletRecovery(deps: WalletRecoveryDeps) {
 
     /** The job's tick: every live recovery one step on; unused links expire. Returns the states reached. */
     async followAll(): Promise<Record<string, number>> {
-      if (!deps.chain?.accountFactory || !deps.guardian) return {};
+      if (!deps.chain?.accountFactory || !deps.relayer) return {};
       await q(
         "UPDATE wallet_recoveries SET state = 'expired', finished_at = $1 WHERE state = 'requested' AND link_expires_at <= $1",
         [clock.date()],

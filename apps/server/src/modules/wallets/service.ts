@@ -59,6 +59,7 @@ export function toApi(w: WalletRow, passkeys: PasskeyCredentialRow[] = []): Wall
     receivesPurchases: w.receivesPurchases,
     chainId: w.chainId,
     linkedAt: w.linkedAt.toISOString(),
+    guardian: w.guardian ?? null,
   };
 }
 
@@ -145,7 +146,14 @@ export function createWalletsService(deps: WalletsServiceDeps) {
    */
   async function newWalletRow(
     tx: Tx,
-    w: { address: string; userId: string; chainId: number; now: Date; kind: WalletRow["kind"] },
+    w: {
+      address: string;
+      userId: string;
+      chainId: number;
+      now: Date;
+      kind: WalletRow["kind"];
+      guardian?: string;
+    },
   ): Promise<WalletRow> {
     const existing = await repo.findWallet(tx.db, w.address);
     if (existing) throw AppError.conflict(existing.userId === w.userId ? m.alreadyLinked : m.linkedElsewhere);
@@ -157,6 +165,7 @@ export function createWalletsService(deps: WalletsServiceDeps) {
       receivesPurchases: first,
       linkedAt: w.now,
       kind: w.kind,
+      guardian: w.guardian ?? null,
     };
   }
 
@@ -286,13 +295,23 @@ export function createWalletsService(deps: WalletsServiceDeps) {
           address: factory,
           abi: diginoorAccountFactoryAbi,
           functionName: "accountAddress",
-          args: [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
+          // With the fan's guardian (their recovery code's key) when given: it is part of the address (decision 185).
+          args: body.guardian
+            ? [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`, getAddress(body.guardian)]
+            : [`0x${publicKey.slice(2, 66)}`, `0x${publicKey.slice(66)}`],
         }),
       );
       const wallet = await withTransaction(database, async (tx: Tx) => {
         await repo.lockUserWallets(tx.db, userId);
         if (!(await repo.consumeNonce(tx.db, body.nonce, userId, now))) throw bad(m.usedNonce);
-        const row = await newWalletRow(tx, { address, userId, chainId: chain.chainId, now, kind: "passkey" });
+        const row = await newWalletRow(tx, {
+          address,
+          userId,
+          chainId: chain.chainId,
+          now,
+          kind: "passkey",
+          guardian: body.guardian ? getAddress(body.guardian) : undefined,
+        });
         if (await repo.findPasskeyCredential(tx.db, body.credentialId)) {
           throw AppError.conflict(m.linkedElsewhere);
         }

@@ -24,6 +24,8 @@ export const wallets = pgTable(
     linkedAt: timestamp("linked_at", { withTimezone: true }).notNull(),
     /** 'siwe' (external wallet) or 'passkey' (our ERC-4337 account of a passkey); migration 0127. */
     kind: text("kind").$type<"siwe" | "passkey">().notNull().default("siwe"),
+    /** A passkey wallet's guardian, part of its address (decision 185; migration 0198); null: none. */
+    guardian: text("guardian"),
   },
   (t) => [index("wallets_user_idx").on(t.userId, t.linkedAt)],
 );

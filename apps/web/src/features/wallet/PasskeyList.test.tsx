@@ -52,6 +52,7 @@ function walletOf(n: 1 | 2): Wallet {
     receivesPurchases: true,
     chainId: 31337,
     linkedAt: "2026-11-20T10:00:00.000Z",
+    guardian: null,
   };
 }
 

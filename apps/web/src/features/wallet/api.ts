@@ -45,9 +45,14 @@ export const walletApi = {
   /** Recovery of a passkey wallet whose every passkey is lost (decision 160). */
   startRecovery: (address: string) =>
     callApi<typeof api.startWalletRecovery>("POST /api/v1/wallets/recovery", { body: { address } }),
-  confirmRecovery: (token: string, proof: LinkPasskeyRequest) =>
+  /** The new passkey's proof and the guardian's signature of it (the recovery code's key, decision 185). */
+  confirmRecovery: (
+    token: string,
+    proof: LinkPasskeyRequest,
+    guardian: { guardian: string; guardianSignature: string },
+  ) =>
     callApi<typeof api.confirmWalletRecovery>("POST /api/v1/wallets/recovery/confirm", {
-      body: { ...proof, token },
+      body: { ...proof, token, ...guardian },
     }),
   recoveries: () => callApi<typeof api.listWalletRecoveries>("GET /api/v1/wallets/recovery", {}),
 };

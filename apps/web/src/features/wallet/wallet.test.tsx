@@ -56,6 +56,7 @@ const passkeyWallet: Wallet = {
   receivesPurchases: true,
   chainId: 31337,
   linkedAt: "2026-11-20T10:00:00.000Z",
+  guardian: null,
 };
 
 /** A wallet app's wallet linked by SIWE, beside the passkey wallet. */
@@ -110,6 +111,7 @@ function walletServer(items: Wallet[], tokensOf: Record<string, number> = {}) {
         receivesPurchases: items.length === 0,
         chainId: 31337,
         linkedAt: "2026-11-26T10:00:00.000Z",
+        guardian: null,
       };
       items.push(wallet);
       return { status: 201, body: wallet };

@@ -168,6 +168,8 @@ export async function sendFromPasskeyWallet(
     owner,
     address: wallet.address as Address,
     passkeys,
+    // Part of the never-used account's initCode (decision 185).
+    guardian: (wallet.guardian ?? undefined) as Address | undefined,
   });
   const bundler = createBundlerClient({
     client,
