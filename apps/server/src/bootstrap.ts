@@ -273,7 +273,10 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     chain: chain && {
       chainId: chain.chainId,
       publicClient: chain.publicClient,
-      collectible: chain.deployment.collectible,
+      // Read when used, like the bundler's URL below.
+      get collectible() {
+        return chain.deployment.collectible;
+      },
       entryPoint: chain.wallets?.entryPoint,
       paymaster: chain.wallets?.paymaster,
       // Read when used, as the bundler proxy reads it.
