@@ -96,6 +96,7 @@ test("checkout offers card, rupees and buy crypto; the return pages and My order
     await expect(page.getByRole("heading", { name: "Your NFT is in your wallet!" })).toBeVisible();
 
     await page.goto("/profile");
+    await waitForData(page);
     await page.getByRole("tab", { name: "My orders" }).click();
     const row = page.locator(".my-order").filter({ hasText: nft.title });
     await expect(row).toContainText("In your wallet");

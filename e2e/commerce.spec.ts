@@ -151,6 +151,7 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
     // Her On Sale tab: the listing with its owner's actions. She changes the price from the card, and
     // asked whether to remove it, says No (it stays listed).
     await alice.page.goto("/profile");
+    await waitForData(alice.page);
     await alice.page.getByRole("tab", { name: "On Sale" }).click();
     const onSale = alice.page
       .getByRole("tabpanel")
@@ -295,6 +296,7 @@ test("buy with a wallet, resell to another fan, and win an auction", async ({ br
 
     // Her Bids tab says she was outbid, with a way to bid again.
     await alice.page.goto("/profile");
+    await waitForData(alice.page);
     await alice.page.getByRole("tab", { name: "Bids" }).click();
     const bidRow = alice.page
       .getByTestId("bids-list")

@@ -190,7 +190,10 @@ test("a fan without a wallet app: passkey wallet in the card checkout, showcase,
     await expect(page.getByText("NFT Listed on Sale").first()).toBeVisible({ timeout: 60_000 });
     await expect.poll(listingPrice, { timeout: 15_000 }).toBe("50000000000000000");
     await page.goto("/profile");
+    // A tab clicked before the page hydrates reaches plain HTML and stays unselected (seen in a CI run).
+    await waitForData(page);
     await page.getByRole("tab", { name: "On Sale" }).click();
+    await expect(page.getByRole("tab", { name: "On Sale" })).toHaveAttribute("aria-selected", "true");
     const onSale = page
       .getByRole("tabpanel")
       .getByRole("listitem")

@@ -122,7 +122,11 @@ test.describe("wallet page", () => {
       // Disconnect, and unlink from the first account.
       await page.getByRole("button", { name: "Disconnect" }).click();
       await expect(page.getByRole("button", { name: "Diginoor Test Wallet" })).toBeVisible();
+      // Unlinking asks first (issue 35): the dialog names what the wallet holds.
       await page.getByRole("button", { name: `Unlink ${address}` }).click();
+      const ask = page.getByRole("dialog", { name: "Unlink this wallet?" });
+      await expect(ask).toBeVisible();
+      await ask.getByRole("button", { name: "Unlink" }).click();
       await expect(page.getByText("No wallet is linked yet.")).toBeVisible();
       expectNoProblems(watch);
     });
