@@ -177,6 +177,16 @@ async function refreshJobs(): Promise<number> {
   return n;
 }
 
+/**
+ * Waits until an edit's refresh job exists (the count went past `before`: it may reach the queue a moment
+ * after the edit's answer) and every refresh job has run. Without the first wait a slow PostgreSQL pass saw
+ * an empty queue before the job arrived, and the event then landed in the next test's window.
+ */
+async function refreshedAfter(before: number): Promise<void> {
+  await until(async () => (await refreshJobs()) > before, "the edit's metadata refresh job");
+  await refreshesDone();
+}
+
 async function refreshesDone(): Promise<void> {
   await until(async () => {
     const pending = await Promise.all(
@@ -217,12 +227,14 @@ describe("ERC-4906: what changes a token's metadata is announced on chain (issue
 
   it("a console edit of an NFT's description: MetadataUpdate and BatchMetadataUpdate over its minted tokens, from the minter key", async () => {
     const { cookie } = await admin();
+    const jobs = await refreshJobs();
     const from = await block();
     const res = await patch(`/api/v1/admin/nfts/${nftA}`, cookie, {
       description: "The Boss, restored in 4K.",
     });
     expect(res.statusCode, res.body).toBe(200);
-    await refreshesDone();
+    await refreshedAfter(jobs);
+    await until(async () => (await announcedSince(from)).length >= 2, "the two announcements");
     // A's tokens are ids[0], ids[2], ids[3]; B's ids[1] sits between them.
     expect(await announcedSince(from)).toEqual([
       { event: "MetadataUpdate", args: { _tokenId: ids[0] }, from: minterKey.address },
@@ -255,10 +267,12 @@ describe("ERC-4906: what changes a token's metadata is announced on chain (issue
       ["/api/v1/admin/films/1", { name: "Sivaji: The Boss" }, "Film", "Sivaji: The Boss"],
       ["/api/v1/admin/studios/1", { name: "AVM" }, "Production house", "AVM"],
     ] as const) {
+      const jobs = await refreshJobs();
       const from = await block();
       const res = await patch(url, cookie, body);
       expect(res.statusCode, res.body).toBe(200);
-      await refreshesDone();
+      await refreshedAfter(jobs);
+      await until(async () => (await announcedSince(from)).length >= 1, "the announcement");
       // A and B (ids[0..3]) share the star, film and studio; C (ids[4]) does not.
       expect(await announcedSince(from)).toEqual([{ ...whole, from: minterKey.address }]);
       const doc = (await http().inject(`/api/v1/metadata/${ids[1]}`)).json();
